@@ -1,0 +1,82 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Command line: ``python -m partikit demo``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+
+def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None:
+    """Fit the groupers on synthetic data with a known grouping and print it."""
+    from sklearn.metrics import adjusted_rand_score
+
+    from partikit import KhiopsGrouper
+    from partikit.datasets import make_grouped_categorical
+
+    X, y, hidden = make_grouped_categorical(
+        n_samples=n_samples, n_categories=24, n_classes=3, n_groups=4,
+        frequencies="zipf", signal=0.3, n_noise_features=1,
+        random_state=random_state,
+    )
+    print(
+        f"Synthetic data: {n_samples} rows, column 'category' has 24 categories in 4 "
+        "hidden groups\n(group g favours class g mod 3), column 'noise_0' has 24 "
+        "categories independent of the class.\n",
+        file=out,
+    )
+    start = time.perf_counter()
+    grouper = KhiopsGrouper().fit(X, y)
+    elapsed = time.perf_counter() - start
+    print(f"KhiopsGrouper().fit took {elapsed:.2f} s (the first run includes numba "
+          "compilation, cached afterwards).\n", file=out)
+    for j, name in enumerate(grouper.feature_names_in_):
+        stats = grouper.statistics_[j]
+        print(f"Column {name!r}: {stats['n_categories']} categories -> "
+              f"{grouper.n_groups_[j]} group(s); chi2 = {stats['chi2']:.1f}, "
+              f"dof = {stats['dof']}, log10 p-value = {stats['log10_pvalue']:.1f}",
+              file=out)
+        table = grouper.table_[j]
+        for g, members in enumerate(grouper.groups_[j]):
+            shares = table[g] / table[g].sum()
+            profile = " ".join(f"{c}:{s:4.0%}" for c, s in zip(grouper.classes_,
+                                                                 shares))
+            default = "  <- unseen categories go here" if (
+                g == grouper.default_group_[j]) else ""
+            print(f"  group {g}: {len(members):2d} categories, "
+                  f"{int(table[g].sum()):6d} rows, classes {profile}{default}",
+                  file=out)
+            print(f"           {', '.join(map(str, members))}", file=out)
+        if name == "category":
+            found = dict(zip(grouper.categories_[j], grouper.group_ids_[j]))
+            ari = adjusted_rand_score(hidden.to_numpy(),
+                                      [found[c] for c in hidden.index])
+            print(f"  adjusted Rand index with the hidden grouping: {ari:.3f}",
+                  file=out)
+        print(file=out)
+    encoded = grouper.transform(X.head(5))
+    print("transform of the first 5 rows (group ids):", file=out)
+    print(np.column_stack([X.head(5).to_numpy(), encoded.astype(int)]), file=out)
+
+
+def main(argv=None) -> int:
+    """Entry point of ``python -m partikit`` and of the ``partikit`` script."""
+    parser = argparse.ArgumentParser(prog="partikit", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    demo_parser = sub.add_parser(
+        "demo", help="group the categories of built-in synthetic data and print them"
+    )
+    demo_parser.add_argument("--n-samples", type=int, default=20_000)
+    demo_parser.add_argument("--random-state", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.command == "demo":
+        demo(n_samples=args.n_samples, random_state=args.random_state)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,67 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Contingency-table kernels: one pass over the rows, at memory speed."""
+
+import numpy as np
+from numba import njit
+
+from partikit._kernels._config import NJIT
+
+
+@njit(**NJIT)
+def count_table(codes, lookup, y_codes, n_rows, n_classes):
+    """Unweighted contingency table of codes against classes.
+
+    Parameters
+    ----------
+    codes : ndarray of int (any width), shape (n_samples,)
+        Raw category code of each row; -1 marks a missing value.
+    lookup : ndarray of intp, shape (n_raw_codes + 1,)
+        ``lookup[code + 1]`` is the table row of a code; a negative entry sends the
+        row to the last table row (the missing category).
+    y_codes : ndarray of intp, shape (n_samples,)
+        Class index of each row, in ``[0, n_classes)``.
+    n_rows, n_classes : int
+        Shape of the table.
+
+    Returns
+    -------
+    table : ndarray of float64, shape (n_rows, n_classes)
+    """
+    table = np.zeros((n_rows, n_classes), dtype=np.float64)
+    missing_row = n_rows - 1
+    n_lookup = lookup.shape[0]
+    for i in range(codes.shape[0]):
+        slot = codes[i] + 1
+        label = y_codes[i]
+        # numba does not bounds-check: a bad code must not write outside the table.
+        if slot < 0 or slot >= n_lookup or label < 0 or label >= n_classes:
+            raise ValueError("category or class code out of range")
+        row = lookup[slot]
+        if row < 0:
+            row = missing_row
+        table[row, label] += 1.0
+    return table
+
+
+@njit(**NJIT)
+def weighted_table(codes, lookup, y_codes, weights, n_rows, n_classes):
+    """Contingency table of codes against classes with frequency weights.
+
+    Same as :func:`count_table`, each row counting ``weights[i]`` (float64,
+    shape (n_samples,)) instead of 1.
+    """
+    table = np.zeros((n_rows, n_classes), dtype=np.float64)
+    missing_row = n_rows - 1
+    n_lookup = lookup.shape[0]
+    for i in range(codes.shape[0]):
+        slot = codes[i] + 1
+        label = y_codes[i]
+        # numba does not bounds-check: a bad code must not write outside the table.
+        if slot < 0 or slot >= n_lookup or label < 0 or label >= n_classes:
+            raise ValueError("category or class code out of range")
+        row = lookup[slot]
+        if row < 0:
+            row = missing_row
+        table[row, label] += weights[i]
+    return table

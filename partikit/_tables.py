@@ -1,0 +1,83 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Contingency tables: the sufficient statistics every partitioning algorithm reads.
+
+A table is a C-contiguous float64 array of shape (n_parts, n_classes): row ``i``
+holds the (weighted) class counts of part ``i`` (a category, a group, a bin).
+Tables are additive, so chunked or distributed data only changes how they are
+built, never the algorithms that read them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from partikit._kernels._tables import count_table, weighted_table
+
+
+def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, lookup=None):
+    """Build a weighted contingency table in one pass over the rows.
+
+    Parameters
+    ----------
+    codes : ndarray of int of shape (n_samples,)
+        Category code of each row. A negative code is a missing value and is counted
+        in the last row of the table, ``n_categories - 1``.
+    y_codes : ndarray of int of shape (n_samples,)
+        Class index of each row, in ``[0, n_classes)``.
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+        Frequency weights; None counts every row once (a faster kernel).
+    n_categories : int
+        Number of table rows, the missing row included when there is one.
+    n_classes : int
+        Number of table columns.
+    lookup : ndarray of intp of shape (n_codes + 1,), default=None
+        Translation of the codes: a row goes to table row ``lookup[code + 1]``
+        (negative entries: the missing row). Lets a pandas ``category`` column be
+        counted through its own codes without rewriting them. None means
+        identity.
+
+    Returns
+    -------
+    table : ndarray of float64 of shape (n_categories, n_classes)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit._tables import build_table
+    >>> build_table(np.array([0, 1, 1, -1]), np.array([0, 1, 1, 0]), None, 3, 2)
+    array([[1., 0.],
+           [0., 2.],
+           [1., 0.]])
+    """
+    codes = np.asarray(codes)
+    if codes.dtype.kind not in "iu":
+        raise TypeError(f"codes must be integers, got dtype {codes.dtype}.")
+    y_codes = np.ascontiguousarray(y_codes, dtype=np.intp)
+    if lookup is None:
+        lookup = np.arange(-1, n_categories, dtype=np.intp)
+    else:
+        lookup = np.ascontiguousarray(lookup, dtype=np.intp)
+    if sample_weight is None:
+        return count_table(codes, lookup, y_codes, n_categories, n_classes)
+    weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
+    return weighted_table(codes, lookup, y_codes, weights, n_categories, n_classes)
+
+
+def merge_rows(table, group_ids, n_groups):
+    """Sum the rows of a table by group.
+
+    Parameters
+    ----------
+    table : ndarray of shape (n_parts, n_classes)
+    group_ids : ndarray of int of shape (n_parts,)
+        Group of each row, in ``[0, n_groups)``.
+    n_groups : int
+
+    Returns
+    -------
+    grouped : ndarray of float64 of shape (n_groups, n_classes)
+    """
+    grouped = np.zeros((n_groups, table.shape[1]), dtype=np.float64)
+    np.add.at(grouped, np.asarray(group_ids, dtype=np.intp), table)
+    return grouped

@@ -1,0 +1,280 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Column-wise input validation that keeps each column's own dtype.
+
+scikit-learn's ``check_array`` turns a DataFrame into one homogeneous array; for
+categorical data that either coerces strings to objects (a copy of every column) or
+numbers to float. Here every column is handled on its own, as
+``sklearn.preprocessing._encoders._BaseEncoder._check_X`` does, and categories are
+factorized by pandas: a ``category`` column gives its codes directly, with no hashing.
+"""
+
+from __future__ import annotations
+
+import numbers
+import sys
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_array, check_consistent_length
+
+from partikit._compat import _check_sample_weight, validate_data
+
+#: Kinds of category values a column may hold. A column's kind is recorded at fit
+#: time so that a column that changes kind at transform time is reported instead of
+#: silently mapping every value to the unknown group.
+STRING_KIND = "string"
+NUMERIC_KIND = "numeric"
+
+
+def _is_pandas_df(X) -> bool:
+    return isinstance(X, pd.DataFrame)
+
+
+def _is_polars_df(X) -> bool:
+    polars = sys.modules.get("polars")
+    return polars is not None and isinstance(X, polars.DataFrame)
+
+
+def check_categorical_X(estimator, X, *, reset: bool) -> list:
+    """Validate ``X`` for a grouper and return its columns, dtypes untouched.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Receives ``n_features_in_`` and ``feature_names_in_`` when ``reset=True``;
+        they are checked against ``X`` otherwise.
+    X : array-like, pandas DataFrame or polars DataFrame of shape (n_samples, n_features)
+        The input. Lists and numpy arrays are converted with ``dtype=None`` so that
+        strings stay strings.
+    reset : bool
+        True in ``fit``, False in ``transform``.
+
+    Returns
+    -------
+    columns : list
+        One entry per feature: a pandas Series for pandas input, a 1-D numpy array
+        otherwise (polars columns are converted with ``Series.to_numpy``).
+    """
+    if not (_is_pandas_df(X) or _is_polars_df(X)):
+        # Missing values stay as they are: they are a category of their own.
+        X = check_array(X, dtype=None, ensure_all_finite=False, ensure_min_samples=0,
+                        ensure_min_features=0)
+    n_samples, n_features = X.shape
+    if n_samples == 0:
+        raise ValueError(
+            f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 "
+            "is required."
+        )
+    if n_features == 0:
+        raise ValueError(
+            f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 "
+            "is required."
+        )
+    validate_data(estimator, X=X, reset=reset, skip_check_array=True)
+    if _is_pandas_df(X):
+        return [X.iloc[:, j] for j in range(n_features)]
+    if _is_polars_df(X):
+        return [_polars_column_to_numpy(X[:, j]) for j in range(n_features)]
+    return [X[:, j] for j in range(n_features)]
+
+
+def _polars_column_to_numpy(column) -> np.ndarray:
+    polars = sys.modules["polars"]
+    if isinstance(column.dtype, (polars.Categorical, polars.Enum)):
+        column = column.cast(polars.String)
+    return column.to_numpy()
+
+
+@dataclass
+class FactorizedColumn:
+    """A column as integer codes into its sorted categories.
+
+    The row codes are kept as the factorizer produced them (for a ``category``
+    column, the column's own codes: no copy); ``lookup`` translates them, so that
+    ``lookup[raw_codes + 1]`` is the index of each row's value in ``categories``,
+    and -1 for a missing value.
+
+    Attributes
+    ----------
+    categories : ndarray
+        The distinct non-missing values, sorted.
+    raw_codes : ndarray of int
+        One code per row, -1 for a missing value.
+    lookup : ndarray of intp of shape (n_raw_codes + 1,)
+        Raw code + 1 -> index into ``categories`` (slot 0, the missing value, is -1).
+    kind : {"string", "numeric"}
+        What the categories are.
+    """
+
+    categories: np.ndarray
+    raw_codes: np.ndarray
+    lookup: np.ndarray
+    kind: str
+
+
+def column_kind(values, feature_name) -> str:
+    """Return ``"string"`` or ``"numeric"`` for non-missing category values.
+
+    Raises a ``TypeError`` for a column mixing strings and numbers (they cannot be
+    sorted into a deterministic category order) or holding other objects.
+    """
+    values = np.asarray(values)
+    if values.dtype.kind in "biuf":
+        return NUMERIC_KIND
+    if values.dtype.kind in "US":
+        return STRING_KIND
+    if values.dtype.kind != "O":
+        raise TypeError(
+            f"Column {feature_name!r} has dtype {values.dtype}; groupers accept "
+            "string, categorical, integer, float and boolean columns."
+        )
+    is_string = np.fromiter((isinstance(v, str) for v in values), bool, len(values))
+    if is_string.all():
+        return STRING_KIND
+    is_number = np.fromiter(
+        (isinstance(v, (numbers.Number, np.number, np.bool_)) for v in values),
+        bool,
+        len(values),
+    )
+    if is_number.all():
+        return NUMERIC_KIND
+    kinds = sorted({type(v).__name__ for v in values})
+    raise TypeError(
+        f"Column {feature_name!r} mixes values of types {kinds}; the categories of a "
+        "column must be all strings or all numbers."
+    )
+
+
+def check_finite_categories(values, feature_name) -> None:
+    """Raise a ``ValueError`` if numeric category values contain infinity."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f" or values.dtype.kind == "O":
+        with np.errstate(invalid="ignore"):
+            as_float = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy()
+        if np.isinf(as_float).any():
+            raise ValueError(
+                f"Input X contains infinity in column {feature_name!r}; a category "
+                "must be a finite number or a string (NaN is the missing category)."
+            )
+
+
+def factorize_column(column, feature_name) -> FactorizedColumn:
+    """Turn one column into sorted categories and integer codes.
+
+    A pandas ``category`` column uses its own codes, translated through a lookup
+    table of the size of its categories (no hashing of the rows). Any other column
+    is factorized by ``pandas.factorize``. NaN, None and ``pd.NA`` all become the one
+    missing value.
+
+    Parameters
+    ----------
+    column : pandas Series or 1-D ndarray
+        The values of one feature.
+    feature_name : str
+        Used in error messages.
+
+    Returns
+    -------
+    FactorizedColumn
+    """
+    if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
+        uniques = np.asarray(column.cat.categories)
+        raw_codes = column.cat.codes.to_numpy()
+    else:
+        raw_codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+        uniques = np.asarray(uniques)
+    kind = column_kind(uniques, feature_name)
+    if kind == NUMERIC_KIND:
+        check_finite_categories(uniques, feature_name)
+    else:
+        # numpy '<U', pandas 'str' and 'string' columns all give object categories.
+        uniques = uniques.astype(object)
+    # Sorting only the distinct values is what makes the category order (and thus
+    # every tie-break downstream) independent of row order.
+    order = np.argsort(uniques, kind="stable")
+    lookup = np.empty(len(uniques) + 1, dtype=np.intp)
+    lookup[0] = -1
+    lookup[1:][order] = np.arange(len(uniques))
+    return FactorizedColumn(uniques[order], raw_codes, lookup, kind)
+
+
+def check_classification_y(y, sample_weight=None):
+    """Validate a classification target and encode it as integer codes.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels of any type.
+    sample_weight : ndarray of shape (n_samples,) or None
+        Rows with zero weight do not count when the classes are learned.
+
+    Returns
+    -------
+    y_codes : ndarray of intp
+        Index into ``classes`` for every row (rows of zero weight included).
+    classes : ndarray
+        The sorted distinct labels seen with positive weight.
+    """
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    target_type = type_of_target(y, input_name="y")
+    if target_type not in ("binary", "multiclass"):
+        raise ValueError(
+            f"Unknown label type: {target_type!r}. partikit's groupers need a "
+            "classification target (binary or multiclass labels)."
+        )
+    y_codes, classes = pd.factorize(y, sort=True)
+    classes = np.asarray(classes)
+    if sample_weight is not None:
+        seen = np.bincount(y_codes, weights=sample_weight, minlength=len(classes)) > 0
+        if not seen.all():
+            remap = np.cumsum(seen) - 1
+            y_codes = remap[y_codes]
+            classes = classes[seen]
+    if len(classes) < 2:
+        raise ValueError(
+            f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
+            "are dropped; a supervised grouping needs at least 2 classes. With a "
+            "single class every category would fall in one group, which is almost "
+            "certainly a mistake in the target."
+        )
+    return np.ascontiguousarray(y_codes, dtype=np.intp), classes
+
+
+def check_sample_weight(sample_weight, X, n_samples):
+    """Validate frequency weights: finite, non-negative, not all zero.
+
+    Returns None when ``sample_weight`` is None so that kernels can take their
+    unweighted (faster) path.
+    """
+    if sample_weight is None:
+        return None
+    sample_weight = _check_sample_weight(
+        sample_weight, np.empty((n_samples, 0)), dtype=np.float64,
+        ensure_non_negative=True,
+    )
+    if not sample_weight.sum() > 0:
+        raise ValueError("sample_weight sums to zero: there is nothing to learn.")
+    return sample_weight
+
+
+def check_lengths(estimator, X_columns, y, sample_weight) -> None:
+    """Raise a ``ValueError`` when y is missing or X and y lengths do not match."""
+    if y is None:
+        raise ValueError(
+            f"{type(estimator).__name__} requires y to be passed, but the target y "
+            "is None: a supervised grouping learns from a classification target."
+        )
+    n_samples = len(X_columns[0])
+    y = np.asarray(y)
+    if y.ndim == 0 or len(y) != n_samples:
+        raise ValueError(
+            f"X has {n_samples} rows but y has {y.size}: they must have the same "
+            "number of samples."
+        )
+    if sample_weight is not None and not np.isscalar(sample_weight):
+        check_consistent_length(X_columns[0], sample_weight)

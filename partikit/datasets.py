@@ -1,0 +1,129 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Synthetic classification problems whose right partition is known.
+
+Used by the documentation, the tests and the benchmarks; nothing is downloaded.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import check_random_state
+from partikit._compat import Interval, StrOptions, validate_params
+
+__all__ = ["make_grouped_categorical"]
+
+
+@validate_params(
+    {
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_categories": [Interval(Integral, 1, None, closed="left")],
+        "n_classes": [Interval(Integral, 2, None, closed="left")],
+        "n_groups": [Interval(Integral, 1, None, closed="left")],
+        "frequencies": [StrOptions({"uniform", "zipf"})],
+        "zipf_exponent": [Interval(Real, 0, None, closed="neither")],
+        "signal": [Interval(Real, 0, 1, closed="both")],
+        "n_noise_features": [Interval(Integral, 0, None, closed="left")],
+        "dtype": [StrOptions({"category", "object"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_grouped_categorical(
+    n_samples=10_000,
+    n_categories=100,
+    n_classes=3,
+    n_groups=4,
+    *,
+    frequencies="uniform",
+    zipf_exponent=1.1,
+    signal=0.4,
+    n_noise_features=0,
+    dtype="category",
+    random_state=None,
+):
+    """Make a categorical column whose categories fall into hidden groups.
+
+    Every category belongs to one of ``n_groups`` hidden groups (assigned at random,
+    as evenly as possible). The class of a row depends on its category only through
+    the category's group: group ``g`` puts an extra probability ``signal`` on class
+    ``g mod n_classes``, the rest being uniform over the classes. A good supervised
+    grouper recovers the hidden groups; optional noise columns are independent of
+    the class and should end in a single group.
+
+    Parameters
+    ----------
+    n_samples : int, default=10_000
+        Number of rows.
+    n_categories : int, default=100
+        Number of categories of the informative column ``"category"``.
+    n_classes : int, default=3
+        Number of classes.
+    n_groups : int, default=4
+        Number of hidden groups.
+    frequencies : {"uniform", "zipf"}, default="uniform"
+        Category frequencies: equal, or proportional to ``rank ** -zipf_exponent``
+        (ranks in random order).
+    zipf_exponent : float, default=1.1
+        Exponent of the Zipf law.
+    signal : float, default=0.4
+        Probability moved onto each group's class, in [0, 1]; 0 makes the column
+        independent of the class.
+    n_noise_features : int, default=0
+        Extra columns ``"noise_0"``, ... with ``n_categories`` uniform categories,
+        independent of the class.
+    dtype : {"category", "object"}, default="category"
+        dtype of the returned columns (category names are strings ``"c0001"``...).
+    random_state : int, RandomState instance or None, default=None
+        Seed of the draws.
+
+    Returns
+    -------
+    X : pandas DataFrame of shape (n_samples, 1 + n_noise_features)
+        Column ``"category"`` then the noise columns.
+    y : ndarray of int of shape (n_samples,)
+        Classes ``0 .. n_classes - 1``.
+    hidden_groups : pandas Series of int
+        The hidden group of every category, indexed by category name (sorted).
+
+    Examples
+    --------
+    >>> from partikit.datasets import make_grouped_categorical
+    >>> X, y, hidden = make_grouped_categorical(n_samples=1000, random_state=0)
+    >>> X.shape, y.shape, hidden.nunique()
+    ((1000, 1), (1000,), 4)
+    """
+    rng = check_random_state(random_state)
+    width = len(str(n_categories - 1))
+    names = np.array([f"c{k:0{width}d}" for k in range(n_categories)], dtype=object)
+    hidden = rng.permutation(np.arange(n_categories) % n_groups)
+
+    if frequencies == "uniform":
+        weights = np.full(n_categories, 1.0 / n_categories)
+    else:
+        weights = rng.permutation(np.arange(1, n_categories + 1) ** -zipf_exponent)
+        weights /= weights.sum()
+    codes = rng.choice(n_categories, size=n_samples, p=weights)
+
+    class_probabilities = np.full((n_groups, n_classes), (1.0 - signal) / n_classes)
+    class_probabilities[np.arange(n_groups), np.arange(n_groups) % n_classes] += signal
+    cumulative = np.cumsum(class_probabilities, axis=1)
+    cumulative[:, -1] = 1.0  # guard against rounding at the last class
+    draws = rng.random_sample(n_samples)
+    y = (draws[:, None] >= cumulative[hidden[codes]]).sum(axis=1)
+
+    columns = {"category": _as_column(names, codes, dtype)}
+    for k in range(n_noise_features):
+        noise = rng.randint(n_categories, size=n_samples)
+        columns[f"noise_{k}"] = _as_column(names, noise, dtype)
+    X = pd.DataFrame(columns)
+    hidden_groups = pd.Series(hidden, index=pd.Index(names, name="category"),
+                              name="hidden_group")
+    return X, y, hidden_groups
+
+
+def _as_column(names, codes, dtype):
+    if dtype == "category":
+        return pd.Categorical.from_codes(codes, categories=names)
+    return pd.Series(names[codes], dtype=object)

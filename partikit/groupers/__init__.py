@@ -1,0 +1,7 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Supervised grouping of the categories of categorical attributes."""
+
+from partikit.groupers._khiops import KhiopsGrouper
+
+__all__ = ["KhiopsGrouper"]

@@ -1,0 +1,324 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""BaseGrouper: everything a supervised grouper does besides its algorithm."""
+
+from __future__ import annotations
+
+import warnings
+from abc import abstractmethod
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy import sparse
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._tables import build_table, merge_rows
+from partikit._validation import (
+    check_categorical_X,
+    check_classification_y,
+    check_lengths,
+    check_sample_weight,
+    factorize_column,
+)
+
+#: Unseen values listed in an ``handle_unknown="error"`` message.
+_MAX_UNSEEN_SHOWN = 5
+
+
+def _append_missing(categories):
+    """Append the missing category, ``np.nan``, to sorted categories.
+
+    Float categories stay float; others become objects so that their values (ints,
+    bools, strings) are kept exactly.
+    """
+    if categories.dtype.kind != "f":
+        categories = categories.astype(object)
+    return np.append(categories, np.array([np.nan], dtype=categories.dtype))
+
+
+def _feature_name(estimator, j):
+    names = getattr(estimator, "feature_names_in_", None)
+    return str(names[j]) if names is not None else f"x{j}"
+
+
+class BaseGrouper(TransformerMixin, BaseEstimator):
+    """Base class of partikit's supervised groupers.
+
+    A grouper learns, for each categorical column, a partition of its categories
+    into groups from a classification target, and encodes the column by its groups.
+    Subclasses implement only :meth:`_group_table`, a call to a pure function on the
+    column's contingency table (categories x classes).
+
+    Parameters
+    ----------
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
+        or the weight of evidence of each group (binary targets only, computed by
+        ``category_encoders.WOEEncoder`` from the groups' class counts).
+    handle_unknown : {"default_group", "error"}, default="default_group"
+        What transform does with a category not seen in fit (with positive
+        weight): send it to ``default_group_``, or raise a ``ValueError``.
+    n_jobs : int or None, default=None
+        Columns fitted in parallel (threads); None means 1, -1 all processors.
+    """
+
+    _parameter_constraints: dict = {
+        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
+        "handle_unknown": [StrOptions({"default_group", "error"})],
+        "n_jobs": [Integral, None],
+    }
+
+    @abstractmethod
+    def __init__(self, *, encode="ordinal", handle_unknown="default_group",
+                 n_jobs=None):
+        self.encode = encode
+        self.handle_unknown = handle_unknown
+        self.n_jobs = n_jobs
+
+    @abstractmethod
+    def _group_table(self, table):
+        """Partition the rows of one column's table (categories x classes).
+
+        Returns an object with attributes ``group_ids`` (ndarray of intp, one per
+        row, numbered 0.. by first row), ``n_groups``, ``rare_group`` (-1 if none)
+        and ``statistics`` (dict).
+        """
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Learn the groups of every column from the target.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical columns: strings, pandas ``category``, integers, floats or
+            booleans. NaN, None and ``pd.NA`` form one missing category.
+        y : array-like of shape (n_samples,)
+            Class labels (any type, two classes or more).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights. Rows of zero weight are ignored, also when
+            categories and classes are learned.
+
+        Returns
+        -------
+        self : object
+            The fitted grouper.
+        """
+        columns = check_categorical_X(self, X, reset=True)
+        check_lengths(self, columns, y, sample_weight)
+        sample_weight = check_sample_weight(sample_weight, X, len(columns[0]))
+        y_codes, self.classes_ = check_classification_y(y, sample_weight)
+        if self.encode == "woe" and len(self.classes_) != 2:
+            raise ValueError(
+                f"encode='woe' needs a binary target; y has {len(self.classes_)} "
+                "classes. Use encode='onehot' or 'ordinal' for a multiclass target."
+            )
+        n_classes = len(self.classes_)
+        fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(self._fit_column)(column, j, y_codes, sample_weight, n_classes)
+            for j, column in enumerate(columns)
+        )
+        self.categories_ = [f[0] for f in fitted]
+        self.group_ids_ = [f[1] for f in fitted]
+        self.n_groups_ = np.array([f[2] for f in fitted], dtype=np.intp)
+        self.default_group_ = np.array([f[3] for f in fitted], dtype=np.intp)
+        self.table_ = [f[4] for f in fitted]
+        self.statistics_ = [f[5] for f in fitted]
+        self._kinds = [f[6] for f in fitted]
+        self.groups_ = [
+            [cats[ids == g] for g in range(n)]
+            for cats, ids, n in zip(self.categories_, self.group_ids_, self.n_groups_)
+        ]
+        if self.encode == "woe":
+            self.woe_ = self._fit_woe()
+        return self
+
+    def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
+        name = _feature_name(self, j)
+        factorized = factorize_column(column, name)
+        n_values = len(factorized.categories)
+        table = build_table(
+            factorized.raw_codes, y_codes, sample_weight, n_values + 1, n_classes,
+            lookup=factorized.lookup,
+        )
+        # Categories seen only with zero weight (or not at all) are unseen: they are
+        # dropped here, so that a weight of 0 is the same as removing the row.
+        present = table.sum(axis=1) > 0
+        table = table[present]
+        categories = factorized.categories[present[:-1]]
+        if present[-1]:
+            categories = _append_missing(categories)
+        if len(categories) == 1:
+            warnings.warn(
+                f"Feature {name!r} has a single category {categories[0]!r}; it is "
+                "encoded as one group.",
+                UserWarning,
+                stacklevel=3,
+            )
+        result = self._group_table(table)
+        group_ids = np.asarray(result.group_ids, dtype=np.intp)
+        grouped = merge_rows(table, group_ids, result.n_groups)
+        if result.rare_group >= 0:
+            default_group = result.rare_group
+        else:
+            # The largest group; ties go to the lower group id (argmax).
+            default_group = int(np.argmax(grouped.sum(axis=1)))
+        return (categories, group_ids, int(result.n_groups), default_group, grouped,
+                result.statistics, factorized.kind)
+
+    def _fit_woe(self):
+        """Weight of evidence of every group, from category_encoders.WOEEncoder.
+
+        The encoder counts rows, so it is fitted on the rows that the groups' class
+        counts stand for: one row per unit of (integer) frequency weight.
+        """
+        from category_encoders import WOEEncoder
+
+        for t in self.table_:
+            if not np.allclose(t, np.round(t)):
+                raise ValueError(
+                    "encode='woe' needs integer frequency weights: the weight of "
+                    "evidence of category_encoders.WOEEncoder counts rows."
+                )
+        counts = [np.round(t).astype(np.int64) for t in self.table_]
+        negatives, positives = counts[0][:, 0].sum(), counts[0][:, 1].sum()
+        frame = {}
+        for j, c in enumerate(counts):
+            groups = np.arange(c.shape[0])
+            frame[f"g{j}"] = np.concatenate(
+                [np.repeat(groups, c[:, 0]), np.repeat(groups, c[:, 1])]
+            ).astype(str)
+        frame = pd.DataFrame(frame)
+        target = np.concatenate([np.zeros(negatives, int), np.ones(positives, int)])
+        encoder = WOEEncoder(cols=list(frame.columns)).fit(frame, target)
+        probe = pd.DataFrame(
+            {
+                col: np.arange(self.n_groups_.max()).clip(max=n - 1).astype(str)
+                for col, n in zip(frame.columns, self.n_groups_)
+            }
+        )
+        values = encoder.transform(probe).to_numpy(dtype=np.float64)
+        return [values[:n, j].copy() for j, n in enumerate(self.n_groups_)]
+
+    def _map_column(self, column, j):
+        """Group id of every row of one column (unknown values handled)."""
+        name = _feature_name(self, j)
+        factorized = factorize_column(column, name)
+        categories = self.categories_[j]
+        group_ids = self.group_ids_[j]
+        has_missing = len(categories) > 0 and pd.isna(categories[-1])
+        known = categories[:-1] if has_missing else categories
+        seen_values = factorized.categories
+        unknown_group = -1
+        if len(seen_values):
+            if factorized.kind != self._kinds[j]:
+                raise ValueError(
+                    f"Column {name!r} held {self._kinds[j]} categories in fit but "
+                    f"holds {factorized.kind} values in transform."
+                )
+            position = pd.Index(known).get_indexer(seen_values)
+        else:
+            position = np.empty(0, dtype=np.intp)
+        value_group = np.where(
+            position >= 0, group_ids[np.maximum(position, 0)], unknown_group
+        )
+        missing_group = group_ids[-1] if has_missing else unknown_group
+        # lookup[raw code + 1] -> group; slot 0 is the missing value
+        lookup = np.empty(len(factorized.lookup), dtype=np.intp)
+        lookup[0] = missing_group
+        lookup[1:] = value_group[factorized.lookup[1:]]
+        row_groups = lookup[factorized.raw_codes + 1]
+        if (lookup < 0).any():
+            unseen_codes = np.unique(factorized.raw_codes[row_groups < 0])
+            if len(unseen_codes):
+                if self.handle_unknown == "error":
+                    shown = [
+                        "nan" if c < 0 else seen_values[factorized.lookup[c + 1]]
+                        for c in unseen_codes[:_MAX_UNSEEN_SHOWN]
+                    ]
+                    more = len(unseen_codes) - len(shown)
+                    raise ValueError(
+                        f"Found {len(unseen_codes)} unknown categories in column "
+                        f"{name!r} during transform: {shown}"
+                        + (f" and {more} more" if more > 0 else "")
+                        + ". Use handle_unknown='default_group' to send them to "
+                        "default_group_."
+                    )
+                row_groups = np.where(row_groups < 0, self.default_group_[j],
+                                      row_groups)
+        return row_groups
+
+    def transform(self, X):
+        """Encode every column by its groups.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Same columns as in fit.
+
+        Returns
+        -------
+        X_out : ndarray or sparse matrix
+            ``encode="ordinal"``: float64 group ids of shape (n_samples,
+            n_features); ``"woe"``: the groups' weight of evidence, same shape;
+            ``"onehot"`` (CSR) / ``"onehot-dense"``: one column per group of each
+            feature.
+        """
+        check_is_fitted(self)
+        columns = check_categorical_X(self, X, reset=False)
+        n_samples = len(columns[0])
+        groups = np.empty((n_samples, len(columns)), dtype=np.intp)
+        for j, column in enumerate(columns):
+            groups[:, j] = self._map_column(column, j)
+        if self.encode == "ordinal":
+            return groups.astype(np.float64)
+        if self.encode == "woe":
+            out = np.empty((n_samples, len(columns)), dtype=np.float64)
+            for j, woe in enumerate(self.woe_):
+                out[:, j] = woe[groups[:, j]]
+            return out
+        offsets = np.concatenate([[0], np.cumsum(self.n_groups_)[:-1]])
+        indices = (groups + offsets).ravel()
+        onehot = sparse.csr_matrix(
+            (np.ones(indices.size), indices,
+             np.arange(0, indices.size + 1, len(columns))),
+            shape=(n_samples, int(self.n_groups_.sum())),
+        )
+        return onehot.toarray() if self.encode == "onehot-dense" else onehot
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Input feature names; ``feature_names_in_`` (or ``x0, x1, ...``) if None.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            The input names for ``"ordinal"`` and ``"woe"``; ``"{name}_g{k}"`` for
+            group ``k`` of each feature with the one-hot encodings.
+        """
+        check_is_fitted(self, "n_features_in_")
+        input_features = _check_feature_names_in(self, input_features)
+        if self.encode in ("ordinal", "woe"):
+            return np.asarray(input_features, dtype=object)
+        check_is_fitted(self, "n_groups_")
+        return np.asarray(
+            [f"{name}_g{k}" for name, n in zip(input_features, self.n_groups_)
+             for k in range(n)],
+            dtype=object,
+        )
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.target_tags.required = True
+        return tags

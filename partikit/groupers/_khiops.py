@@ -1,0 +1,628 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Khiops robust value grouping (Boulle 2004): the core and the estimator."""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.stats import chi2 as chi2_distribution
+from scipy.stats import norm
+
+from partikit._compat import Interval, RealNotInt, StrOptions
+from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
+from partikit._kernels._special import log_chi2_sf_array
+from partikit._stats import LN10, chi2_statistic, chi2_test
+from partikit._tables import merge_rows
+from partikit.groupers._base import BaseGrouper
+
+_MAX_DELTA_CHI2_TABLE = os.path.join(
+    os.path.dirname(__file__), "_data", "khiops_max_delta_chi2.csv"
+)
+
+
+# --------------------------------------------------------------------------------------
+# MaxDeltaChi2: the calibrated law of the largest chance merge
+# --------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=1)
+def _max_delta_chi2_grid():
+    """Load the simulated (n_groups, n_classes) -> (mean, std) table once."""
+    data = np.loadtxt(_MAX_DELTA_CHI2_TABLE, delimiter=",", comments="#", skiprows=2)
+    groups_grid = np.unique(data[:, 0])
+    classes_grid = np.unique(data[:, 1])
+    mean = np.full((len(groups_grid), len(classes_grid)), np.nan)
+    std = np.full_like(mean, np.nan)
+    rows = np.searchsorted(groups_grid, data[:, 0])
+    cols = np.searchsorted(classes_grid, data[:, 1])
+    mean[rows, cols] = data[:, 3]
+    std[rows, cols] = data[:, 4]
+    if np.isnan(mean).any():
+        raise RuntimeError(f"{_MAX_DELTA_CHI2_TABLE} does not cover a full grid.")
+    return groups_grid, classes_grid, mean, std
+
+
+def _interpolation_weights(x, grid):
+    """Bracketing indices and weight for piecewise-linear interpolation.
+
+    Beyond the last grid point the last segment is extended (linear
+    extrapolation), following Boulle's observation that the statistics of
+    MaxDeltaChi2 behave linearly in the number of groups and of classes.
+    """
+    k = int(np.searchsorted(grid, x, side="right")) - 1
+    k = min(max(k, 0), len(grid) - 2)
+    t = (x - grid[k]) / (grid[k + 1] - grid[k])
+    return k, t
+
+
+def max_delta_chi2_moments(n_groups, n_classes):
+    """Mean and standard deviation of MaxDeltaChi2 for an independent attribute.
+
+    Parameters
+    ----------
+    n_groups : int
+        Number of groups when merging starts (after rare categories are pooled),
+        at least 2.
+    n_classes : int
+        Number of classes present, at least 2.
+
+    Returns
+    -------
+    mean, std : float
+        Bilinear interpolation of the table simulated by
+        ``tools/calibrate_khiops.py``, extrapolated linearly beyond it.
+    """
+    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid()
+    i, ti = _interpolation_weights(n_groups, groups_grid)
+    j, tj = _interpolation_weights(n_classes, classes_grid)
+
+    def bilinear(values):
+        low = (1 - ti) * values[i, j] + ti * values[i + 1, j]
+        high = (1 - ti) * values[i, j + 1] + ti * values[i + 1, j + 1]
+        return float((1 - tj) * low + tj * high)
+
+    return bilinear(mean), max(bilinear(std), 0.0)
+
+
+def max_delta_chi2_threshold(n_groups, n_classes, p):
+    """MaxDeltaChi2 at probability ``p``: the robustness threshold of Khiops.
+
+    An attribute independent of the class meets no merge with a DeltaChi2 above this
+    value, with probability ``p``, during a full bottom-up merge of its
+    ``n_groups`` initial groups.
+
+    Parameters
+    ----------
+    n_groups : int
+        Number of groups when merging starts.
+    n_classes : int
+        Number of classes present.
+    p : float
+        Probability of the guarantee, in (0, 1).
+
+    Returns
+    -------
+    threshold : float
+        ``+inf`` when there is nothing to merge (fewer than 2 groups or classes).
+
+    Notes
+    -----
+    With two groups the one merge's DeltaChi2 is the chi-square of the 2 x J table,
+    whose law is exactly chi-square with J - 1 degrees of freedom (Boulle 2004,
+    proposition 1): its quantile is used. Otherwise MaxDeltaChi2 follows
+    approximately a normal law whose mean and standard deviation depend only on
+    the numbers of groups and classes (Boulle 2004, section 3); the threshold is
+    its quantile at ``p``.
+    """
+    if n_groups < 2 or n_classes < 2:
+        return math.inf
+    if n_groups == 2:
+        return float(chi2_distribution.ppf(p, n_classes - 1))
+    mean, std = max_delta_chi2_moments(n_groups, n_classes)
+    return mean + float(norm.ppf(p)) * std
+
+
+# --------------------------------------------------------------------------------------
+# The core: table -> groups
+# --------------------------------------------------------------------------------------
+
+
+def cochran_min_frequency(class_totals):
+    """Smallest category total for which the chi-square approximation holds.
+
+    Cochran's rule for a table's expected counts (all at least 1, at least 80% of
+    them at least 5) applied to one category: with global class proportions ``q``,
+    a category of total ``n`` has expected counts ``n q_j``.
+
+    Parameters
+    ----------
+    class_totals : ndarray of shape (n_classes,)
+        Class totals of the table, all positive.
+
+    Returns
+    -------
+    min_frequency : float
+        ``max(1 / q_min, 5 / q_(m))`` where ``q_(m)`` is the ``m``-th largest
+        proportion, ``m = ceil(0.8 J)``.
+
+    References
+    ----------
+    .. [1] Cochran, W. G. (1954). Some methods for strengthening the common
+       chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
+    """
+    q = np.sort(np.asarray(class_totals, dtype=np.float64))[::-1]
+    q = q / q.sum()
+    m = math.ceil(0.8 * len(q))
+    return float(max(1.0 / q[-1], 5.0 / q[m - 1]))
+
+
+def resolve_min_frequency(min_frequency, class_totals):
+    """Turn the ``min_frequency`` parameter into a count.
+
+    Parameters
+    ----------
+    min_frequency : "auto", int or float
+        ``"auto"``: :func:`cochran_min_frequency`; an int: that count (0 disables
+        the constraint); a float in (0, 1): that fraction of the total weight.
+    class_totals : ndarray of shape (n_classes,)
+
+    Returns
+    -------
+    count : float
+    """
+    if isinstance(min_frequency, str):
+        return cochran_min_frequency(class_totals)
+    if isinstance(min_frequency, Integral):
+        return float(min_frequency)
+    return float(min_frequency) * float(np.sum(class_totals))
+
+
+def _canonical_order(table):
+    """Row and column orders that depend on the table's content only.
+
+    Column order (by total, then content) makes DeltaChi2 values bit-identical under
+    any relabelling of the classes; row order (by content) makes ties between merges
+    resolve the same way whatever the category names. Identical rows keep their
+    given order; they merge at DeltaChi2 = 0 anyway.
+    """
+    col_keys = np.vstack([table[::-1], -table.sum(axis=0, keepdims=True)])
+    col_order = np.lexsort(col_keys)
+    ordered = table[:, col_order]
+    row_keys = np.vstack([ordered.T[::-1], -ordered.sum(axis=1)])
+    row_order = np.lexsort(row_keys)
+    return row_order, col_order
+
+
+@dataclass
+class KhiopsTrace:
+    """The greedy merge sequence of one Khiops grouping, in the order it was run.
+
+    Attributes
+    ----------
+    kept, absorbed : ndarray of intp
+        Representative table rows of the two groups merged at each step.
+    delta_chi2 : ndarray of float64
+        DeltaChi2 of each merge.
+    log10_pvalue : ndarray of float64
+        log10 confidence level of the grouping after each merge.
+    forced : ndarray of bool
+        Merges made because DeltaChi2 <= MaxDeltaChi2 (the robustness rule).
+    accepted : ndarray of bool
+        Merges kept in the final grouping (a prefix of the sequence).
+    """
+
+    kept: np.ndarray
+    absorbed: np.ndarray
+    delta_chi2: np.ndarray
+    log10_pvalue: np.ndarray
+    forced: np.ndarray
+    accepted: np.ndarray
+
+
+@dataclass
+class KhiopsGrouping:
+    """Result of :func:`khiops_grouping`.
+
+    Attributes
+    ----------
+    group_ids : ndarray of intp of shape (n_rows,)
+        Group of each table row, numbered by first row; -1 for an empty row.
+    n_groups : int
+    rare_group : int
+        Group holding the categories pooled as rare, -1 if none was pooled.
+    statistics : dict
+        ``chi2``, ``dof``, ``log10_pvalue`` of the grouped table;
+        ``n_categories`` (non-empty rows), ``n_rare`` (rows pooled as rare),
+        ``n_initial_groups`` (groups when merging started), ``min_frequency``
+        (the count used), ``max_delta_chi2`` (the threshold used) and, with
+        ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
+    """
+
+    group_ids: np.ndarray
+    n_groups: int
+    rare_group: int
+    statistics: dict = field(default_factory=dict)
+
+
+def _single_group(table, row_mask, statistics):
+    group_ids = np.where(row_mask, 0, -1).astype(np.intp)
+    statistics.update(chi2=0.0, dof=0, log10_pvalue=0.0)
+    return KhiopsGrouping(group_ids, int(row_mask.any()), -1, statistics)
+
+
+def khiops_grouping(
+    table,
+    *,
+    p=0.95,
+    min_frequency="auto",
+    max_groups=None,
+    robust=True,
+    max_delta_chi2=None,
+    keep_trace=False,
+):
+    """Group the rows of a contingency table with the robust Khiops method.
+
+    Bottom-up greedy merging of any two groups, the best merge being the one that
+    lowers the chi-square the least (smallest DeltaChi2), which is the merge giving
+    the lowest confidence level (p-value of the chi-square test of the whole
+    table). A merge is made while it lowers the confidence level, or while its
+    DeltaChi2 is at most MaxDeltaChi2, the largest DeltaChi2 an attribute
+    independent of the class meets with probability ``p``; the first merge that
+    does neither stops the grouping. Categories below the minimum frequency are
+    first pooled into one special group.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows) as float64. Empty rows get group -1;
+        empty columns are ignored.
+    p : float, default=0.95
+        Probability that an attribute independent of the class ends in one group.
+    min_frequency : "auto", int or float, default="auto"
+        Categories whose total is below this are pooled into the special (rare)
+        group before merging; see :func:`resolve_min_frequency`.
+    max_groups : int or None, default=None
+        Merging goes on, smallest DeltaChi2 first, until at most this many groups
+        remain.
+    robust : bool, default=True
+        False runs the initial Khiops algorithm, without forced merges.
+    max_delta_chi2 : float or None, default=None
+        Use this threshold instead of the calibrated one (worked examples, studies).
+    keep_trace : bool, default=False
+        Record the merge sequence in ``statistics["trace"]``.
+
+    Returns
+    -------
+    KhiopsGrouping
+
+    Notes
+    -----
+    The merge sequence is built by the nearest-neighbour chain algorithm, which
+    yields the same merges as the greedy loop because DeltaChi2 is Ward's reducible
+    criterion (see ``partikit._kernels._khiops``); cost O(I^2 J) time and O(I J)
+    memory for I groups and J classes. Ties in DeltaChi2 are broken by an order of
+    the rows that depends on their counts only.
+
+    References
+    ----------
+    .. [1] Boulle, M. (2004). A robust method for partitioning the values of
+       categorical attributes. Extraction et Gestion des Connaissances (EGC 2004),
+       RNTI-E-2, vol. II, 173-182.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers._khiops import khiops_grouping
+    >>> table = np.array([[20, 5], [18, 7], [6, 19], [4, 21], [10, 10],
+    ...                   [1, 0], [0, 1], [1, 1]], dtype=float)
+    >>> result = khiops_grouping(table, min_frequency=12, max_delta_chi2=6.5985)
+    >>> result.group_ids
+    array([0, 0, 1, 1, 0, 0, 0, 0])
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
+    if (table < 0).any() or not np.isfinite(table).all():
+        raise ValueError("table must hold finite non-negative counts.")
+    row_mask = table.sum(axis=1) > 0
+    col_mask = table.sum(axis=0) > 0
+    rows = np.flatnonzero(row_mask)
+    sub = table[np.ix_(row_mask, col_mask)]
+    n_categories, n_classes = sub.shape
+    statistics = {
+        "n_categories": int(n_categories),
+        "n_rare": 0,
+        "n_initial_groups": int(n_categories),
+        "min_frequency": 0.0,
+        "max_delta_chi2": math.inf,
+    }
+    if n_categories < 2 or n_classes < 2:
+        return _single_group(table, row_mask, statistics)
+
+    row_order, col_order = _canonical_order(sub)
+    sub = sub[np.ix_(row_order, col_order)]
+    rows = rows[row_order]
+
+    # Rare categories go, unconditionally, to one special group; while that group
+    # is itself under the threshold it absorbs the least frequent other category
+    # (Boulle 2004, algorithm "Robust Khiops", initialisation).
+    min_count = resolve_min_frequency(min_frequency, sub.sum(axis=0))
+    totals = sub.sum(axis=1)
+    rare = totals < min_count
+    statistics["min_frequency"] = min_count
+    statistics["n_rare"] = int(rare.sum())
+    initial_of_row = np.arange(n_categories)
+    if rare.any():
+        frequent = np.flatnonzero(~rare)
+        rare_total = totals[rare].sum()
+        # stable: ties in frequency go to the earlier row of the canonical order
+        for k in frequent[np.argsort(totals[frequent], kind="stable")]:
+            if rare_total >= min_count:
+                break
+            rare[k] = True
+            rare_total += totals[k]
+        frequent = np.flatnonzero(~rare)
+        initial_of_row[frequent] = np.arange(len(frequent))
+        initial_of_row[rare] = len(frequent)
+        rare_initial = len(frequent)
+        initial = np.vstack([sub[frequent], sub[rare].sum(axis=0, keepdims=True)])
+    else:
+        rare_initial = -1
+        initial = sub
+    n_initial = initial.shape[0]
+    statistics["n_initial_groups"] = int(n_initial)
+    if n_initial < 2:
+        return _single_group(table, row_mask, statistics)
+
+    if max_delta_chi2 is not None:
+        threshold = float(max_delta_chi2)
+    elif robust:
+        threshold = max_delta_chi2_threshold(n_initial, n_classes, p)
+    else:
+        threshold = -math.inf
+    statistics["max_delta_chi2"] = threshold
+
+    kept, absorbed, delta, height = chi2_merge_sequence(initial)
+    order = np.argsort(height, kind="stable")
+    delta = delta[order]
+    chi2_start, _ = chi2_statistic(initial)
+    chi2_after = np.maximum(chi2_start - np.cumsum(delta), 0.0)
+    n_groups_after = n_initial - 1 - np.arange(n_initial - 1)
+    dof = np.concatenate([[n_initial - 1], n_groups_after - 1]) * (n_classes - 1)
+    log_p = log_chi2_sf_array(
+        np.concatenate([[chi2_start], chi2_after]), dof.astype(np.float64)
+    )
+    forced = delta <= threshold
+    # A merge of identical profiles (DeltaChi2 = 0) loses nothing: always made.
+    accepted = forced | (log_p[1:] < log_p[:-1]) | (delta <= 0.0)
+    n_merges = int(np.argmin(accepted)) if not accepted.all() else n_initial - 1
+    if max_groups is not None and n_initial - n_merges > max_groups:
+        n_merges = n_initial - max_groups
+
+    labels = labels_after_merges(n_initial, kept, absorbed, order, n_merges)
+    row_labels = labels[initial_of_row]
+    # Canonical numbering: by the first table row (category order) of each group.
+    group_ids = np.full(table.shape[0], -1, dtype=np.intp)
+    group_ids[rows] = row_labels
+    _, first = np.unique(group_ids[row_mask], return_index=True)
+    renumber = np.empty(len(first), dtype=np.intp)
+    renumber[np.argsort(first, kind="stable")] = np.arange(len(first))
+    group_ids[row_mask] = renumber[group_ids[row_mask]]
+    n_groups = len(first)
+    rare_group = -1
+    if rare_initial >= 0:
+        rare_group = int(renumber[labels[rare_initial]])
+
+    grouped = merge_rows(table[row_mask][:, col_mask], group_ids[row_mask], n_groups)
+    chi2_value, dof_value, log10_p = chi2_test(grouped)
+    statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
+    if keep_trace:
+        statistics["trace"] = KhiopsTrace(
+            kept=rows[_representative_rows(initial_of_row, kept[order])],
+            absorbed=rows[_representative_rows(initial_of_row, absorbed[order])],
+            delta_chi2=delta,
+            log10_pvalue=log_p[1:] / LN10,
+            forced=forced,
+            accepted=np.arange(n_initial - 1) < n_merges,
+        )
+    return KhiopsGrouping(group_ids, n_groups, rare_group, statistics)
+
+
+def _representative_rows(initial_of_row, initial_ids):
+    """First (canonical) row of each initial group named in ``initial_ids``."""
+    first_row = np.full(initial_of_row.max() + 1, -1, dtype=np.intp)
+    for row in range(len(initial_of_row) - 1, -1, -1):
+        first_row[initial_of_row[row]] = row
+    return first_row[initial_ids]
+
+
+# --------------------------------------------------------------------------------------
+# The estimator
+# --------------------------------------------------------------------------------------
+
+
+class KhiopsGrouper(BaseGrouper):
+    """Robust chi-square grouping of categories (Khiops, Boulle 2004).
+
+    Learns, for each categorical column, groups of categories whose class
+    distributions differ, by bottom-up merges that minimise the confidence level of
+    the chi-square test between the grouped column and the class. Merges are forced
+    while they are within what chance produces (MaxDeltaChi2), so that a column
+    independent of the class ends in **one group** with probability ``p``. The
+    column is then encoded by its groups.
+
+    Read more in the :ref:`User Guide <grouping>`.
+
+    Parameters
+    ----------
+    p : float, default=0.95
+        Probability that a column independent of the class is grouped into a single
+        group. Higher values force more merges (fewer, more robust groups).
+    min_frequency : "auto", int or float, default="auto"
+        Categories with a smaller (weighted) count are pooled into one special group
+        before merging; that group also receives unseen categories at transform
+        time. ``"auto"`` applies Cochran's validity rule for the chi-square
+        approximation to a single category: the smallest count ``n`` whose expected
+        class counts ``n q_j`` (``q`` the class proportions) are all at least 1 and
+        at least 80% of them at least 5. An int is a count (0 disables pooling), a
+        float in (0, 1) a fraction of the total weight.
+    max_groups : int or None, default=None
+        After the robust stopping rule, merging goes on (smallest DeltaChi2 first)
+        until at most this many groups remain.
+    robust : bool, default=True
+        False runs the initial Khiops algorithm: no forced merges, merging stops as
+        soon as the best merge no longer lowers the confidence level.
+    keep_trace : bool, default=False
+        Keep the whole merge sequence of each column in
+        ``statistics_[j]["trace"]``.
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
+        or the weight of evidence of each group (binary targets only, computed by
+        ``category_encoders.WOEEncoder`` from the groups' class counts; needs
+        integer sample weights).
+    handle_unknown : {"default_group", "error"}, default="default_group"
+        A category not seen in fit goes to ``default_group_[j]``, or raises a
+        ``ValueError`` naming the column and the unseen values.
+    n_jobs : int or None, default=None
+        Number of columns fitted in parallel (threads). None means 1, -1 all
+        processors.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels seen in fit with positive weight.
+    categories_ : list of ndarray
+        Per feature, the categories seen in fit with positive weight, sorted, the
+        missing category (``np.nan``) last when present.
+    group_ids_ : list of ndarray of int
+        Per feature, the group of each category of ``categories_``.
+    n_groups_ : ndarray of shape (n_features,)
+        Number of groups per feature.
+    groups_ : list of list of ndarray
+        Per feature, the categories of each group.
+    default_group_ : ndarray of shape (n_features,)
+        Group of unseen categories: the group holding the rare categories when some
+        were pooled, otherwise the largest group (lowest id on ties).
+    table_ : list of ndarray of shape (n_groups, n_classes)
+        Per feature, the (weighted) class counts of each group.
+    statistics_ : list of dict
+        Per feature: ``chi2``, ``dof`` and ``log10_pvalue`` of the grouped column
+        against the class; ``n_categories``; ``n_rare`` (categories pooled as
+        rare); ``n_initial_groups`` (groups when merging started);
+        ``min_frequency`` (the count used); ``max_delta_chi2`` (the threshold used)
+        and, with ``keep_trace=True``, ``trace`` (:class:`KhiopsTrace`).
+    woe_ : list of ndarray
+        Per feature, the weight of evidence of each group (``encode="woe"`` only).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit. Defined only when ``X`` has feature
+        names that are all strings.
+
+    See Also
+    --------
+    sklearn.preprocessing.TargetEncoder : Encodes categories by target means.
+    sklearn.preprocessing.OneHotEncoder : Unsupervised one-hot encoding.
+
+    Notes
+    -----
+    *Algorithm.* Rare categories are pooled first; while the pooled group is itself
+    rare it absorbs the least frequent other category. With ``I`` groups and ``J``
+    classes left, the threshold MaxDeltaChi2 is the quantile at ``p`` of the law of
+    the largest DeltaChi2 met while an independent column is merged down to one
+    group: exactly chi-square with ``J - 1`` degrees of freedom when ``I = 2``,
+    otherwise a normal law whose mean and standard deviation were simulated over a
+    grid of ``(I, J)`` by ``tools/calibrate_khiops.py`` and are interpolated
+    (Boulle 2004, section 3). Then, repeatedly, the two groups whose merge lowers
+    the chi-square the least are merged, if that merge lowers the confidence level
+    or its DeltaChi2 is at most MaxDeltaChi2; the first merge doing neither stops
+    the grouping.
+
+    *Complexity.* One pass over the rows builds each column's table; the merging
+    never reads rows again and costs O(I^2 J) time and O(I J) memory (nearest-
+    neighbour chain, exact for this criterion).
+
+    *Missing values and unseen categories.* NaN, None and ``pd.NA`` are one
+    category, grouped like any other. Categories seen only with zero weight are
+    unseen. Group numbers follow the category order (a group is numbered by its
+    first category), so they do not depend on row order nor on how the classes are
+    labelled.
+
+    There is no cross-fitting: fit and transform on the same rows reuse the groups
+    learned from them (the robust stopping rule is what limits over-fitting).
+
+    References
+    ----------
+    .. [1] Boulle, M. (2004). A robust method for partitioning the values of
+       categorical attributes. Extraction et Gestion des Connaissances (EGC 2004),
+       RNTI-E-2, vol. II, 173-182.
+    .. [2] Boulle, M. (2004). Khiops: A statistical discretization method of
+       continuous attributes. Machine Learning 55, 53-69.
+       doi:10.1023/B:MACH.0000019804.29836.05
+    .. [3] Cochran, W. G. (1954). Some methods for strengthening the common
+       chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers import KhiopsGrouper
+    >>> rng = np.random.RandomState(0)
+    >>> color = rng.choice(["red", "green", "blue", "black"], size=2000)
+    >>> y = np.where(np.isin(color, ["red", "green"]), rng.rand(2000) < 0.8,
+    ...              rng.rand(2000) < 0.2)
+    >>> grouper = KhiopsGrouper().fit(color.reshape(-1, 1), y)
+    >>> grouper.groups_[0]
+    [array(['black', 'blue'], dtype=object), array(['green', 'red'], dtype=object)]
+    >>> grouper.transform([["red"], ["blue"], ["purple"]])
+    array([[1.],
+           [0.],
+           [1.]])
+    """
+
+    _parameter_constraints: dict = {
+        **BaseGrouper._parameter_constraints,
+        "p": [Interval(RealNotInt, 0, 1, closed="neither")],
+        "min_frequency": [
+            StrOptions({"auto"}),
+            Interval(Integral, 0, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="neither"),
+        ],
+        "max_groups": [Interval(Integral, 1, None, closed="left"), None],
+        "robust": ["boolean"],
+        "keep_trace": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        *,
+        p=0.95,
+        min_frequency="auto",
+        max_groups=None,
+        robust=True,
+        keep_trace=False,
+        encode="ordinal",
+        handle_unknown="default_group",
+        n_jobs=None,
+    ):
+        super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
+        self.p = p
+        self.min_frequency = min_frequency
+        self.max_groups = max_groups
+        self.robust = robust
+        self.keep_trace = keep_trace
+
+    def _group_table(self, table):
+        return khiops_grouping(
+            table,
+            p=self.p,
+            min_frequency=self.min_frequency,
+            max_groups=self.max_groups,
+            robust=self.robust,
+            keep_trace=self.keep_trace,
+        )

@@ -1,0 +1,176 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Slow, obviously correct twins of every partikit kernel.
+
+Each function here recomputes what a compiled kernel (or a numerical helper built
+on one) computes, by the most direct route available: explicit loops, exact
+integers, or mpmath at high precision. Tests compare the fast code against these
+twins; the twins favour clarity over speed and are never used by the package.
+"""
+
+import math
+
+import mpmath
+import numpy as np
+
+# Digits of the mpmath reference computations: far beyond float64, so that the
+# reference is exact once rounded.
+MP_DPS = 50
+
+
+def naive_log_chi2_sf(x, dof):
+    """Return ``log P[chi2_dof >= x]`` by mpmath at 50 significant digits.
+
+    Parameters
+    ----------
+    x : float
+        Statistic, ``x > 0``.
+    dof : float
+        Degrees of freedom, ``dof > 0``.
+
+    Returns
+    -------
+    value : float
+        Natural log of the regularized upper incomplete gamma ``Q(dof/2, x/2)``.
+
+    Notes
+    -----
+    When ``Q > 1/2`` the value is computed as ``log1p(-P)`` from the lower
+    function: ``Q = 1 - 1e-60`` is just 1 at 50 digits, whose log would lose all
+    significant digits. mpmath's upper function occasionally gives up (large
+    shape, ``x`` about twice ``dof``); ``1 - P`` is then formed at a precision
+    that grows until it carries 50 digits again.
+    """
+    with mpmath.workdps(MP_DPS):
+        a = mpmath.mpf(dof) / 2
+        z = mpmath.mpf(x) / 2
+        try:
+            q = mpmath.gammainc(a, z, mpmath.inf, regularized=True)
+        except (ValueError, mpmath.libmp.NoConvergence):
+            q = None
+        if q is not None and q <= 0.5:
+            return float(mpmath.log(q))
+        if q is not None:
+            p = mpmath.gammainc(a, 0, z, regularized=True)
+            return float(mpmath.log1p(-p))
+    digits = 2 * MP_DPS
+    while True:
+        with mpmath.workdps(digits):
+            a = mpmath.mpf(dof) / 2
+            z = mpmath.mpf(x) / 2
+            q = 1 - mpmath.gammainc(a, 0, z, regularized=True)
+            if q > 0 and -mpmath.log10(q) < digits - MP_DPS:
+                return float(mpmath.log(q))
+        digits *= 2
+
+
+def naive_chi2_statistic(table):
+    """Return Pearson's chi-square statistic and its degrees of freedom by loops.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, n_classes)
+        Non-negative counts.
+
+    Returns
+    -------
+    statistic : float
+        ``sum_ij (n_ij - E_ij)^2 / E_ij`` with ``E_ij = n_i. n_.j / N`` over the
+        non-empty rows and columns; ``0.0`` if fewer than two of either remain.
+    dof : int
+        ``(I - 1) (J - 1)``, or ``0``.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    rows = [i for i in range(table.shape[0]) if table[i, :].sum() > 0]
+    cols = [j for j in range(table.shape[1]) if table[:, j].sum() > 0]
+    if len(rows) < 2 or len(cols) < 2:
+        return 0.0, 0
+    total = sum(table[i, j] for i in rows for j in cols)
+    statistic = 0.0
+    for i in rows:
+        row_total = sum(table[i, j] for j in cols)
+        for j in cols:
+            col_total = sum(table[k, j] for k in rows)
+            expected = row_total * col_total / total
+            statistic += (table[i, j] - expected) ** 2 / expected
+    return statistic, (len(rows) - 1) * (len(cols) - 1)
+
+
+def naive_stirling2(n, k):
+    """Return the Stirling number of the second kind ``S(n, k)`` exactly.
+
+    Parameters
+    ----------
+    n : int
+        Number of elements, ``n >= 0``.
+    k : int
+        Number of non-empty blocks, ``k >= 0``.
+
+    Returns
+    -------
+    value : int
+        ``S(n, k) = (1 / k!) sum_j (-1)^j C(k, j) (k - j)^n`` in exact integer
+        arithmetic (``0 ** 0 == 1`` gives ``S(0, 0) = 1``); ``0`` for ``k > n``.
+    """
+    if k > n:
+        return 0
+    total = sum((-1) ** j * math.comb(k, j) * (k - j) ** n for j in range(k + 1))
+    return total // math.factorial(k)
+
+
+def naive_table(codes, y_codes, sample_weight, n_rows, n_classes):
+    """Contingency table by a Python loop; negative codes count in the last row."""
+    table = np.zeros((n_rows, n_classes))
+    for i, (code, label) in enumerate(zip(codes, y_codes)):
+        row = n_rows - 1 if code < 0 else code
+        table[row, label] += 1.0 if sample_weight is None else sample_weight[i]
+    return table
+
+
+def naive_delta_chi2(table, a, b):
+    """DeltaChi2 of merging rows a and b: the difference of two full chi-squares."""
+    merged = np.delete(table, b, axis=0)
+    merged[a if a < b else a - 1] = table[a] + table[b]
+    return naive_chi2_statistic(table)[0] - naive_chi2_statistic(merged)[0]
+
+
+def naive_greedy_merges(table):
+    """The greedy bottom-up merge loop, recomputing every pair at every step.
+
+    At each step the pair of current groups with the smallest DeltaChi2 is merged
+    (ties: the lexicographically smallest pair of group positions). Returns one
+    ``(delta, partition)`` per merge, the partition as a frozenset of frozensets of
+    table rows.
+    """
+    groups = [[i] for i in range(table.shape[0])]
+    current = np.asarray(table, dtype=float).copy()
+    sequence = []
+    while len(groups) > 1:
+        best = None
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                d = naive_delta_chi2(current, a, b)
+                if best is None or d < best[0] - 1e-12:
+                    best = (d, a, b)
+        d, a, b = best
+        groups[a] = groups[a] + groups[b]
+        del groups[b]
+        current[a] = current[a] + current[b]
+        current = np.delete(current, b, axis=0)
+        sequence.append((d, frozenset(frozenset(g) for g in groups)))
+    return sequence
+
+
+def naive_labels_after_merges(n_rows, kept, absorbed, order, n_merges):
+    """Group labels after applying merges, by relabelling a list of sets."""
+    groups = [{i} for i in range(n_rows)]
+    for k in order[:n_merges]:
+        a = next(g for g in groups if kept[k] in g)
+        b = next(g for g in groups if absorbed[k] in g)
+        if a is not b:
+            groups.remove(b)
+            a |= b
+    labels = np.empty(n_rows, dtype=np.intp)
+    for label, g in enumerate(sorted(groups, key=min)):
+        labels[sorted(g)] = label
+    return labels

@@ -1,0 +1,78 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""scikit-learn's estimator checks, and the ones it does not yield, on every
+public estimator of partikit (found automatically)."""
+
+import pytest
+from sklearn.utils.estimator_checks import (
+    check_dataframe_column_names_consistency,
+    check_get_feature_names_out_error,
+    check_global_output_transform_pandas,
+    check_param_validation,
+    check_set_output_transform,
+    check_set_output_transform_pandas,
+    check_transformer_get_feature_names_out,
+    check_transformer_get_feature_names_out_pandas,
+    parametrize_with_checks,
+)
+
+from partikit.utils import all_estimators
+
+#: Per-estimator constructor arguments for fast, deterministic checks. Empty: the
+#: defaults are fast.
+INIT_PARAMS = {}
+
+
+def _tested_instances():
+    for name, cls in all_estimators():
+        yield cls(**INIT_PARAMS.get(name, {}))
+
+
+def test_all_estimators_found():
+    """Check that discovery finds the estimators the package exports."""
+    import partikit
+
+    found = {name for name, _ in all_estimators()}
+    exported = {n for n in partikit.__all__ if n[0].isupper()}
+    assert exported <= found
+
+
+@parametrize_with_checks(list(_tested_instances()), expected_failed_checks=None)
+def test_sklearn_compatible_estimator(estimator, check):
+    """Check that every estimator passes scikit-learn's checks, none expected to
+    fail."""
+    check(estimator)
+
+
+EXTRA_CHECKS = [
+    check_set_output_transform,
+    check_set_output_transform_pandas,
+    check_global_output_transform_pandas,
+    check_transformer_get_feature_names_out,
+    check_transformer_get_feature_names_out_pandas,
+    check_get_feature_names_out_error,
+    check_param_validation,
+    check_dataframe_column_names_consistency,
+]
+
+
+def _polars_checks():
+    try:
+        from sklearn.utils.estimator_checks import (
+            check_global_set_output_transform_polars,
+            check_set_output_transform_polars,
+        )
+    except ImportError:  # scikit-learn < 1.4 has none; we require >= 1.6
+        return []
+    return [check_set_output_transform_polars, check_global_set_output_transform_polars]
+
+
+@pytest.mark.parametrize("estimator", list(_tested_instances()), ids=repr)
+@pytest.mark.parametrize("check", EXTRA_CHECKS + _polars_checks(),
+                         ids=lambda c: c.__name__)
+def test_checks_not_yielded_by_parametrize_with_checks(estimator, check):
+    """Check set_output, feature names, parameter validation and column-name
+    consistency, which parametrize_with_checks does not run."""
+    if "polars" in check.__name__:
+        pytest.importorskip("polars")
+    check(type(estimator).__name__, estimator)
