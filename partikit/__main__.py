@@ -19,13 +19,13 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     from partikit.datasets import make_grouped_categorical
 
     X, y, hidden = make_grouped_categorical(
-        n_samples=n_samples, n_categories=24, n_classes=3, n_groups=4,
+        n_samples=n_samples, n_categories=24, n_classes=4, n_groups=4,
         frequencies="zipf", signal=0.3, n_noise_features=1,
         random_state=random_state,
     )
     print(
         f"Synthetic data: {n_samples} rows, column 'category' has 24 categories in 4 "
-        "hidden groups\n(group g favours class g mod 3), column 'noise_0' has 24 "
+        "hidden groups\n(group g favours class g), column 'noise_0' has 24 "
         "categories independent of the class.\n",
         file=out,
     )

@@ -73,7 +73,13 @@ def check_categorical_X(estimator, X, *, reset: bool) -> list:
             f"Found array with 0 feature(s) (shape={X.shape}) while a minimum of 1 "
             "is required."
         )
-    validate_data(estimator, X=X, reset=reset, skip_check_array=True)
+    if _is_polars_df(X):
+        # scikit-learn reads feature names through the dataframe interchange
+        # protocol, which polars >= 2 dropped: give it an empty pandas stand-in.
+        names = pd.DataFrame(columns=pd.Index(X.columns, dtype=object))
+        validate_data(estimator, X=names, reset=reset, skip_check_array=True)
+    else:
+        validate_data(estimator, X=X, reset=reset, skip_check_array=True)
     if _is_pandas_df(X):
         return [X.iloc[:, j] for j in range(n_features)]
     if _is_polars_df(X):

@@ -65,3 +65,39 @@ def weighted_table(codes, lookup, y_codes, weights, n_rows, n_classes):
             row = missing_row
         table[row, label] += weights[i]
     return table
+
+
+@njit(**NJIT)
+def apply_lookup(codes, lookup, out, column, fill):
+    """Write ``lookup[codes + 1]`` into one column of ``out``, in one pass.
+
+    Parameters
+    ----------
+    codes : ndarray of int (any width), shape (n_samples,)
+        Raw codes, -1 for a missing value.
+    lookup : ndarray of intp, shape (n_raw_codes + 1,)
+        Output value of each raw code (slot 0: missing); negative means unknown.
+    out : ndarray of shape (n_samples, n_columns), float64 or intp
+        Receives the values.
+    column : int
+        Column of ``out`` to fill.
+    fill : int
+        Value written for unknown codes.
+
+    Returns
+    -------
+    n_unknown : int
+        Number of rows whose code was unknown.
+    """
+    n_unknown = 0
+    n_lookup = lookup.shape[0]
+    for i in range(codes.shape[0]):
+        slot = codes[i] + 1
+        if slot < 0 or slot >= n_lookup:
+            raise ValueError("category code out of range")
+        value = lookup[slot]
+        if value < 0:
+            n_unknown += 1
+            value = fill
+        out[i, column] = value
+    return n_unknown

@@ -16,6 +16,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._kernels._tables import apply_lookup
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
     check_categorical_X,
@@ -176,8 +177,6 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         The encoder counts rows, so it is fitted on the rows that the groups' class
         counts stand for: one row per unit of (integer) frequency weight.
         """
-        from category_encoders import WOEEncoder
-
         for t in self.table_:
             if not np.allclose(t, np.round(t)):
                 raise ValueError(
@@ -194,18 +193,24 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             ).astype(str)
         frame = pd.DataFrame(frame)
         target = np.concatenate([np.zeros(negatives, int), np.ones(positives, int)])
-        encoder = WOEEncoder(cols=list(frame.columns)).fit(frame, target)
         probe = pd.DataFrame(
             {
                 col: np.arange(self.n_groups_.max()).clip(max=n - 1).astype(str)
                 for col, n in zip(frame.columns, self.n_groups_)
             }
         )
-        values = encoder.transform(probe).to_numpy(dtype=np.float64)
+        with warnings.catch_warnings():
+            # category_encoders sets a pandas option that pandas 3 deprecates;
+            # nothing a user of partikit can act on.
+            warnings.filterwarnings("ignore", message=".*no_silent_downcasting.*")
+            from category_encoders import WOEEncoder
+
+            encoder = WOEEncoder(cols=list(frame.columns)).fit(frame, target)
+            values = encoder.transform(probe).to_numpy(dtype=np.float64)
         return [values[:n, j].copy() for j, n in enumerate(self.n_groups_)]
 
-    def _map_column(self, column, j):
-        """Group id of every row of one column (unknown values handled)."""
+    def _encode_column(self, column, j, out):
+        """Write the group id of every row of column ``j`` into ``out[:, j]``."""
         name = _feature_name(self, j)
         factorized = factorize_column(column, name)
         categories = self.categories_[j]
@@ -213,44 +218,35 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         has_missing = len(categories) > 0 and pd.isna(categories[-1])
         known = categories[:-1] if has_missing else categories
         seen_values = factorized.categories
-        unknown_group = -1
-        if len(seen_values):
-            if factorized.kind != self._kinds[j]:
-                raise ValueError(
-                    f"Column {name!r} held {self._kinds[j]} categories in fit but "
-                    f"holds {factorized.kind} values in transform."
-                )
-            position = pd.Index(known).get_indexer(seen_values)
-        else:
-            position = np.empty(0, dtype=np.intp)
-        value_group = np.where(
-            position >= 0, group_ids[np.maximum(position, 0)], unknown_group
-        )
-        missing_group = group_ids[-1] if has_missing else unknown_group
-        # lookup[raw code + 1] -> group; slot 0 is the missing value
+        if len(seen_values) and factorized.kind != self._kinds[j]:
+            raise ValueError(
+                f"Column {name!r} held {self._kinds[j]} categories in fit but holds "
+                f"{factorized.kind} values in transform."
+            )
+        position = pd.Index(known).get_indexer(seen_values)
+        value_group = np.where(position >= 0, group_ids[np.maximum(position, 0)], -1)
+        # lookup[raw code + 1] -> group, -1 for unknown; slot 0 is the missing value
         lookup = np.empty(len(factorized.lookup), dtype=np.intp)
-        lookup[0] = missing_group
+        lookup[0] = group_ids[-1] if has_missing else -1
         lookup[1:] = value_group[factorized.lookup[1:]]
-        row_groups = lookup[factorized.raw_codes + 1]
-        if (lookup < 0).any():
-            unseen_codes = np.unique(factorized.raw_codes[row_groups < 0])
-            if len(unseen_codes):
-                if self.handle_unknown == "error":
-                    shown = [
-                        "nan" if c < 0 else seen_values[factorized.lookup[c + 1]]
-                        for c in unseen_codes[:_MAX_UNSEEN_SHOWN]
-                    ]
-                    more = len(unseen_codes) - len(shown)
-                    raise ValueError(
-                        f"Found {len(unseen_codes)} unknown categories in column "
-                        f"{name!r} during transform: {shown}"
-                        + (f" and {more} more" if more > 0 else "")
-                        + ". Use handle_unknown='default_group' to send them to "
-                        "default_group_."
-                    )
-                row_groups = np.where(row_groups < 0, self.default_group_[j],
-                                      row_groups)
-        return row_groups
+        if self.handle_unknown == "default_group":
+            apply_lookup(factorized.raw_codes, lookup, out, j, self.default_group_[j])
+            return
+        if apply_lookup(factorized.raw_codes, lookup, out, j, -1):
+            unknown_rows = lookup[factorized.raw_codes + 1] < 0
+            unseen_codes = np.unique(factorized.raw_codes[unknown_rows])
+            shown = [
+                "nan" if c < 0 else seen_values[factorized.lookup[c + 1]]
+                for c in unseen_codes[:_MAX_UNSEEN_SHOWN]
+            ]
+            more = len(unseen_codes) - len(shown)
+            raise ValueError(
+                f"Found {len(unseen_codes)} unknown categories in column {name!r} "
+                f"during transform: {shown}"
+                + (f" and {more} more" if more > 0 else "")
+                + ". Use handle_unknown='default_group' to send them to "
+                "default_group_."
+            )
 
     def transform(self, X):
         """Encode every column by its groups.
@@ -271,11 +267,12 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
         n_samples = len(columns[0])
-        groups = np.empty((n_samples, len(columns)), dtype=np.intp)
+        dtype = np.float64 if self.encode == "ordinal" else np.intp
+        groups = np.empty((n_samples, len(columns)), dtype=dtype)
         for j, column in enumerate(columns):
-            groups[:, j] = self._map_column(column, j)
+            self._encode_column(column, j, groups)
         if self.encode == "ordinal":
-            return groups.astype(np.float64)
+            return groups
         if self.encode == "woe":
             out = np.empty((n_samples, len(columns)), dtype=np.float64)
             for j, woe in enumerate(self.woe_):

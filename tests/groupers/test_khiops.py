@@ -1,0 +1,673 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""KhiopsGrouper and its core khiops_grouping."""
+
+import math
+import pickle
+
+import joblib
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy import sparse
+from scipy.stats import chi2 as chi2_distribution
+from sklearn.metrics import adjusted_rand_score
+
+from partikit import KhiopsGrouper
+from partikit._stats import chi2_test
+from partikit.datasets import make_grouped_categorical
+from partikit.groupers._khiops import (
+    _max_delta_chi2_grid,
+    cochran_min_frequency,
+    khiops_grouping,
+    max_delta_chi2_moments,
+    max_delta_chi2_threshold,
+    resolve_min_frequency,
+)
+from tests.naive import naive_chi2_statistic, naive_greedy_merges, naive_log_chi2_sf
+
+# ALGORITHMS.md section 1.10 (c): categories A..H with class counts [c0, c1].
+WORKED_TABLE = np.array(
+    [[20, 5], [18, 7], [6, 19], [4, 21], [10, 10], [1, 0], [0, 1], [1, 1]], float
+)
+
+
+def _partition(ids):
+    return {frozenset(np.flatnonzero(ids == g).tolist()) for g in np.unique(ids)}
+
+
+# ----------------------------------------------------------------------------
+# The core on worked examples
+# ----------------------------------------------------------------------------
+
+
+def test_khiops_grouping_worked_example_robust():
+    """Check ALGORITHMS 1.10(c): F, G, H pooled, E absorbed, then three forced
+    merges (the third raising the confidence level) and a refused last merge."""
+    result = khiops_grouping(WORKED_TABLE, min_frequency=12, max_delta_chi2=6.5985,
+                             keep_trace=True)
+    assert _partition(result.group_ids) == {
+        frozenset({2, 3}), frozenset({0, 1, 4, 5, 6, 7})
+    }
+    assert_array_equal(result.group_ids, [0, 0, 1, 1, 0, 0, 0, 0])
+    assert result.rare_group == 0
+    stats = result.statistics
+    assert stats["n_rare"] == 3 and stats["n_initial_groups"] == 5
+    trace = stats["trace"]
+    assert_allclose(trace.delta_chi2, [0.3203, 0.3203, 4.3894, 27.0342], atol=1e-4)
+    assert_array_equal(trace.forced, [True, True, True, False])
+    assert_array_equal(trace.accepted, [True, True, True, False])
+    # the third merge is forced although the confidence level gets worse
+    assert trace.log10_pvalue[1] == pytest.approx(-6.824, abs=1e-3)
+    assert trace.log10_pvalue[2] == pytest.approx(-6.699, abs=1e-3)
+    assert stats["chi2"] == pytest.approx(27.0342, abs=1e-4)
+    assert stats["dof"] == 1
+
+
+def test_khiops_grouping_worked_example_initial_algorithm():
+    """Check that without forced merges the worked example stops at 3 groups."""
+    result = khiops_grouping(WORKED_TABLE, min_frequency=12, robust=False)
+    assert result.n_groups == 3
+    assert _partition(result.group_ids) == {
+        frozenset({0, 1}), frozenset({2, 3}), frozenset({4, 5, 6, 7})
+    }
+
+
+@pytest.mark.parametrize("trial", range(15))
+def test_khiops_grouping_replays_the_stopping_rule(trial):
+    """Check, merge by merge against the naive greedy loop, that every accepted
+    merge was forced or lowered the confidence level and that the first refused
+    one did neither."""
+    rng = np.random.default_rng(trial)
+    table = rng.integers(5, 60, (rng.integers(3, 9), rng.integers(2, 4))).astype(float)
+    result = khiops_grouping(table, min_frequency=0, keep_trace=True)
+    trace = result.statistics["trace"]
+    threshold = result.statistics["max_delta_chi2"]
+    greedy = naive_greedy_merges(table)
+    chi2_now, dof_now = naive_chi2_statistic(table)
+    log_p_now = naive_log_chi2_sf(chi2_now, dof_now)
+    n_classes = table.shape[1]
+    for k, (delta, _) in enumerate(greedy):
+        assert trace.delta_chi2[k] == pytest.approx(delta, rel=1e-9, abs=1e-9)
+        chi2_after = chi2_now - delta
+        dof_after = (table.shape[0] - k - 2) * (n_classes - 1)
+        log_p_after = naive_log_chi2_sf(chi2_after, dof_after) if dof_after else 0.0
+        assert trace.log10_pvalue[k] == pytest.approx(log_p_after / math.log(10),
+                                                      rel=1e-6, abs=1e-9)
+        ok = delta <= threshold or log_p_after < log_p_now
+        assert trace.accepted[k] == ok
+        if not ok:
+            assert not trace.accepted[k:].any()
+            break
+        chi2_now, log_p_now = chi2_after, log_p_after
+    assert result.n_groups == table.shape[0] - trace.accepted.sum()
+
+
+def test_khiops_grouping_max_groups_merges_further():
+    """Check that max_groups continues merging along the same greedy sequence."""
+    table = np.array([[50, 5, 5], [5, 50, 5], [5, 5, 50], [30, 30, 5.0]]) * 10
+    free = khiops_grouping(table)
+    assert free.n_groups == 4
+    capped = khiops_grouping(table, max_groups=2, keep_trace=True)
+    assert capped.n_groups == 2
+    assert capped.statistics["trace"].accepted.sum() == 2
+
+
+@pytest.mark.parametrize(
+    "table, expected",
+    [
+        (np.array([[10.0, 0.0], [20.0, 0.0]]), [0, 0]),  # one class
+        (np.array([[10.0, 5.0]]), [0]),  # one category
+        (np.array([[10.0, 5.0], [0.0, 0.0], [3.0, 9.0]]), None),  # an empty row
+        (np.array([[1.0, 2.0], [2.0, 1.0], [1.0, 1.0]]), [0, 0, 0]),  # all rare
+        (np.zeros((2, 2)), [-1, -1]),  # nothing at all
+    ],
+)
+def test_khiops_grouping_edge_cases(table, expected):
+    """Check single class, single category, empty rows, all-rare and empty
+    tables."""
+    result = khiops_grouping(table)
+    if expected is None:
+        assert result.group_ids[1] == -1
+        assert (result.group_ids[[0, 2]] >= 0).all()
+    else:
+        assert_array_equal(result.group_ids, expected)
+
+
+def test_khiops_grouping_rejects_bad_tables():
+    """Check that negative, non-finite and 1-D tables raise."""
+    with pytest.raises(ValueError, match="non-negative"):
+        khiops_grouping(np.array([[1.0, -1.0], [2.0, 2.0]]))
+    with pytest.raises(ValueError, match="non-negative"):
+        khiops_grouping(np.array([[1.0, np.nan], [2.0, 2.0]]))
+    with pytest.raises(ValueError, match="2-D"):
+        khiops_grouping(np.array([1.0, 2.0]))
+
+
+def test_khiops_grouping_invariant_to_row_and_column_order(global_random_seed):
+    """Check that permuting categories or classes gives the same partition."""
+    rng = np.random.default_rng(global_random_seed)
+    hidden = rng.integers(0, 3, 40)
+    profiles = rng.dirichlet(np.ones(4), 3)
+    table = np.array([rng.multinomial(200, profiles[g]) for g in hidden], float)
+    reference = _partition(khiops_grouping(table).group_ids)
+    rows = rng.permutation(40)
+    cols = rng.permutation(4)
+    permuted = khiops_grouping(table[rows][:, cols]).group_ids
+    back = np.empty_like(permuted)
+    back[rows] = permuted
+    assert _partition(back) == reference
+
+
+# ----------------------------------------------------------------------------
+# MaxDeltaChi2 and min_frequency
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 10, 40])
+def test_max_delta_chi2_two_groups_is_exact_chi2_quantile(n_classes):
+    """Check Boulle's proposition: with 2 groups MaxDeltaChi2 is chi2(J-1)."""
+    assert max_delta_chi2_threshold(2, n_classes, 0.95) == pytest.approx(
+        chi2_distribution.ppf(0.95, n_classes - 1)
+    )
+
+
+def test_max_delta_chi2_table_agrees_with_proposition_one():
+    """Check that the simulated table gives chi2(J-1) moments at I = 2."""
+    groups, classes, mean, std = _max_delta_chi2_grid()
+    row = np.searchsorted(groups, 2)
+    assert_allclose(mean[row], classes - 1, rtol=0.1)
+    assert_allclose(std[row], np.sqrt(2 * (classes - 1)), rtol=0.1)
+
+
+def test_max_delta_chi2_interpolates_and_extrapolates():
+    """Check exact values on grid points, monotonicity in I and p, and finite
+    linear extrapolation beyond the grid."""
+    groups, classes, mean, std = _max_delta_chi2_grid()
+    i, j = len(groups) // 2, len(classes) // 2
+    assert max_delta_chi2_moments(groups[i], classes[j]) == pytest.approx(
+        (mean[i, j], std[i, j])
+    )
+    thresholds = [max_delta_chi2_threshold(n, 5, 0.95) for n in (3, 10, 100, 1000,
+                                                                  5000, 50_000)]
+    assert np.all(np.diff(thresholds) > 0) and np.isfinite(thresholds).all()
+    assert (max_delta_chi2_threshold(50, 5, 0.99)
+            > max_delta_chi2_threshold(50, 5, 0.95)
+            > max_delta_chi2_threshold(50, 5, 0.5))
+    assert max_delta_chi2_threshold(1, 5, 0.95) == math.inf
+    assert max_delta_chi2_threshold(5, 1, 0.95) == math.inf
+    assert np.isfinite(max_delta_chi2_threshold(100, 500, 0.95))
+
+
+@pytest.mark.parametrize(
+    "class_totals, expected",
+    [([50, 50], 10.0), ([10] * 10, 50.0), ([90, 10], 50.0), ([980, 10, 10], 500.0)],
+)
+def test_cochran_min_frequency(class_totals, expected):
+    """Check the 'auto' rule: all expected counts >= 1, 80% of them >= 5."""
+    assert cochran_min_frequency(np.array(class_totals, float)) == pytest.approx(
+        expected
+    )
+
+
+def test_resolve_min_frequency_count_and_fraction():
+    """Check that an int is a count and a float a fraction of the total."""
+    totals = np.array([300.0, 700.0])
+    assert resolve_min_frequency(7, totals) == 7.0
+    assert resolve_min_frequency(0.02, totals) == 20.0
+    assert resolve_min_frequency("auto", totals) == pytest.approx(5 / 0.3)
+
+
+# ----------------------------------------------------------------------------
+# What the issue requires to be shown
+# ----------------------------------------------------------------------------
+
+
+def _one_group_fraction(n_categories, n_classes, n_samples, n_fits, seed):
+    """Fraction of attributes independent of the class grouped into one group.
+
+    The table of ``n_samples`` i.i.d. rows with independent uniform category and
+    class is drawn directly: category counts ~ multinomial, then each category's
+    class counts ~ multinomial. That is exactly the distribution of the table the
+    estimator would build from such rows.
+    """
+    rng = np.random.default_rng([seed, n_categories, n_classes, n_samples])
+    p_category = np.full(n_categories, 1.0 / n_categories)
+    q = np.full(n_classes, 1.0 / n_classes)
+    single = 0
+    for _ in range(n_fits):
+        sizes = rng.multinomial(n_samples, p_category)
+        table = rng.multinomial(sizes, q).astype(float)
+        single += khiops_grouping(table, p=0.95).n_groups == 1
+    return single / n_fits
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_samples", [1_000, 100_000])
+@pytest.mark.parametrize("n_classes", [2, 3, 10])
+@pytest.mark.parametrize("n_categories", [2, 5, 20, 100, 500])
+def test_khiops_independent_attribute_ends_in_one_group(n_categories, n_classes,
+                                                        n_samples):
+    """Check the robustness guarantee: with p = 0.95, at least 92% (p - 0.03) of
+    attributes independent of the class end in a single group."""
+    n_fits = 1000 if n_categories < 500 else 300
+    fraction = _one_group_fraction(n_categories, n_classes, n_samples, n_fits, 0)
+    assert fraction >= 0.92
+
+
+def test_khiops_estimator_on_independent_rows_matches_table_simulation():
+    """Check on real rows (not drawn tables) that independent columns end in one
+    group about as often as the guarantee says."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 20, size=(5000, 200))
+    y = rng.integers(0, 3, size=5000)
+    grouper = KhiopsGrouper().fit(X, y)
+    assert np.mean(grouper.n_groups_ == 1) >= 0.9
+
+
+@pytest.mark.parametrize("frequencies", ["uniform", "zipf"])
+def test_khiops_recovers_hidden_groups_at_scale(frequencies):
+    """Check the signal test: 1M rows, 1,000 categories, 10 classes, 8 hidden
+    groups: adjusted Rand index >= 0.99."""
+    X, y, hidden = make_grouped_categorical(
+        n_samples=1_000_000, n_categories=1000, n_classes=10, n_groups=8,
+        frequencies=frequencies, random_state=0,
+    )
+    grouper = KhiopsGrouper().fit(X, y)
+    found = pd.Series(grouper.group_ids_[0], index=grouper.categories_[0])
+    ari = adjusted_rand_score(hidden.to_numpy(), found.reindex(hidden.index).to_numpy())
+    assert ari >= 0.99
+    assert grouper.n_groups_[0] == 8
+
+
+def test_khiops_noise_columns_end_in_one_group():
+    """Check that noise columns beside a signal column are grouped into one."""
+    X, y, _ = make_grouped_categorical(
+        n_samples=20_000, n_categories=30, n_classes=3, n_groups=3,
+        n_noise_features=4, random_state=1,
+    )
+    grouper = KhiopsGrouper().fit(X, y)
+    assert grouper.n_groups_[0] == 3
+    assert_array_equal(grouper.n_groups_[1:], 1)
+
+
+# ----------------------------------------------------------------------------
+# Estimator behaviour
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def grouped_data():
+    X, y, _ = make_grouped_categorical(
+        n_samples=3000, n_categories=12, n_classes=3, n_groups=3, signal=0.5,
+        n_noise_features=1, dtype="object", random_state=0,
+    )
+    return X, y
+
+
+def test_fitted_attributes_are_consistent(grouped_data):
+    """Check categories_, group_ids_, groups_, table_, statistics_ agree."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper(keep_trace=True).fit(X, y)
+    assert_array_equal(grouper.classes_, [0, 1, 2])
+    for j in range(2):
+        cats, ids = grouper.categories_[j], grouper.group_ids_[j]
+        assert list(cats) == sorted(cats)
+        assert ids.max() + 1 == grouper.n_groups_[j] == len(grouper.groups_[j])
+        # canonical numbering: groups appear in the order of their first category
+        assert_array_equal(np.unique(ids, return_index=True)[1],
+                           np.sort(np.unique(ids, return_index=True)[1]))
+        assert grouper.table_[j].shape == (grouper.n_groups_[j], 3)
+        assert grouper.table_[j].sum() == len(y)
+        chi2_value, dof, log10_p = chi2_test(grouper.table_[j])
+        stats = grouper.statistics_[j]
+        assert stats["chi2"] == pytest.approx(chi2_value)
+        assert stats["dof"] == dof
+        assert stats["log10_pvalue"] == pytest.approx(log10_p)
+        assert stats["n_categories"] == len(cats)
+        assert "trace" in stats
+    assert "trace" not in KhiopsGrouper().fit(X, y).statistics_[0]
+
+
+def test_transform_maps_categories_to_their_groups(grouped_data):
+    """Check that every seen category is mapped to the group it was fitted in and
+    that fit_transform equals fit then transform."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper()
+    Xt = grouper.fit_transform(X, y)
+    assert_array_equal(Xt, grouper.transform(X))
+    for j, column in enumerate(X.columns):
+        mapping = dict(zip(grouper.categories_[j], grouper.group_ids_[j]))
+        assert_array_equal(Xt[:, j], X[column].map(mapping).to_numpy())
+    assert Xt.dtype == np.float64
+
+
+def test_unknown_categories_go_to_default_group(grouped_data):
+    """Check that unseen categories (and an unseen NaN) get default_group_."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper().fit(X, y)
+    new = pd.DataFrame({"category": ["zzz", None, "c00"], "noise_0": ["c00"] * 3})
+    out = grouper.transform(new)
+    assert out[0, 0] == out[1, 0] == grouper.default_group_[0]
+    assert out[2, 0] == grouper.group_ids_[0][0]
+
+
+def test_handle_unknown_error_names_column_and_values(grouped_data):
+    """Check the error for unseen categories: column name, at most 5 values."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper(handle_unknown="error").fit(X, y)
+    new = X.head(8).copy()
+    new["category"] = [f"new{k}" for k in range(8)]
+    with pytest.raises(ValueError, match=r"8 unknown categories in column "
+                       r"'category'.*'new0'.*'new4'\] and 3 more"):
+        grouper.transform(new)
+    assert_array_equal(grouper.transform(X), KhiopsGrouper().fit(X, y).transform(X))
+
+
+def test_default_group_is_rare_group_when_categories_are_pooled():
+    """Check that the pooled rare categories' group receives unseen values."""
+    rng = np.random.default_rng(0)
+    common = rng.choice(["a", "b"], 4000)
+    y = np.where(common == "a", rng.random(4000) < 0.9, rng.random(4000) < 0.1)
+    rare = np.array([f"r{k}" for k in range(10)])
+    X = np.concatenate([common, rare]).reshape(-1, 1)
+    y = np.concatenate([y, np.ones(10, bool)])
+    grouper = KhiopsGrouper().fit(X, y)
+    assert grouper.statistics_[0]["n_rare"] == 10
+    rare_group = grouper.transform([["r0"]])[0, 0]
+    assert grouper.default_group_[0] == rare_group
+    assert grouper.transform([["never seen"]])[0, 0] == rare_group
+
+
+def test_missing_values_form_one_category():
+    """Check that NaN, None and pd.NA are one category, stored last as nan."""
+    rng = np.random.default_rng(0)
+    values = rng.choice(np.array(["a", "b", None, np.nan, pd.NA], dtype=object), 3000)
+    y = rng.integers(0, 2, 3000)
+    grouper = KhiopsGrouper().fit(pd.DataFrame({"x": values}), y)
+    cats = grouper.categories_[0]
+    assert list(cats[:-1]) == ["a", "b"] and pd.isna(cats[-1])
+    out = grouper.transform(pd.DataFrame({"x": [None, np.nan, pd.NA]}))
+    assert len(set(out[:, 0])) == 1
+    assert out[0, 0] == grouper.group_ids_[0][-1]
+
+
+@pytest.mark.parametrize(
+    "make_column",
+    [
+        lambda v: pd.Series(v, dtype=object),
+        lambda v: pd.Series(v, dtype="category"),
+        lambda v: pd.Series(v, dtype="string"),
+        lambda v: pd.Series(v, dtype="str"),
+        lambda v: pd.Series(v).astype("category").cat.add_categories(["unused"]),
+    ],
+    ids=["object", "category", "string", "str", "category-unused"],
+)
+def test_string_column_dtypes_give_the_same_groups(make_column):
+    """Check object, category, string and str columns give identical results."""
+    X, y, _ = make_grouped_categorical(n_samples=4000, n_categories=10, n_classes=3,
+                                       n_groups=3, dtype="object", random_state=3)
+    reference = KhiopsGrouper().fit(X, y)
+    values = X["category"].to_numpy()
+    other = KhiopsGrouper().fit(pd.DataFrame({"category": make_column(values)}), y)
+    assert_array_equal(other.categories_[0], reference.categories_[0])
+    assert_array_equal(other.group_ids_[0], reference.group_ids_[0])
+    assert other.categories_[0].dtype == object
+    assert_array_equal(
+        other.transform(pd.DataFrame({"category": make_column(values)})),
+        reference.transform(X),
+    )
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float64", "Int64", "int8", "bool"])
+def test_numeric_and_bool_columns_are_categories(dtype):
+    """Check that integer, float, nullable and bool columns are grouped as
+    categories, not coerced."""
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 2 if dtype == "bool" else 6, 2000)
+    y = (rng.random(2000) < np.where(codes % 2 == 0, 0.8, 0.2)).astype(int)
+    X = pd.DataFrame({"x": pd.Series(codes).astype(dtype)})
+    grouper = KhiopsGrouper().fit(X, y)
+    assert len(grouper.categories_[0]) == (2 if dtype == "bool" else 6)
+    assert grouper.n_groups_[0] == 2
+    assert_array_equal(grouper.transform(X)[:, 0] % 1, 0)
+
+
+def test_numpy_and_polars_inputs(df_module):
+    """Check that numpy arrays, pandas and polars frames give the same groups."""
+    X, y, _ = make_grouped_categorical(n_samples=3000, n_categories=8, n_classes=2,
+                                       n_groups=2, dtype="object", random_state=2)
+    reference = KhiopsGrouper().fit(X.to_numpy(), y)
+    frame = df_module.DataFrame({"category": X["category"].tolist()})
+    grouper = KhiopsGrouper().fit(frame, y)
+    assert_array_equal(grouper.group_ids_[0], reference.group_ids_[0])
+    assert_array_equal(grouper.transform(frame), reference.transform(X.to_numpy()))
+
+
+def test_polars_categorical_and_set_output(df_module):
+    """Check polars Categorical input and set_output to the same library."""
+    if df_module.__name__ != "polars":
+        pytest.skip("polars-specific")
+    pl = df_module
+    frame = pl.DataFrame({"c": ["a", "b", "a", "c"] * 50}).with_columns(
+        pl.col("c").cast(pl.Categorical)
+    )
+    y = np.array([0, 1, 0, 1] * 50)
+    out = KhiopsGrouper().set_output(transform="polars").fit(frame, y).transform(frame)
+    assert isinstance(out, pl.DataFrame) and out.columns == ["c"]
+
+
+def test_row_order_and_label_encoding_do_not_change_the_result(grouped_data):
+    """Check invariance to shuffling rows and to relabelling the classes."""
+    X, y = grouped_data
+    reference = KhiopsGrouper().fit(X, y).transform(X)
+    perm = np.random.default_rng(0).permutation(len(y))
+    shuffled = KhiopsGrouper().fit(X.iloc[perm], y[perm])
+    assert_array_equal(shuffled.transform(X), reference)
+    labels = np.array(["zebra", "apple", "mango"])[y]
+    relabelled = KhiopsGrouper().fit(X, labels)
+    assert_array_equal(relabelled.transform(X), reference)
+
+
+def test_renaming_categories_keeps_the_partition(grouped_data):
+    """Check that renaming categories gives the same partition of the rows."""
+    X, y = grouped_data
+    reference = KhiopsGrouper().fit(X[["category"]], y).transform(X[["category"]])
+    renamed = X[["category"]].apply(lambda c: "v" + c.str[::-1])
+    out = KhiopsGrouper().fit(renamed, y).transform(renamed)
+    assert adjusted_rand_score(reference[:, 0], out[:, 0]) == 1.0
+
+
+def test_sample_weight_integer_equals_repetition_and_zero_equals_removal(
+    grouped_data,
+):
+    """Check integer weights against repeated rows and zero weights against
+    removed rows (a category seen only with weight 0 is unseen)."""
+    X, y = grouped_data
+    rng = np.random.default_rng(0)
+    w = rng.integers(0, 4, len(y))
+    weighted = KhiopsGrouper().fit(X, y, sample_weight=w)
+    repeated = KhiopsGrouper().fit(X.loc[X.index.repeat(w)], np.repeat(y, w))
+    for a, b in zip(weighted.categories_, repeated.categories_):
+        assert_array_equal(a, b)
+    assert_array_equal(weighted.transform(X), repeated.transform(X))
+    for a, b in zip(weighted.table_, repeated.table_):
+        assert_allclose(a, b)
+    # a category present only in zero-weight rows is unseen
+    X2 = pd.concat([X, pd.DataFrame({"category": ["ghost"], "noise_0": ["c00"]})])
+    y2 = np.append(y, 0)
+    w2 = np.append(np.ones(len(y)), 0.0)
+    ghost = KhiopsGrouper().fit(X2, y2, sample_weight=w2)
+    assert "ghost" not in set(ghost.categories_[0])
+
+
+def test_pickle_and_joblib_round_trip(grouped_data, tmp_path):
+    """Check that pickled and joblib-dumped groupers transform identically."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper(keep_trace=True).fit(X, y)
+    expected = grouper.transform(X)
+    restored = pickle.loads(pickle.dumps(grouper))
+    assert_array_equal(restored.transform(X), expected)
+    joblib.dump(grouper, tmp_path / "grouper.joblib")
+    assert_array_equal(joblib.load(tmp_path / "grouper.joblib").transform(X), expected)
+
+
+def test_n_jobs_gives_the_same_result(grouped_data):
+    """Check that fitting columns in parallel changes nothing."""
+    X, y = grouped_data
+    assert_array_equal(KhiopsGrouper(n_jobs=2).fit(X, y).transform(X),
+                       KhiopsGrouper().fit(X, y).transform(X))
+
+
+def test_onehot_encodings_and_feature_names(grouped_data):
+    """Check sparse and dense one-hot output and their feature names."""
+    X, y = grouped_data
+    ordinal = KhiopsGrouper().fit(X, y)
+    onehot = KhiopsGrouper(encode="onehot").fit(X, y)
+    out = onehot.transform(X)
+    assert sparse.issparse(out) and out.format == "csr"
+    assert out.shape == (len(y), ordinal.n_groups_.sum())
+    assert_array_equal(out.sum(axis=1), 2)
+    dense = KhiopsGrouper(encode="onehot-dense").fit(X, y).transform(X)
+    assert_array_equal(dense, out.toarray())
+    assert_array_equal(dense[:, : ordinal.n_groups_[0]].argmax(axis=1),
+                       ordinal.transform(X)[:, 0])
+    names = onehot.get_feature_names_out()
+    assert names[0] == "category_g0" and names[-1] == "noise_0_g0"
+    assert_array_equal(ordinal.get_feature_names_out(), ["category", "noise_0"])
+    unnamed = KhiopsGrouper(encode="onehot").fit(X.to_numpy(), y)
+    assert_array_equal(unnamed.get_feature_names_out(["a", "b"])[:1], ["a_g0"])
+    assert unnamed.get_feature_names_out()[0] == "x0_g0"
+
+
+@pytest.mark.filterwarnings("ignore:.*no_silent_downcasting")
+def test_woe_encoding_delegates_to_category_encoders():
+    """Check encode='woe' against category_encoders.WOEEncoder fitted on the
+    rows' groups, and its errors."""
+    X, y, _ = make_grouped_categorical(n_samples=3000, n_categories=10, n_classes=2,
+                                       n_groups=2, dtype="object", random_state=4)
+    grouper = KhiopsGrouper(encode="woe").fit(X, y)
+    # imported after the grouper did (which silences its pandas option warning)
+    import category_encoders
+
+    groups = KhiopsGrouper().fit(X, y).transform(X)[:, 0].astype(int).astype(str)
+    encoder = category_encoders.WOEEncoder(cols=["g"]).fit(
+        pd.DataFrame({"g": groups}), y
+    )
+    expected = encoder.transform(pd.DataFrame({"g": groups}))["g"].to_numpy()
+    assert_allclose(grouper.transform(X)[:, 0], expected)
+    assert_array_equal(grouper.get_feature_names_out(), ["category"])
+    with pytest.raises(ValueError, match="binary target"):
+        KhiopsGrouper(encode="woe").fit(X, np.arange(len(y)) % 3)
+    with pytest.raises(ValueError, match="integer frequency weights"):
+        KhiopsGrouper(encode="woe").fit(X, y, sample_weight=np.full(len(y), 0.5))
+
+
+def test_constant_column_gives_one_group_with_a_warning():
+    """Check that a constant column yields one group and a UserWarning."""
+    X = np.array([["same"]] * 20)
+    y = np.array([0, 1] * 10)
+    with pytest.warns(UserWarning, match="single category"):
+        grouper = KhiopsGrouper().fit(X, y)
+    assert grouper.n_groups_[0] == 1
+    assert_array_equal(grouper.transform(X), 0.0)
+
+
+# ----------------------------------------------------------------------------
+# Bad input: a clear error naming the problem
+# ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def small():
+    X = pd.DataFrame({"color": ["red", "blue", "red", "green"] * 5})
+    y = np.array([0, 1, 0, 1] * 5)
+    return X, y
+
+
+def test_nan_in_y_raises(small):
+    """Check that NaN in y raises a ValueError saying so."""
+    X, y = small
+    y = y.astype(float)
+    y[3] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        KhiopsGrouper().fit(X, y)
+
+
+def test_single_class_y_raises(small):
+    """Check that a single class raises (documented decision), also when the
+    other classes only have zero weight."""
+    X, y = small
+    with pytest.raises(ValueError, match="1 class"):
+        KhiopsGrouper().fit(X, np.zeros(len(y)))
+    with pytest.raises(ValueError, match="1 class"):
+        KhiopsGrouper().fit(X, y, sample_weight=(y == 0).astype(float))
+
+
+def test_continuous_or_missing_y_raises(small):
+    """Check that a continuous target and y=None raise."""
+    X, y = small
+    with pytest.raises(ValueError, match="Unknown label type"):
+        KhiopsGrouper().fit(X, np.linspace(0, 1, len(y)))
+    with pytest.raises(ValueError, match="requires y"):
+        KhiopsGrouper().fit(X, None)
+
+
+@pytest.mark.parametrize("shape", [(0, 1), (5, 0)])
+def test_empty_X_raises(shape):
+    """Check that X with no rows or no columns raises."""
+    with pytest.raises(ValueError, match=r"0 (sample|feature)"):
+        KhiopsGrouper().fit(np.empty(shape, dtype=object), np.zeros(shape[0]))
+
+
+def test_length_mismatch_raises(small):
+    """Check that X and y of different lengths raise, naming both."""
+    X, y = small
+    with pytest.raises(ValueError, match="X has 20 rows but y has 19"):
+        KhiopsGrouper().fit(X, y[:-1])
+
+
+@pytest.mark.parametrize("bad", [-1.0, np.nan, np.inf])
+def test_bad_sample_weight_raises(small, bad):
+    """Check that negative, NaN and infinite weights raise; so does all-zero."""
+    X, y = small
+    w = np.ones(len(y))
+    w[2] = bad
+    with pytest.raises(ValueError, match="(?i)negative|NaN|infinity"):
+        KhiopsGrouper().fit(X, y, sample_weight=w)
+    with pytest.raises(ValueError, match="sums to zero"):
+        KhiopsGrouper().fit(X, y, sample_weight=np.zeros(len(y)))
+    with pytest.raises(ValueError):
+        KhiopsGrouper().fit(X, y, sample_weight=np.ones(len(y) - 1))
+
+
+def test_column_changing_kind_between_fit_and_transform_raises(small):
+    """Check that a string column given as numbers at transform raises,
+    naming the column."""
+    X, y = small
+    grouper = KhiopsGrouper().fit(X, y)
+    with pytest.raises(ValueError, match="'color' held string categories in fit"):
+        grouper.transform(pd.DataFrame({"color": [1.5, 2.0]}))
+
+
+def test_infinity_and_mixed_types_raise():
+    """Check that inf in a numeric column and mixed strings/numbers raise."""
+    y = np.array([0, 1] * 5)
+    with pytest.raises(ValueError, match="infinity"):
+        KhiopsGrouper().fit(np.array([[1.0], [np.inf]] * 5), y)
+    with pytest.raises(TypeError, match="mixes values"):
+        KhiopsGrouper().fit(np.array([["a"], [1]] * 5, dtype=object), y)
+
+
+def test_transform_never_drops_or_reorders_rows(grouped_data):
+    """Check that transform keeps every row, in order, unknowns included."""
+    X, y = grouped_data
+    grouper = KhiopsGrouper().fit(X, y)
+    mixed = pd.concat([X.head(50), pd.DataFrame({"category": ["new"] * 3,
+                                                 "noise_0": ["c01"] * 3}),
+                       X.tail(50)], ignore_index=True)
+    out = grouper.transform(mixed)
+    assert out.shape == (103, 2)
+    assert_array_equal(out[:50], grouper.transform(X.head(50)))
+    assert_array_equal(out[53:], grouper.transform(X.tail(50)))

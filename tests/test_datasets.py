@@ -1,0 +1,48 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+import numpy as np
+import pandas as pd
+import pytest
+
+from partikit.datasets import make_grouped_categorical
+
+
+@pytest.mark.parametrize("frequencies", ["uniform", "zipf"])
+@pytest.mark.parametrize("dtype", ["category", "object"])
+def test_make_grouped_categorical_shapes_and_hidden_groups(frequencies, dtype):
+    """Check shapes, dtypes, classes and the hidden grouping's coverage."""
+    X, y, hidden = make_grouped_categorical(
+        n_samples=5000, n_categories=40, n_classes=4, n_groups=5,
+        frequencies=frequencies, n_noise_features=2, dtype=dtype, random_state=0,
+    )
+    assert X.shape == (5000, 3)
+    assert list(X.columns) == ["category", "noise_0", "noise_1"]
+    assert (X.dtypes == ("category" if dtype == "category" else object)).all()
+    assert set(np.unique(y)) <= set(range(4))
+    assert len(hidden) == 40 and set(hidden) == set(range(5))
+    assert hidden.index.is_monotonic_increasing
+
+
+def test_make_grouped_categorical_signal_shows_in_class_rates():
+    """Check that each hidden group favours its class by about `signal`."""
+    X, y, hidden = make_grouped_categorical(n_samples=200_000, n_categories=20,
+                                            n_classes=4, n_groups=4, signal=0.4,
+                                            random_state=0)
+    groups = hidden.reindex(X["category"].astype(str)).to_numpy()
+    for g in range(4):
+        rate = np.mean(y[groups == g] == g)
+        assert rate == pytest.approx(0.4 + 0.6 / 4, abs=0.01)
+
+
+def test_make_grouped_categorical_is_reproducible():
+    """Check that a seed reproduces the data exactly."""
+    a = make_grouped_categorical(n_samples=100, random_state=3)
+    b = make_grouped_categorical(n_samples=100, random_state=3)
+    pd.testing.assert_frame_equal(a[0], b[0])
+    np.testing.assert_array_equal(a[1], b[1])
+
+
+def test_make_grouped_categorical_validates_parameters():
+    """Check that a bad parameter raises a clear error."""
+    with pytest.raises(ValueError, match="n_classes"):
+        make_grouped_categorical(n_classes=1)

@@ -1,0 +1,220 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Every numba kernel against its naive twin in tests/naive.py."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
+from partikit._kernels._tables import apply_lookup, count_table, weighted_table
+from partikit._stats import chi2_statistic
+from partikit._tables import build_table, merge_rows
+from tests.naive import (
+    naive_chi2_statistic,
+    naive_delta_chi2,
+    naive_greedy_merges,
+    naive_labels_after_merges,
+    naive_table,
+)
+
+
+def _plain(kernel):
+    """The kernel's Python function (the kernel itself when the JIT is off)."""
+    return getattr(kernel, "py_func", kernel)
+
+
+def _random_codes(rng, n, n_categories, n_classes):
+    codes = rng.integers(-1, n_categories, n)
+    y = rng.integers(0, n_classes, n)
+    return codes, y
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("code_dtype", [np.int8, np.int16, np.int32, np.int64])
+def test_build_table_matches_naive(global_random_seed, weighted, code_dtype):
+    """Check that build_table equals a Python loop, for every code width."""
+    rng = np.random.default_rng(global_random_seed)
+    codes, y = _random_codes(rng, 500, 20, 4)
+    weights = rng.random(500) if weighted else None
+    table = build_table(codes.astype(code_dtype), y, weights, 21, 4)
+    assert_allclose(table, naive_table(codes, y, weights, 21, 4))
+
+
+def test_build_table_lookup_translates_codes(global_random_seed):
+    """Check that a lookup sends raw codes to the rows it names."""
+    rng = np.random.default_rng(global_random_seed)
+    codes, y = _random_codes(rng, 300, 6, 3)
+    lookup = np.array([-1, 5, 4, 3, 2, 1, 0])  # reverse the 6 codes
+    table = build_table(codes, y, None, 7, 3, lookup=lookup)
+    expected = naive_table(np.where(codes < 0, -1, 5 - codes), y, None, 7, 3)
+    assert_allclose(table, expected)
+
+
+def test_build_table_rejects_out_of_range_codes():
+    """Check that a code or class outside the table raises instead of writing."""
+    with pytest.raises(ValueError, match="out of range"):
+        build_table(np.array([0, 7]), np.array([0, 1]), None, 3, 2)
+    with pytest.raises(ValueError, match="out of range"):
+        build_table(np.array([0, 1]), np.array([0, 2]), None, 3, 2)
+    with pytest.raises(TypeError, match="integers"):
+        build_table(np.array([0.0, 1.0]), np.array([0, 1]), None, 3, 2)
+
+
+def test_table_kernels_are_valid_python(global_random_seed):
+    """Check that the kernels run uncompiled (NUMBA_DISABLE_JIT coverage runs)."""
+    rng = np.random.default_rng(global_random_seed)
+    codes, y = _random_codes(rng, 100, 5, 3)
+    lookup = np.arange(-1, 6)
+    assert_allclose(_plain(count_table)(codes, lookup, y, 6, 3),
+                    count_table(codes, lookup, y, 6, 3))
+    w = rng.random(100)
+    assert_allclose(_plain(weighted_table)(codes, lookup, y, w, 6, 3),
+                    weighted_table(codes, lookup, y, w, 6, 3))
+
+
+def test_apply_lookup_fills_unknown_and_counts_them():
+    """Check that apply_lookup writes lookup values and the fill for unknowns."""
+    codes = np.array([0, 1, -1, 2, 1], dtype=np.int16)
+    lookup = np.array([7, 3, -1, 5])  # missing -> 7, code 1 unknown
+    for kernel in (apply_lookup, _plain(apply_lookup)):
+        out = np.zeros((5, 2))
+        n_unknown = kernel(codes, lookup, out, 1, 9)
+        assert n_unknown == 2
+        assert_array_equal(out[:, 1], [3, 9, 7, 5, 9])
+        assert_array_equal(out[:, 0], 0)
+
+
+def test_merge_rows_sums_rows_by_group():
+    """Check that merge_rows sums the rows of each group."""
+    table = np.arange(12.0).reshape(4, 3)
+    assert_allclose(merge_rows(table, [1, 0, 1, 0], 2),
+                    [table[1] + table[3], table[0] + table[2]])
+
+
+def _partition(labels):
+    return frozenset(frozenset(np.flatnonzero(labels == g).tolist())
+                     for g in np.unique(labels))
+
+
+@pytest.mark.parametrize("trial", range(40))
+def test_chi2_merge_sequence_matches_greedy_loop(trial):
+    """Check that the nearest-neighbour chain gives the greedy merges, step by
+    step: same DeltaChi2 and same partition after every merge."""
+    rng = np.random.default_rng(trial)
+    n_rows, n_classes = rng.integers(2, 11), rng.integers(2, 5)
+    table = rng.integers(1, 40, (n_rows, n_classes)) * rng.integers(1, 4, (n_rows, 1))
+    table = table.astype(float)
+    kept, absorbed, delta, height = chi2_merge_sequence(table)
+    order = np.argsort(height, kind="stable")
+    for k, (expected_delta, expected_partition) in enumerate(
+        naive_greedy_merges(table)
+    ):
+        assert delta[order[k]] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
+        labels = labels_after_merges(n_rows, kept, absorbed, order, k + 1)
+        assert _partition(labels) == expected_partition
+
+
+def test_chi2_merge_sequence_delta_is_drop_in_chi2(global_random_seed):
+    """Check that each merge's DeltaChi2 is the drop of the table's chi-square
+    and that the heights are monotone (Ward's criterion is reducible)."""
+    rng = np.random.default_rng(global_random_seed)
+    table = rng.integers(1, 50, (30, 4)).astype(float)
+    kept, absorbed, delta, height = chi2_merge_sequence(table)
+    order = np.argsort(height, kind="stable")
+    assert (np.diff(height[order]) >= 0).all()
+    assert_allclose(delta.sum(), chi2_statistic(table)[0], rtol=1e-10)
+    a, b = kept[order[0]], absorbed[order[0]]
+    assert delta[order[0]] == pytest.approx(naive_delta_chi2(table, a, b), rel=1e-9)
+
+
+def test_chi2_merge_sequence_identical_rows_merge_at_zero():
+    """Check that rows with the same class profile merge first, at DeltaChi2 0."""
+    table = np.array([[10, 0], [1, 9], [20, 0], [5, 45.0]])
+    kept, absorbed, delta, height = chi2_merge_sequence(table)
+    order = np.argsort(height, kind="stable")
+    assert_allclose(delta[order[:2]], 0.0, atol=1e-12)
+    labels = labels_after_merges(4, kept, absorbed, order, 2)
+    assert _partition(labels) == {frozenset({0, 2}), frozenset({1, 3})}
+
+
+def test_khiops_kernels_are_valid_python(global_random_seed):
+    """Check that the merge kernels run uncompiled with the same result."""
+    rng = np.random.default_rng(global_random_seed)
+    table = rng.integers(1, 30, (8, 3)).astype(float)
+    compiled = chi2_merge_sequence(table)
+    # py_func calls the compiled helper: enough to run every line of the loop.
+    plain = _plain(chi2_merge_sequence)(table)
+    for a, b in zip(compiled, plain):
+        assert_allclose(a, b)
+    order = np.argsort(compiled[3], kind="stable")
+    assert_array_equal(
+        _plain(labels_after_merges)(8, compiled[0], compiled[1], order, 5),
+        labels_after_merges(8, compiled[0], compiled[1], order, 5),
+    )
+
+
+@pytest.mark.parametrize("n_merges", [0, 1, 3, 6])
+def test_labels_after_merges_matches_naive(global_random_seed, n_merges):
+    """Check union-find labelling against relabelling sets, numbered by first
+    row."""
+    rng = np.random.default_rng(global_random_seed)
+    table = rng.integers(1, 30, (7, 3)).astype(float)
+    kept, absorbed, _, height = chi2_merge_sequence(table)
+    order = np.argsort(height, kind="stable")
+    assert_array_equal(
+        labels_after_merges(7, kept, absorbed, order, n_merges),
+        naive_labels_after_merges(7, kept, absorbed, order, n_merges),
+    )
+
+
+def test_chi2_statistic_of_grouped_tables_matches_naive(global_random_seed):
+    """Check the chi-square of merged tables against the naive twin."""
+    rng = np.random.default_rng(global_random_seed)
+    table = rng.integers(0, 30, (12, 4)).astype(float)
+    ids = rng.integers(0, 4, 12)
+    grouped = merge_rows(table, ids, 4)
+    assert chi2_statistic(grouped)[0] == pytest.approx(
+        naive_chi2_statistic(grouped)[0], rel=1e-10
+    )
+
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from hypothesis.extra.numpy import arrays  # noqa: E402
+
+_tables = st.integers(2, 8).flatmap(
+    lambda n: st.integers(2, 4).flatmap(
+        lambda j: arrays(np.float64, (n, j), elements=st.integers(1, 60))
+    )
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table=_tables, data=st.data())
+def test_merging_rows_preserves_totals_and_commutes(table, data):
+    """Check that merging rows keeps totals, in any order of the groups."""
+    n = table.shape[0]
+    ids = np.array(data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n)))
+    grouped = merge_rows(table, ids, 3)
+    assert_allclose(grouped.sum(axis=0), table.sum(axis=0))
+    perm = np.array(data.draw(st.permutations(range(n))))
+    assert_allclose(merge_rows(table[perm], ids[perm], 3), grouped)
+
+
+@settings(max_examples=60, deadline=None)
+@given(table=_tables)
+def test_merging_never_raises_chi2_and_identical_profiles_cost_nothing(table):
+    """Check that any merge lowers chi2 by DeltaChi2 >= 0, and by 0 for two rows
+    with proportional class counts."""
+    before = chi2_statistic(table)[0]
+    merged = merge_rows(table, np.r_[0, np.arange(table.shape[0] - 1)], 
+                        table.shape[0] - 1)
+    assert chi2_statistic(merged)[0] <= before + 1e-9 * max(1.0, before)
+    proportional = np.vstack([table, 3 * table[:1]])
+    grouped = merge_rows(proportional, np.r_[np.arange(table.shape[0]), 0],
+                         table.shape[0])
+    assert chi2_statistic(grouped)[0] == pytest.approx(
+        chi2_statistic(proportional)[0], rel=1e-9, abs=1e-9
+    )

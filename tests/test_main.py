@@ -1,0 +1,37 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+import io
+import subprocess
+import sys
+
+from partikit.__main__ import demo, main
+
+
+def test_demo_prints_groups_and_recovers_hidden_grouping():
+    """Check that the demo prints the groups, a perfect recovery of the hidden
+    grouping and one group for the noise column."""
+    out = io.StringIO()
+    demo(n_samples=20_000, random_state=0, out=out)
+    text = out.getvalue()
+    assert "Column 'category': 24 categories -> 4 group(s)" in text
+    assert "adjusted Rand index with the hidden grouping: 1.000" in text
+    assert "Column 'noise_0': 24 categories -> 1 group(s)" in text
+
+
+def test_module_entry_point_runs():
+    """Check `python -m partikit demo` end to end in a subprocess."""
+    completed = subprocess.run(
+        [sys.executable, "-m", "partikit", "demo", "--n-samples", "5000"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "group(s)" in completed.stdout
+
+
+def test_main_requires_a_command(capsys):
+    """Check that a missing command is a usage error."""
+    try:
+        main([])
+    except SystemExit as exc:
+        assert exc.code == 2
+    assert "usage" in capsys.readouterr().err
