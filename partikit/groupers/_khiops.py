@@ -34,15 +34,20 @@ _MAX_DELTA_CHI2_TABLE = os.path.join(
 @functools.lru_cache(maxsize=1)
 def _max_delta_chi2_grid():
     """Load the simulated (n_groups, n_classes) -> (mean, std) table once."""
-    data = np.loadtxt(_MAX_DELTA_CHI2_TABLE, delimiter=",", comments="#", skiprows=2)
-    groups_grid = np.unique(data[:, 0])
-    classes_grid = np.unique(data[:, 1])
+    with open(_MAX_DELTA_CHI2_TABLE) as f:
+        lines = [line for line in f if not line.startswith("#")]
+    names = lines[0].strip().split(",")
+    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
+    column = {name: data[:, k] for k, name in enumerate(names)}
+    groups_grid = np.unique(column["n_groups"])
+    classes_grid = np.unique(column["n_classes"])
     mean = np.full((len(groups_grid), len(classes_grid)), np.nan)
     std = np.full_like(mean, np.nan)
-    rows = np.searchsorted(groups_grid, data[:, 0])
-    cols = np.searchsorted(classes_grid, data[:, 1])
-    mean[rows, cols] = data[:, 3]
-    std[rows, cols] = data[:, 4]
+    rows = np.searchsorted(groups_grid, column["n_groups"])
+    cols = np.searchsorted(classes_grid, column["n_classes"])
+    # The normal law fitted to the upper quantiles (see tools/calibrate_khiops.py).
+    mean[rows, cols] = column["tail_mean"]
+    std[rows, cols] = column["tail_std"]
     if np.isnan(mean).any():
         raise RuntimeError(f"{_MAX_DELTA_CHI2_TABLE} does not cover a full grid.")
     return groups_grid, classes_grid, mean, std
@@ -521,7 +526,7 @@ class KhiopsGrouper(BaseGrouper):
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit. Defined only when ``X`` has feature
         names that are all strings.
 
