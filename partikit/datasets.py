@@ -47,8 +47,10 @@ def make_grouped_categorical(
 
     Every category belongs to one of ``n_groups`` hidden groups (assigned at random,
     as evenly as possible). The class of a row depends on its category only through
-    the category's group: group ``g`` puts an extra probability ``signal`` on class
-    ``g mod n_classes``, the rest being uniform over the classes. A good supervised
+    the category's group: group ``g`` moves a probability ``signal / (1 + g //
+    n_classes)`` onto class ``g mod n_classes``, the rest being uniform over the
+    classes. Every hidden group thus has its own class profile (with more groups
+    than classes, the later groups favour their class less). A good supervised
     grouper recovers the hidden groups; optional noise columns are independent of
     the class and should end in a single group.
 
@@ -68,7 +70,8 @@ def make_grouped_categorical(
     zipf_exponent : float, default=1.1
         Exponent of the Zipf law.
     signal : float, default=0.4
-        Probability moved onto each group's class, in [0, 1]; 0 makes the column
+        Probability moved onto the class of each of the first ``n_classes`` groups,
+        in [0, 1] (later groups get a fraction of it); 0 makes the column
         independent of the class.
     n_noise_features : int, default=0
         Extra columns ``"noise_0"``, ... with ``n_categories`` uniform categories,
@@ -106,8 +109,13 @@ def make_grouped_categorical(
         weights /= weights.sum()
     codes = rng.choice(n_categories, size=n_samples, p=weights)
 
-    class_probabilities = np.full((n_groups, n_classes), (1.0 - signal) / n_classes)
-    class_probabilities[np.arange(n_groups), np.arange(n_groups) % n_classes] += signal
+    group_signal = signal / (1.0 + np.arange(n_groups) // n_classes)
+    class_probabilities = np.repeat(
+        ((1.0 - group_signal) / n_classes)[:, None], n_classes, axis=1
+    )
+    class_probabilities[np.arange(n_groups), np.arange(n_groups) % n_classes] += (
+        group_signal
+    )
     cumulative = np.cumsum(class_probabilities, axis=1)
     cumulative[:, -1] = 1.0  # guard against rounding at the last class
     draws = rng.random_sample(n_samples)

@@ -46,3 +46,13 @@ def test_make_grouped_categorical_validates_parameters():
     """Check that a bad parameter raises a clear error."""
     with pytest.raises(ValueError, match="n_classes"):
         make_grouped_categorical(n_classes=1)
+
+
+def test_make_grouped_categorical_gives_every_group_its_own_profile():
+    """Check that with more groups than classes no two groups share a profile."""
+    X, y, hidden = make_grouped_categorical(n_samples=300_000, n_categories=50,
+                                            n_classes=2, n_groups=4, random_state=0)
+    groups = hidden.reindex(X["category"].astype(str)).to_numpy()
+    rates = [np.mean(y[groups == g] == 0) for g in range(4)]
+    assert_rates = np.abs(np.subtract.outer(rates, rates))[np.triu_indices(4, 1)]
+    assert assert_rates.min() > 0.05

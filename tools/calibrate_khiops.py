@@ -31,7 +31,7 @@ Usage::
     python tools/calibrate_khiops.py --refit   # recompute the tail fit of the table
 
 The run is deterministic: every grid cell draws from its own seed derived from
-``SEED`` and (I, J). It takes about 10 minutes on 2 cores.
+``SEED`` and (I, J). It takes about 20 minutes on 2 cores.
 """
 
 from __future__ import annotations

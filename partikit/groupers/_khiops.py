@@ -121,9 +121,12 @@ def max_delta_chi2_threshold(n_groups, n_classes, p):
     With two groups the one merge's DeltaChi2 is the chi-square of the 2 x J table,
     whose law is exactly chi-square with J - 1 degrees of freedom (Boulle 2004,
     proposition 1): its quantile is used. Otherwise MaxDeltaChi2 follows
-    approximately a normal law whose mean and standard deviation depend only on
-    the numbers of groups and classes (Boulle 2004, section 3); the threshold is
-    its quantile at ``p``.
+    approximately a normal law whose parameters depend only on the numbers of
+    groups and classes (Boulle 2004, section 3); the threshold is its quantile at
+    ``p``. The law is right-skewed, so the normal law is the one fitted to its
+    simulated 0.90, 0.95 and 0.99 quantiles (see ``tools/calibrate_khiops.py``),
+    not the one with its mean and standard deviation, which would under-cover
+    the tail.
     """
     if n_groups < 2 or n_classes < 2:
         return math.inf
@@ -542,8 +545,8 @@ class KhiopsGrouper(BaseGrouper):
     classes left, the threshold MaxDeltaChi2 is the quantile at ``p`` of the law of
     the largest DeltaChi2 met while an independent column is merged down to one
     group: exactly chi-square with ``J - 1`` degrees of freedom when ``I = 2``,
-    otherwise a normal law whose mean and standard deviation were simulated over a
-    grid of ``(I, J)`` by ``tools/calibrate_khiops.py`` and are interpolated
+    otherwise a normal law fitted to that law's upper quantiles, simulated over a
+    grid of ``(I, J)`` by ``tools/calibrate_khiops.py`` and interpolated
     (Boulle 2004, section 3). Then, repeatedly, the two groups whose merge lowers
     the chi-square the least are merged, if that merge lowers the confidence level
     or its DeltaChi2 is at most MaxDeltaChi2; the first merge doing neither stops
