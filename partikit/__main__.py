@@ -19,8 +19,13 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     from partikit.datasets import make_grouped_categorical
 
     X, y, hidden = make_grouped_categorical(
-        n_samples=n_samples, n_categories=24, n_classes=4, n_groups=4,
-        frequencies="zipf", signal=0.3, n_noise_features=1,
+        n_samples=n_samples,
+        n_categories=24,
+        n_classes=4,
+        n_groups=4,
+        frequencies="zipf",
+        signal=0.3,
+        n_noise_features=1,
         random_state=random_state,
     )
     print(
@@ -32,31 +37,46 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     start = time.perf_counter()
     grouper = KhiopsGrouper().fit(X, y)
     elapsed = time.perf_counter() - start
-    print(f"KhiopsGrouper().fit took {elapsed:.2f} s (the first run includes numba "
-          "compilation, cached afterwards).\n", file=out)
+    print(
+        f"KhiopsGrouper().fit took {elapsed:.2f} s (the first run includes numba "
+        "compilation, cached afterwards).\n",
+        file=out,
+    )
     for j, name in enumerate(grouper.feature_names_in_):
         stats = grouper.statistics_[j]
-        print(f"Column {name!r}: {stats['n_categories']} categories -> "
-              f"{grouper.n_groups_[j]} group(s); chi2 = {stats['chi2']:.1f}, "
-              f"dof = {stats['dof']}, log10 p-value = {stats['log10_pvalue']:.1f}",
-              file=out)
+        print(
+            f"Column {name!r}: {stats['n_categories']} categories -> "
+            f"{grouper.n_groups_[j]} group(s); chi2 = {stats['chi2']:.1f}, "
+            f"dof = {stats['dof']}, log10 p-value = {stats['log10_pvalue']:.1f}",
+            file=out,
+        )
         table = grouper.table_[j]
         for g, members in enumerate(grouper.groups_[j]):
             shares = table[g] / table[g].sum()
-            profile = " ".join(f"{c}:{s:4.0%}" for c, s in zip(grouper.classes_,
-                                                                 shares))
-            default = "  <- unseen categories go here" if (
-                g == grouper.default_group_[j]) else ""
-            print(f"  group {g}: {len(members):2d} categories, "
-                  f"{int(table[g].sum()):6d} rows, classes {profile}{default}",
-                  file=out)
+            profile = " ".join(
+                f"{c}:{s:4.0%}" for c, s in zip(grouper.classes_, shares, strict=False)
+            )
+            default = (
+                "  <- unseen categories go here"
+                if (g == grouper.default_group_[j])
+                else ""
+            )
+            print(
+                f"  group {g}: {len(members):2d} categories, "
+                f"{int(table[g].sum()):6d} rows, classes {profile}{default}",
+                file=out,
+            )
             print(f"           {', '.join(map(str, members))}", file=out)
         if name == "category":
-            found = dict(zip(grouper.categories_[j], grouper.group_ids_[j]))
-            ari = adjusted_rand_score(hidden.to_numpy(),
-                                      [found[c] for c in hidden.index])
-            print(f"  adjusted Rand index with the hidden grouping: {ari:.3f}",
-                  file=out)
+            found = dict(
+                zip(grouper.categories_[j], grouper.group_ids_[j], strict=False)
+            )
+            ari = adjusted_rand_score(
+                hidden.to_numpy(), [found[c] for c in hidden.index]
+            )
+            print(
+                f"  adjusted Rand index with the hidden grouping: {ari:.3f}", file=out
+            )
         print(file=out)
     encoded = grouper.transform(X.head(5))
     print("transform of the first 5 rows (group ids):", file=out)

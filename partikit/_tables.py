@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from partikit._kernels._tables import count_table, weighted_table
+from partikit._kernels._tables import contingency_table
 
 
 def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, lookup=None):
@@ -58,10 +58,12 @@ def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, looku
         lookup = np.arange(-1, n_categories, dtype=np.intp)
     else:
         lookup = np.ascontiguousarray(lookup, dtype=np.intp)
-    if sample_weight is None:
-        return count_table(codes, lookup, y_codes, n_categories, n_classes)
-    weights = np.ascontiguousarray(sample_weight, dtype=np.float64)
-    return weighted_table(codes, lookup, y_codes, weights, n_categories, n_classes)
+    weights = (
+        None
+        if sample_weight is None
+        else np.ascontiguousarray(sample_weight, dtype=np.float64)
+    )
+    return contingency_table(codes, lookup, y_codes, weights, n_categories, n_classes)
 
 
 def merge_rows(table, group_ids, n_groups):

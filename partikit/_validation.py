@@ -46,7 +46,7 @@ def check_categorical_X(estimator, X, *, reset: bool) -> list:
     estimator : estimator instance
         Receives ``n_features_in_`` and ``feature_names_in_`` when ``reset=True``;
         they are checked against ``X`` otherwise.
-    X : array-like, pandas DataFrame or polars DataFrame of shape (n_samples, n_features)
+    X : {array-like, pandas or polars DataFrame} of shape (n_samples, n_features)
         The input. Lists and numpy arrays are converted with ``dtype=None`` so that
         strings stay strings.
     reset : bool
@@ -60,8 +60,13 @@ def check_categorical_X(estimator, X, *, reset: bool) -> list:
     """
     if not (_is_pandas_df(X) or _is_polars_df(X)):
         # Missing values stay as they are: they are a category of their own.
-        X = check_array(X, dtype=None, ensure_all_finite=False, ensure_min_samples=0,
-                        ensure_min_features=0)
+        X = check_array(
+            X,
+            dtype=None,
+            ensure_all_finite=False,
+            ensure_min_samples=0,
+            ensure_min_features=0,
+        )
     n_samples, n_features = X.shape
     if n_samples == 0:
         raise ValueError(
@@ -251,7 +256,7 @@ def check_classification_y(y, sample_weight=None):
     return np.ascontiguousarray(y_codes, dtype=np.intp), classes
 
 
-def check_sample_weight(sample_weight, X, n_samples):
+def check_sample_weight(sample_weight, n_samples):
     """Validate frequency weights: finite, non-negative, not all zero.
 
     Returns None when ``sample_weight`` is None so that kernels can take their
@@ -260,7 +265,9 @@ def check_sample_weight(sample_weight, X, n_samples):
     if sample_weight is None:
         return None
     sample_weight = _check_sample_weight(
-        sample_weight, np.empty((n_samples, 0)), dtype=np.float64,
+        sample_weight,
+        np.empty((n_samples, 0)),
+        dtype=np.float64,
         ensure_non_negative=True,
     )
     if not sample_weight.sum() > 0:

@@ -10,6 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_random_state
+
 from partikit._compat import Interval, StrOptions, validate_params
 
 __all__ = ["make_grouped_categorical"]
@@ -126,8 +127,9 @@ def make_grouped_categorical(
         noise = rng.randint(n_categories, size=n_samples)
         columns[f"noise_{k}"] = _as_column(names, noise, dtype)
     X = pd.DataFrame(columns)
-    hidden_groups = pd.Series(hidden, index=pd.Index(names, name="category"),
-                              name="hidden_group")
+    hidden_groups = pd.Series(
+        hidden, index=pd.Index(names, name="category"), name="hidden_group"
+    )
     return X, y, hidden_groups
 
 

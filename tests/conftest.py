@@ -8,12 +8,17 @@ import pytest
 
 #: Real datasets live beside the repository (never copied into it).
 DATASETS_DIR = Path(
-    os.environ.get("PARTIKIT_DATASETS", Path(__file__).parents[2] / "shared" / "datasets")
+    os.environ.get(
+        "PARTIKIT_DATASETS", Path(__file__).parents[2] / "shared" / "datasets"
+    )
 )
 
 
-@pytest.fixture(params=[0] if "PARTIKIT_TEST_SEEDS" not in os.environ
-                else range(int(os.environ["PARTIKIT_TEST_SEEDS"])))
+@pytest.fixture(
+    params=[0]
+    if "PARTIKIT_TEST_SEEDS" not in os.environ
+    else range(int(os.environ["PARTIKIT_TEST_SEEDS"]))
+)
 def global_random_seed(request):
     """A seed for random test data; PARTIKIT_TEST_SEEDS=N widens it to 0..N-1."""
     return request.param
@@ -29,8 +34,10 @@ def df_module(request):
 def datasets_dir():
     """Folder of the shared real datasets; the test skips when it is absent."""
     if not DATASETS_DIR.is_dir():
-        pytest.skip(f"real datasets not found at {DATASETS_DIR} (set "
-                    "PARTIKIT_DATASETS to the shared/datasets folder)")
+        pytest.skip(
+            f"real datasets not found at {DATASETS_DIR} (set "
+            "PARTIKIT_DATASETS to the shared/datasets folder)"
+        )
     return DATASETS_DIR
 
 

@@ -68,8 +68,9 @@ def _polars_checks():
 
 
 @pytest.mark.parametrize("estimator", list(_tested_instances()), ids=repr)
-@pytest.mark.parametrize("check", EXTRA_CHECKS + _polars_checks(),
-                         ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "check", EXTRA_CHECKS + _polars_checks(), ids=lambda c: c.__name__
+)
 def test_checks_not_yielded_by_parametrize_with_checks(estimator, check):
     """Check set_output, feature names, parameter validation and column-name
     consistency, which parametrize_with_checks does not run."""

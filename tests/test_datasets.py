@@ -12,8 +12,14 @@ from partikit.datasets import make_grouped_categorical
 def test_make_grouped_categorical_shapes_and_hidden_groups(frequencies, dtype):
     """Check shapes, dtypes, classes and the hidden grouping's coverage."""
     X, y, hidden = make_grouped_categorical(
-        n_samples=5000, n_categories=40, n_classes=4, n_groups=5,
-        frequencies=frequencies, n_noise_features=2, dtype=dtype, random_state=0,
+        n_samples=5000,
+        n_categories=40,
+        n_classes=4,
+        n_groups=5,
+        frequencies=frequencies,
+        n_noise_features=2,
+        dtype=dtype,
+        random_state=0,
     )
     assert X.shape == (5000, 3)
     assert list(X.columns) == ["category", "noise_0", "noise_1"]
@@ -25,9 +31,14 @@ def test_make_grouped_categorical_shapes_and_hidden_groups(frequencies, dtype):
 
 def test_make_grouped_categorical_signal_shows_in_class_rates():
     """Check that each hidden group favours its class by about `signal`."""
-    X, y, hidden = make_grouped_categorical(n_samples=200_000, n_categories=20,
-                                            n_classes=4, n_groups=4, signal=0.4,
-                                            random_state=0)
+    X, y, hidden = make_grouped_categorical(
+        n_samples=200_000,
+        n_categories=20,
+        n_classes=4,
+        n_groups=4,
+        signal=0.4,
+        random_state=0,
+    )
     groups = hidden.reindex(X["category"].astype(str)).to_numpy()
     for g in range(4):
         rate = np.mean(y[groups == g] == g)
@@ -50,8 +61,9 @@ def test_make_grouped_categorical_validates_parameters():
 
 def test_make_grouped_categorical_gives_every_group_its_own_profile():
     """Check that with more groups than classes no two groups share a profile."""
-    X, y, hidden = make_grouped_categorical(n_samples=300_000, n_categories=50,
-                                            n_classes=2, n_groups=4, random_state=0)
+    X, y, hidden = make_grouped_categorical(
+        n_samples=300_000, n_categories=50, n_classes=2, n_groups=4, random_state=0
+    )
     groups = hidden.reindex(X["category"].astype(str)).to_numpy()
     rates = [np.mean(y[groups == g] == 0) for g in range(4)]
     assert_rates = np.abs(np.subtract.outer(rates, rates))[np.triu_indices(4, 1)]

@@ -23,8 +23,11 @@ def _public_objects():
         qualname = f"{cls.__module__}.{name}"
         yield qualname
         for method in ("fit", "transform", "fit_transform", "get_feature_names_out"):
-            if method in vars(cls) or any(method in vars(base) for base in cls.__mro__
-                                          if base.__module__.startswith("partikit")):
+            if method in vars(cls) or any(
+                method in vars(base)
+                for base in cls.__mro__
+                if base.__module__.startswith("partikit")
+            ):
                 yield f"{qualname}.{method}"
     yield from PUBLIC_FUNCTIONS
 

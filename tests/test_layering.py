@@ -19,8 +19,9 @@ def _imports(path):
             yield node.module
 
 
-@pytest.mark.parametrize("path", sorted((PACKAGE / "_kernels").glob("*.py")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((PACKAGE / "_kernels").glob("*.py")), ids=lambda p: p.name
+)
 def test_kernels_import_numpy_and_numba_only(path):
     """Check that kernels depend on numpy, numba, math and themselves only."""
     allowed = ("numpy", "numba", "math", "partikit._kernels")

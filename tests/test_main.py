@@ -22,7 +22,9 @@ def test_module_entry_point_runs():
     """Check `python -m partikit demo` end to end in a subprocess."""
     completed = subprocess.run(
         [sys.executable, "-m", "partikit", "demo", "--n-samples", "5000"],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert completed.returncode == 0, completed.stderr
     assert "group(s)" in completed.stdout

@@ -10,11 +10,15 @@ from partikit import KhiopsGrouper
 
 
 def _load(folder, target):
-    data = pd.read_csv(folder / "data.csv", dtype=str, na_values=["?"],
-                       keep_default_na=False)
+    data = pd.read_csv(
+        folder / "data.csv", dtype=str, na_values=["?"], keep_default_na=False
+    )
     y = data.pop(target).to_numpy()
-    numeric = [c for c in data if pd.to_numeric(data[c], errors="coerce").notna()
-               .eq(data[c].notna()).all()]
+    numeric = [
+        c
+        for c in data
+        if pd.to_numeric(data[c], errors="coerce").notna().eq(data[c].notna()).all()
+    ]
     return data.drop(columns=numeric), y
 
 
@@ -35,7 +39,7 @@ def test_mushroom_uninformative_column_is_one_group(datasets_dir):
     X, y = _load(datasets_dir / "mushroom", "class")
     with pytest.warns(UserWarning, match="veil-type"):
         grouper = KhiopsGrouper().fit(X, y)
-    groups = dict(zip(grouper.feature_names_in_, grouper.n_groups_))
+    groups = dict(zip(grouper.feature_names_in_, grouper.n_groups_, strict=False))
     assert groups["veil-type"] == 1
     assert groups["odor"] >= 2
     odor = list(grouper.feature_names_in_).index("odor")

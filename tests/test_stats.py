@@ -112,7 +112,10 @@ def test_log_chi2_sf_python_matches_compiled():
     """Check that the uncompiled kernel gives the compiled kernel's results."""
     for x, dof in [(0.5, 1.0), (3.0, 2.0), (120.0, 99.0), (1e6, 10.0), (5e4, 1e5)]:
         assert_allclose(
-            getattr(log_chi2_sf, "py_func", log_chi2_sf)(x, dof), log_chi2_sf(x, dof), rtol=1e-14, atol=0
+            getattr(log_chi2_sf, "py_func", log_chi2_sf)(x, dof),
+            log_chi2_sf(x, dof),
+            rtol=1e-14,
+            atol=0,
         )
 
 

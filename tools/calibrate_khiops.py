@@ -59,7 +59,11 @@ CLASSES_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 50)
 # run short while the standard error of the fitted standard deviation stays ~3%.
 LARGE_CELL = 400 * 400 * 10
 OUTPUT = os.path.join(
-    os.path.dirname(__file__), "..", "partikit", "groupers", "_data",
+    os.path.dirname(__file__),
+    "..",
+    "partikit",
+    "groupers",
+    "_data",
     "khiops_max_delta_chi2.csv",
 )
 
@@ -127,12 +131,15 @@ def write_table(rows, output, header):
     """Write the table: one row per (I, J) cell, with the tail fit appended."""
     with open(output, "w") as f:
         f.write(header)
-        f.write("n_groups,n_classes,n_simulations,mean,std,q90,q95,q99,"
-                "tail_mean,tail_std\n")
+        f.write(
+            "n_groups,n_classes,n_simulations,mean,std,q90,q95,q99,tail_mean,tail_std\n"
+        )
         for r in sorted(rows):
             tail_mean, tail_std = tail_normal_fit(r[5:8])
-            f.write(f"{r[0]},{r[1]},{r[2]},{r[3]:.6g},{r[4]:.6g},{r[5]:.6g},"
-                    f"{r[6]:.6g},{r[7]:.6g},{tail_mean:.6g},{tail_std:.6g}\n")
+            f.write(
+                f"{r[0]},{r[1]},{r[2]},{r[3]:.6g},{r[4]:.6g},{r[5]:.6g},"
+                f"{r[6]:.6g},{r[7]:.6g},{tail_mean:.6g},{tail_std:.6g}\n"
+            )
 
 
 def refit(output):
@@ -140,9 +147,14 @@ def refit(output):
     with open(output) as f:
         header = f.readline()
         f.readline()
-        rows = [tuple(int(v) if k < 3 else float(v)
-                      for k, v in enumerate(line.strip().split(",")[:8]))
-                for line in f if line.strip()]
+        rows = [
+            tuple(
+                int(v) if k < 3 else float(v)
+                for k, v in enumerate(line.strip().split(",")[:8])
+            )
+            for line in f
+            if line.strip()
+        ]
     write_table(rows, output, header)
 
 
@@ -153,8 +165,15 @@ def _cell(args):
     values = simulate_cell(n_groups, n_classes, n_sim)
     elapsed = time.perf_counter() - start
     quantiles = np.quantile(values, [0.90, 0.95, 0.99])
-    return (n_groups, n_classes, n_sim, values.mean(), values.std(ddof=1),
-            *quantiles, elapsed)
+    return (
+        n_groups,
+        n_classes,
+        n_sim,
+        values.mean(),
+        values.std(ddof=1),
+        *quantiles,
+        elapsed,
+    )
 
 
 def calibrate(output: str, workers: int) -> None:
@@ -167,13 +186,17 @@ def calibrate(output: str, workers: int) -> None:
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for row in pool.map(_cell, cells):
             rows.append(row)
-            print(f"I={row[0]:5d} J={row[1]:3d} n={row[2]:5d} mean={row[3]:9.3f} "
-                  f"std={row[4]:8.3f} q95={row[6]:9.3f} ({row[8]:.1f} s)",
-                  file=sys.stderr)
+            print(
+                f"I={row[0]:5d} J={row[1]:3d} n={row[2]:5d} mean={row[3]:9.3f} "
+                f"std={row[4]:8.3f} q95={row[6]:9.3f} ({row[8]:.1f} s)",
+                file=sys.stderr,
+            )
     today = datetime.date.today().isoformat()
-    header = (f"# MaxDeltaChi2 of the robust Khiops grouping, simulated by "
-              f"tools/calibrate_khiops.py (seed {SEED}, "
-              f"{ROWS_PER_CATEGORY} rows per category) on {today}.\n")
+    header = (
+        f"# MaxDeltaChi2 of the robust Khiops grouping, simulated by "
+        f"tools/calibrate_khiops.py (seed {SEED}, "
+        f"{ROWS_PER_CATEGORY} rows per category) on {today}.\n"
+    )
     write_table([r[:8] for r in rows], output, header)
 
 
@@ -183,15 +206,17 @@ def check_conjectures() -> None:
     print("I J setting mean std q95")
     for n_groups, n_classes in [(10, 2), (20, 3), (50, 10), (200, 3)]:
         settings = {
-            "30 rows/category": dict(rows_per_category=30),
-            "2000 rows/category": dict(rows_per_category=2000),
-            "Zipf categories": dict(category_weights=zipf(n_groups)),
-            "skewed classes": dict(class_weights=np.arange(1, n_classes + 1) ** -2.0),
+            "30 rows/category": {"rows_per_category": 30},
+            "2000 rows/category": {"rows_per_category": 2000},
+            "Zipf categories": {"category_weights": zipf(n_groups)},
+            "skewed classes": {"class_weights": np.arange(1, n_classes + 1) ** -2.0},
         }
         for name, kwargs in settings.items():
             v = simulate_cell(n_groups, n_classes, 500, **kwargs)
-            print(f"{n_groups} {n_classes} {name}: {v.mean():.2f} {v.std():.2f} "
-                  f"{np.quantile(v, 0.95):.2f}")
+            print(
+                f"{n_groups} {n_classes} {name}: {v.mean():.2f} {v.std():.2f} "
+                f"{np.quantile(v, 0.95):.2f}"
+            )
 
 
 def main(argv=None) -> None:
@@ -199,8 +224,11 @@ def main(argv=None) -> None:
     parser.add_argument("--output", default=OUTPUT)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check-conjectures", action="store_true")
-    parser.add_argument("--refit", action="store_true",
-                        help="recompute tail_mean and tail_std of --output")
+    parser.add_argument(
+        "--refit",
+        action="store_true",
+        help="recompute tail_mean and tail_std of --output",
+    )
     args = parser.parse_args(argv)
     if args.check_conjectures:
         check_conjectures()

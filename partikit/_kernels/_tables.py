@@ -9,8 +9,8 @@ from partikit._kernels._config import NJIT
 
 
 @njit(**NJIT)
-def count_table(codes, lookup, y_codes, n_rows, n_classes):
-    """Unweighted contingency table of codes against classes.
+def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
+    """Contingency table of codes against classes, in one pass over the rows.
 
     Parameters
     ----------
@@ -21,6 +21,9 @@ def count_table(codes, lookup, y_codes, n_rows, n_classes):
         row to the last table row (the missing category).
     y_codes : ndarray of intp, shape (n_samples,)
         Class index of each row, in ``[0, n_classes)``.
+    weights : ndarray of float64 of shape (n_samples,) or None
+        Frequency weight of each row; None counts each row once (numba compiles
+        that case separately, without the branch).
     n_rows, n_classes : int
         Shape of the table.
 
@@ -40,30 +43,10 @@ def count_table(codes, lookup, y_codes, n_rows, n_classes):
         row = lookup[slot]
         if row < 0:
             row = missing_row
-        table[row, label] += 1.0
-    return table
-
-
-@njit(**NJIT)
-def weighted_table(codes, lookup, y_codes, weights, n_rows, n_classes):
-    """Contingency table of codes against classes with frequency weights.
-
-    Same as :func:`count_table`, each row counting ``weights[i]`` (float64,
-    shape (n_samples,)) instead of 1.
-    """
-    table = np.zeros((n_rows, n_classes), dtype=np.float64)
-    missing_row = n_rows - 1
-    n_lookup = lookup.shape[0]
-    for i in range(codes.shape[0]):
-        slot = codes[i] + 1
-        label = y_codes[i]
-        # numba does not bounds-check: a bad code must not write outside the table.
-        if slot < 0 or slot >= n_lookup or label < 0 or label >= n_classes:
-            raise ValueError("category or class code out of range")
-        row = lookup[slot]
-        if row < 0:
-            row = missing_row
-        table[row, label] += weights[i]
+        if weights is None:
+            table[row, label] += 1.0
+        else:
+            table[row, label] += weights[i]
     return table
 
 

@@ -74,8 +74,9 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
     }
 
     @abstractmethod
-    def __init__(self, *, encode="ordinal", handle_unknown="default_group",
-                 n_jobs=None):
+    def __init__(
+        self, *, encode="ordinal", handle_unknown="default_group", n_jobs=None
+    ):
         self.encode = encode
         self.handle_unknown = handle_unknown
         self.n_jobs = n_jobs
@@ -111,7 +112,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         """
         columns = check_categorical_X(self, X, reset=True)
         check_lengths(self, columns, y, sample_weight)
-        sample_weight = check_sample_weight(sample_weight, X, len(columns[0]))
+        sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         y_codes, self.classes_ = check_classification_y(y, sample_weight)
         if self.encode == "woe" and len(self.classes_) != 2:
             raise ValueError(
@@ -132,7 +133,9 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self._kinds = [f[6] for f in fitted]
         self.groups_ = [
             [cats[ids == g] for g in range(n)]
-            for cats, ids, n in zip(self.categories_, self.group_ids_, self.n_groups_)
+            for cats, ids, n in zip(
+                self.categories_, self.group_ids_, self.n_groups_, strict=False
+            )
         ]
         if self.encode == "woe":
             self.woe_ = self._fit_woe()
@@ -143,7 +146,11 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         factorized = factorize_column(column, name)
         n_values = len(factorized.categories)
         table = build_table(
-            factorized.raw_codes, y_codes, sample_weight, n_values + 1, n_classes,
+            factorized.raw_codes,
+            y_codes,
+            sample_weight,
+            n_values + 1,
+            n_classes,
             lookup=factorized.lookup,
         )
         # Categories seen only with zero weight (or not at all) are unseen: they are
@@ -168,8 +175,15 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         else:
             # The largest group; ties go to the lower group id (argmax).
             default_group = int(np.argmax(grouped.sum(axis=1)))
-        return (categories, group_ids, int(result.n_groups), default_group, grouped,
-                result.statistics, factorized.kind)
+        return (
+            categories,
+            group_ids,
+            int(result.n_groups),
+            default_group,
+            grouped,
+            result.statistics,
+            factorized.kind,
+        )
 
     def _fit_woe(self):
         """Weight of evidence of every group, from category_encoders.WOEEncoder.
@@ -196,7 +210,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         probe = pd.DataFrame(
             {
                 col: np.arange(self.n_groups_.max()).clip(max=n - 1).astype(str)
-                for col, n in zip(frame.columns, self.n_groups_)
+                for col, n in zip(frame.columns, self.n_groups_, strict=False)
             }
         )
         with warnings.catch_warnings():
@@ -281,8 +295,11 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         offsets = np.concatenate([[0], np.cumsum(self.n_groups_)[:-1]])
         indices = (groups + offsets).ravel()
         onehot = sparse.csr_matrix(
-            (np.ones(indices.size), indices,
-             np.arange(0, indices.size + 1, len(columns))),
+            (
+                np.ones(indices.size),
+                indices,
+                np.arange(0, indices.size + 1, len(columns)),
+            ),
             shape=(n_samples, int(self.n_groups_.sum())),
         )
         return onehot.toarray() if self.encode == "onehot-dense" else onehot
@@ -307,8 +324,11 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             return np.asarray(input_features, dtype=object)
         check_is_fitted(self, "n_groups_")
         return np.asarray(
-            [f"{name}_g{k}" for name, n in zip(input_features, self.n_groups_)
-             for k in range(n)],
+            [
+                f"{name}_g{k}"
+                for name, n in zip(input_features, self.n_groups_, strict=False)
+                for k in range(n)
+            ],
             dtype=object,
         )
 

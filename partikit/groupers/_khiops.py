@@ -8,7 +8,7 @@ import functools
 import math
 import os
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from scipy.stats import chi2 as chi2_distribution
@@ -491,7 +491,8 @@ class KhiopsGrouper(BaseGrouper):
         ``statistics_[j]["trace"]``.
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
-        or the weight of evidence of each group (binary targets only, computed by
+        or the weight of evidence of each group (binary targets only, the second
+        class of ``classes_`` being the positive one; computed by
         ``category_encoders.WOEEncoder`` from the groups' class counts; needs
         integer sample weights).
     handle_unknown : {"default_group", "error"}, default="default_group"

@@ -47,10 +47,12 @@ def _partition(ids):
 def test_khiops_grouping_worked_example_robust():
     """Check ALGORITHMS 1.10(c): F, G, H pooled, E absorbed, then three forced
     merges (the third raising the confidence level) and a refused last merge."""
-    result = khiops_grouping(WORKED_TABLE, min_frequency=12, max_delta_chi2=6.5985,
-                             keep_trace=True)
+    result = khiops_grouping(
+        WORKED_TABLE, min_frequency=12, max_delta_chi2=6.5985, keep_trace=True
+    )
     assert _partition(result.group_ids) == {
-        frozenset({2, 3}), frozenset({0, 1, 4, 5, 6, 7})
+        frozenset({2, 3}),
+        frozenset({0, 1, 4, 5, 6, 7}),
     }
     assert_array_equal(result.group_ids, [0, 0, 1, 1, 0, 0, 0, 0])
     assert result.rare_group == 0
@@ -72,7 +74,9 @@ def test_khiops_grouping_worked_example_initial_algorithm():
     result = khiops_grouping(WORKED_TABLE, min_frequency=12, robust=False)
     assert result.n_groups == 3
     assert _partition(result.group_ids) == {
-        frozenset({0, 1}), frozenset({2, 3}), frozenset({4, 5, 6, 7})
+        frozenset({0, 1}),
+        frozenset({2, 3}),
+        frozenset({4, 5, 6, 7}),
     }
 
 
@@ -95,8 +99,9 @@ def test_khiops_grouping_replays_the_stopping_rule(trial):
         chi2_after = chi2_now - delta
         dof_after = (table.shape[0] - k - 2) * (n_classes - 1)
         log_p_after = naive_log_chi2_sf(chi2_after, dof_after) if dof_after else 0.0
-        assert trace.log10_pvalue[k] == pytest.approx(log_p_after / math.log(10),
-                                                      rel=1e-6, abs=1e-9)
+        assert trace.log10_pvalue[k] == pytest.approx(
+            log_p_after / math.log(10), rel=1e-6, abs=1e-9
+        )
         ok = delta <= threshold or log_p_after < log_p_now
         assert trace.accepted[k] == ok
         if not ok:
@@ -182,8 +187,7 @@ def test_max_delta_chi2_table_agrees_with_proposition_one():
     two = table[table.n_groups == 2]
     assert_allclose(two["mean"], two.n_classes - 1, rtol=0.1)
     assert_allclose(two["std"], np.sqrt(2 * (two.n_classes - 1)), rtol=0.1)
-    assert_allclose(two.q95, chi2_distribution.ppf(0.95, two.n_classes - 1),
-                    rtol=0.1)
+    assert_allclose(two.q95, chi2_distribution.ppf(0.95, two.n_classes - 1), rtol=0.1)
     # I = 2 uses the exact chi2 law; from I = 3 on the tail-fitted normal law
     # must reproduce the simulated quantile it is used for.
     rest = table[table.n_groups > 2]
@@ -199,12 +203,15 @@ def test_max_delta_chi2_interpolates_and_extrapolates():
     assert max_delta_chi2_moments(groups[i], classes[j]) == pytest.approx(
         (mean[i, j], std[i, j])
     )
-    thresholds = [max_delta_chi2_threshold(n, 5, 0.95) for n in (3, 10, 100, 1000,
-                                                                  5000, 50_000)]
+    thresholds = [
+        max_delta_chi2_threshold(n, 5, 0.95) for n in (3, 10, 100, 1000, 5000, 50_000)
+    ]
     assert np.all(np.diff(thresholds) > 0) and np.isfinite(thresholds).all()
-    assert (max_delta_chi2_threshold(50, 5, 0.99)
-            > max_delta_chi2_threshold(50, 5, 0.95)
-            > max_delta_chi2_threshold(50, 5, 0.5))
+    assert (
+        max_delta_chi2_threshold(50, 5, 0.99)
+        > max_delta_chi2_threshold(50, 5, 0.95)
+        > max_delta_chi2_threshold(50, 5, 0.5)
+    )
     assert max_delta_chi2_threshold(1, 5, 0.95) == math.inf
     assert max_delta_chi2_threshold(5, 1, 0.95) == math.inf
     assert np.isfinite(max_delta_chi2_threshold(100, 500, 0.95))
@@ -257,8 +264,9 @@ def _one_group_fraction(n_categories, n_classes, n_samples, n_fits, seed):
 @pytest.mark.parametrize("n_samples", [1_000, 100_000])
 @pytest.mark.parametrize("n_classes", [2, 3, 10])
 @pytest.mark.parametrize("n_categories", [2, 5, 20, 100, 500])
-def test_khiops_independent_attribute_ends_in_one_group(n_categories, n_classes,
-                                                        n_samples):
+def test_khiops_independent_attribute_ends_in_one_group(
+    n_categories, n_classes, n_samples
+):
     """Check the robustness guarantee: with p = 0.95, at least 92% (p - 0.03) of
     attributes independent of the class end in a single group."""
     # The normal law under-covers the right-skewed law of MaxDeltaChi2 at small I
@@ -284,8 +292,12 @@ def test_khiops_recovers_hidden_groups_at_scale(frequencies):
     """Check the signal test: 1M rows, 1,000 categories, 10 classes, 8 hidden
     groups: adjusted Rand index >= 0.99."""
     X, y, hidden = make_grouped_categorical(
-        n_samples=1_000_000, n_categories=1000, n_classes=10, n_groups=8,
-        frequencies=frequencies, random_state=0,
+        n_samples=1_000_000,
+        n_categories=1000,
+        n_classes=10,
+        n_groups=8,
+        frequencies=frequencies,
+        random_state=0,
     )
     grouper = KhiopsGrouper().fit(X, y)
     found = pd.Series(grouper.group_ids_[0], index=grouper.categories_[0])
@@ -297,8 +309,12 @@ def test_khiops_recovers_hidden_groups_at_scale(frequencies):
 def test_khiops_noise_columns_end_in_one_group():
     """Check that noise columns beside a signal column are grouped into one."""
     X, y, _ = make_grouped_categorical(
-        n_samples=20_000, n_categories=30, n_classes=3, n_groups=3,
-        n_noise_features=4, random_state=1,
+        n_samples=20_000,
+        n_categories=30,
+        n_classes=3,
+        n_groups=3,
+        n_noise_features=4,
+        random_state=1,
     )
     grouper = KhiopsGrouper().fit(X, y)
     assert grouper.n_groups_[0] == 3
@@ -313,8 +329,14 @@ def test_khiops_noise_columns_end_in_one_group():
 @pytest.fixture
 def grouped_data():
     X, y, _ = make_grouped_categorical(
-        n_samples=3000, n_categories=12, n_classes=3, n_groups=3, signal=0.5,
-        n_noise_features=1, dtype="object", random_state=0,
+        n_samples=3000,
+        n_categories=12,
+        n_classes=3,
+        n_groups=3,
+        signal=0.5,
+        n_noise_features=1,
+        dtype="object",
+        random_state=0,
     )
     return X, y
 
@@ -329,8 +351,10 @@ def test_fitted_attributes_are_consistent(grouped_data):
         assert list(cats) == sorted(cats)
         assert ids.max() + 1 == grouper.n_groups_[j] == len(grouper.groups_[j])
         # canonical numbering: groups appear in the order of their first category
-        assert_array_equal(np.unique(ids, return_index=True)[1],
-                           np.sort(np.unique(ids, return_index=True)[1]))
+        assert_array_equal(
+            np.unique(ids, return_index=True)[1],
+            np.sort(np.unique(ids, return_index=True)[1]),
+        )
         assert grouper.table_[j].shape == (grouper.n_groups_[j], 3)
         assert grouper.table_[j].sum() == len(y)
         chi2_value, dof, log10_p = chi2_test(grouper.table_[j])
@@ -351,7 +375,7 @@ def test_transform_maps_categories_to_their_groups(grouped_data):
     Xt = grouper.fit_transform(X, y)
     assert_array_equal(Xt, grouper.transform(X))
     for j, column in enumerate(X.columns):
-        mapping = dict(zip(grouper.categories_[j], grouper.group_ids_[j]))
+        mapping = dict(zip(grouper.categories_[j], grouper.group_ids_[j], strict=False))
         assert_array_equal(Xt[:, j], X[column].map(mapping).to_numpy())
     assert Xt.dtype == np.float64
 
@@ -372,8 +396,11 @@ def test_handle_unknown_error_names_column_and_values(grouped_data):
     grouper = KhiopsGrouper(handle_unknown="error").fit(X, y)
     new = X.head(8).copy()
     new["category"] = [f"new{k}" for k in range(8)]
-    with pytest.raises(ValueError, match=r"8 unknown categories in column "
-                       r"'category'.*'new0'.*'new4'\] and 3 more"):
+    with pytest.raises(
+        ValueError,
+        match=r"8 unknown categories in column "
+        r"'category'.*'new0'.*'new4'\] and 3 more",
+    ):
         grouper.transform(new)
     assert_array_equal(grouper.transform(X), KhiopsGrouper().fit(X, y).transform(X))
 
@@ -419,8 +446,14 @@ def test_missing_values_form_one_category():
 )
 def test_string_column_dtypes_give_the_same_groups(make_column):
     """Check object, category, string and str columns give identical results."""
-    X, y, _ = make_grouped_categorical(n_samples=4000, n_categories=10, n_classes=3,
-                                       n_groups=3, dtype="object", random_state=3)
+    X, y, _ = make_grouped_categorical(
+        n_samples=4000,
+        n_categories=10,
+        n_classes=3,
+        n_groups=3,
+        dtype="object",
+        random_state=3,
+    )
     reference = KhiopsGrouper().fit(X, y)
     values = X["category"].to_numpy()
     other = KhiopsGrouper().fit(pd.DataFrame({"category": make_column(values)}), y)
@@ -449,8 +482,14 @@ def test_numeric_and_bool_columns_are_categories(dtype):
 
 def test_numpy_and_polars_inputs(df_module):
     """Check that numpy arrays, pandas and polars frames give the same groups."""
-    X, y, _ = make_grouped_categorical(n_samples=3000, n_categories=8, n_classes=2,
-                                       n_groups=2, dtype="object", random_state=2)
+    X, y, _ = make_grouped_categorical(
+        n_samples=3000,
+        n_categories=8,
+        n_classes=2,
+        n_groups=2,
+        dtype="object",
+        random_state=2,
+    )
     reference = KhiopsGrouper().fit(X.to_numpy(), y)
     frame = df_module.DataFrame({"category": X["category"].tolist()})
     grouper = KhiopsGrouper().fit(frame, y)
@@ -502,10 +541,10 @@ def test_sample_weight_integer_equals_repetition_and_zero_equals_removal(
     w = rng.integers(0, 4, len(y))
     weighted = KhiopsGrouper().fit(X, y, sample_weight=w)
     repeated = KhiopsGrouper().fit(X.loc[X.index.repeat(w)], np.repeat(y, w))
-    for a, b in zip(weighted.categories_, repeated.categories_):
+    for a, b in zip(weighted.categories_, repeated.categories_, strict=False):
         assert_array_equal(a, b)
     assert_array_equal(weighted.transform(X), repeated.transform(X))
-    for a, b in zip(weighted.table_, repeated.table_):
+    for a, b in zip(weighted.table_, repeated.table_, strict=False):
         assert_allclose(a, b)
     # a category present only in zero-weight rows is unseen
     X2 = pd.concat([X, pd.DataFrame({"category": ["ghost"], "noise_0": ["c00"]})])
@@ -529,8 +568,10 @@ def test_pickle_and_joblib_round_trip(grouped_data, tmp_path):
 def test_n_jobs_gives_the_same_result(grouped_data):
     """Check that fitting columns in parallel changes nothing."""
     X, y = grouped_data
-    assert_array_equal(KhiopsGrouper(n_jobs=2).fit(X, y).transform(X),
-                       KhiopsGrouper().fit(X, y).transform(X))
+    assert_array_equal(
+        KhiopsGrouper(n_jobs=2).fit(X, y).transform(X),
+        KhiopsGrouper().fit(X, y).transform(X),
+    )
 
 
 def test_onehot_encodings_and_feature_names(grouped_data):
@@ -544,8 +585,9 @@ def test_onehot_encodings_and_feature_names(grouped_data):
     assert_array_equal(out.sum(axis=1), 2)
     dense = KhiopsGrouper(encode="onehot-dense").fit(X, y).transform(X)
     assert_array_equal(dense, out.toarray())
-    assert_array_equal(dense[:, : ordinal.n_groups_[0]].argmax(axis=1),
-                       ordinal.transform(X)[:, 0])
+    assert_array_equal(
+        dense[:, : ordinal.n_groups_[0]].argmax(axis=1), ordinal.transform(X)[:, 0]
+    )
     names = onehot.get_feature_names_out()
     assert names[0] == "category_g0" and names[-1] == "noise_0_g0"
     assert_array_equal(ordinal.get_feature_names_out(), ["category", "noise_0"])
@@ -558,8 +600,14 @@ def test_onehot_encodings_and_feature_names(grouped_data):
 def test_woe_encoding_delegates_to_category_encoders():
     """Check encode='woe' against category_encoders.WOEEncoder fitted on the
     rows' groups, and its errors."""
-    X, y, _ = make_grouped_categorical(n_samples=3000, n_categories=10, n_classes=2,
-                                       n_groups=2, dtype="object", random_state=4)
+    X, y, _ = make_grouped_categorical(
+        n_samples=3000,
+        n_categories=10,
+        n_classes=2,
+        n_groups=2,
+        dtype="object",
+        random_state=4,
+    )
     grouper = KhiopsGrouper(encode="woe").fit(X, y)
     # imported after the grouper did (which silences its pandas option warning)
     import category_encoders
@@ -678,9 +726,14 @@ def test_transform_never_drops_or_reorders_rows(grouped_data):
     """Check that transform keeps every row, in order, unknowns included."""
     X, y = grouped_data
     grouper = KhiopsGrouper().fit(X, y)
-    mixed = pd.concat([X.head(50), pd.DataFrame({"category": ["new"] * 3,
-                                                 "noise_0": ["c01"] * 3}),
-                       X.tail(50)], ignore_index=True)
+    mixed = pd.concat(
+        [
+            X.head(50),
+            pd.DataFrame({"category": ["new"] * 3, "noise_0": ["c01"] * 3}),
+            X.tail(50),
+        ],
+        ignore_index=True,
+    )
     out = grouper.transform(mixed)
     assert out.shape == (103, 2)
     assert_array_equal(out[:50], grouper.transform(X.head(50)))
