@@ -563,6 +563,13 @@ class KhiopsGrouper(BaseGrouper):
     first category), so they do not depend on row order nor on how the classes are
     labelled.
 
+    *Bad input.* A target with a single class (after zero-weight rows are dropped)
+    raises a ``ValueError``: every column would be one group, which is almost
+    always a mistake in the target. So do NaN in ``y``, an empty ``X``, mismatched
+    lengths, negative or non-finite weights, infinity in a numeric column and a
+    column whose kind (strings or numbers) changes between fit and transform. A
+    constant column gives one group and a ``UserWarning``.
+
     There is no cross-fitting: fit and transform on the same rows reuse the groups
     learned from them (the robust stopping rule is what limits over-fitting).
 

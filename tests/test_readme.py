@@ -1,0 +1,18 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+import contextlib
+import io
+import re
+from pathlib import Path
+
+README = Path(__file__).parents[1] / "README.md"
+
+
+def test_readme_quickstart_runs_and_prints_what_it_says():
+    """Check that the README's quickstart runs and prints the groups its comment
+    announces."""
+    code = re.search(r"```python\n(.*?)```", README.read_text(), re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})
+    assert out.getvalue().strip() == "[4 1 1]"
