@@ -193,7 +193,8 @@ def factorize_column(column, feature_name) -> FactorizedColumn:
     """
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
         uniques = np.asarray(column.cat.categories)
-        raw_codes = column.cat.codes.to_numpy()
+        # a read-only view of the column's own codes (Series.cat.codes copies them)
+        raw_codes = column.array.codes
     else:
         raw_codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
         uniques = np.asarray(uniques)
@@ -232,14 +233,19 @@ def check_classification_y(y, sample_weight=None):
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
-    target_type = type_of_target(y, input_name="y")
+    # Integer and boolean 1-D labels are always binary or multiclass; other dtypes
+    # (floats that may be continuous or NaN, objects) go through scikit-learn's
+    # check, which sorts a copy of y.
+    is_integer_labels = y.ndim == 1 and y.dtype.kind in "biu"
+    target_type = (
+        "multiclass" if is_integer_labels else type_of_target(y, input_name="y")
+    )
     if target_type not in ("binary", "multiclass"):
         raise ValueError(
             f"Unknown label type: {target_type!r}. partikit's groupers need a "
             "classification target (binary or multiclass labels)."
         )
-    y_codes, classes = pd.factorize(y, sort=True)
-    classes = np.asarray(classes)
+    y_codes, classes = _encode_labels(y)
     if sample_weight is not None:
         seen = np.bincount(y_codes, weights=sample_weight, minlength=len(classes)) > 0
         if not seen.all():
@@ -254,6 +260,31 @@ def check_classification_y(y, sample_weight=None):
             "certainly a mistake in the target."
         )
     return np.ascontiguousarray(y_codes, dtype=np.intp), classes
+
+
+#: Integer labels spanning at most this range are encoded by counting, not hashing.
+_MAX_COUNTED_LABEL_RANGE = 1 << 20
+
+
+def _encode_labels(y):
+    """Sorted distinct labels and the code of every row.
+
+    Integer and boolean labels over a modest range are encoded through a bincount
+    of the range and a lookup, in one row-sized buffer; ``pd.factorize`` (used for
+    everything else) builds a hash table sized for one entry per row.
+    """
+    if y.dtype.kind in "biu" and y.size:
+        low, high = int(y.min()), int(y.max())
+        if high - low < _MAX_COUNTED_LABEL_RANGE:
+            codes = np.subtract(y, low, dtype=np.intp)
+            present = np.flatnonzero(np.bincount(codes, minlength=high - low + 1))
+            lookup = np.zeros(high - low + 1, dtype=np.intp)
+            lookup[present] = np.arange(len(present))
+            # mode="clip" writes in place (mode="raise" buffers); codes are in range.
+            np.take(lookup, codes, out=codes, mode="clip")
+            return codes, (present + low).astype(y.dtype)
+    codes, classes = pd.factorize(y, sort=True)
+    return codes, np.asarray(classes)
 
 
 def check_sample_weight(sample_weight, n_samples):
