@@ -172,6 +172,54 @@ def check_finite_categories(values, feature_name) -> None:
             )
 
 
+#: Rows hashed at a time by :func:`_factorize`.
+_FACTORIZE_CHUNK = 1 << 16
+
+
+def _is_arrow_backed(column) -> bool:
+    dtype = getattr(column, "dtype", None)
+    return getattr(dtype, "storage", None) == "pyarrow" or isinstance(
+        dtype, pd.ArrowDtype
+    )
+
+
+def _factorize(column):
+    """``pd.factorize`` in chunks of rows: codes (intp, -1 missing) and uniques.
+
+    ``pd.factorize`` sizes its hash table for one entry per row: about 8 times the
+    codes for an object column. Hashing chunks of ``_FACTORIZE_CHUNK`` rows and
+    merging their few uniques through a small index keeps the only row-sized
+    allocation the codes, at the same speed. Arrow-backed strings are dictionary
+    encoded by pyarrow, which is already compact.
+    """
+    n_rows = len(column)
+    if n_rows <= _FACTORIZE_CHUNK or _is_arrow_backed(column):
+        codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
+        return codes, np.asarray(uniques)
+    codes = np.empty(n_rows, dtype=np.intp)
+    seen = None
+    for start in range(0, n_rows, _FACTORIZE_CHUNK):
+        chunk = column[start : start + _FACTORIZE_CHUNK]
+        chunk_codes, chunk_uniques = pd.factorize(chunk, use_na_sentinel=True)
+        if seen is None:
+            seen = pd.Index(chunk_uniques)
+            lookup = np.arange(len(seen))
+        else:
+            lookup = seen.get_indexer(chunk_uniques)
+            new = lookup < 0
+            if new.any():
+                lookup[new] = len(seen) + np.arange(new.sum())
+                seen = seen.append(pd.Index(chunk_uniques[new]))
+        # chunk code -1 (missing) takes the appended -1 (mode="wrap")
+        np.take(
+            np.append(lookup, -1),
+            chunk_codes,
+            mode="wrap",
+            out=codes[start : start + len(chunk_codes)],
+        )
+    return codes, np.asarray(seen)
+
+
 def factorize_column(column, feature_name) -> FactorizedColumn:
     """Turn one column into sorted categories and integer codes.
 
@@ -196,8 +244,7 @@ def factorize_column(column, feature_name) -> FactorizedColumn:
         # a read-only view of the column's own codes (Series.cat.codes copies them)
         raw_codes = column.array.codes
     else:
-        raw_codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
-        uniques = np.asarray(uniques)
+        raw_codes, uniques = _factorize(column)
     kind = column_kind(uniques, feature_name)
     if kind == NUMERIC_KIND:
         check_finite_categories(uniques, feature_name)

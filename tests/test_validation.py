@@ -63,3 +63,36 @@ def test_factorize_column_uses_category_codes_without_copy():
     column = pd.Series(["x", "y", "x"], dtype="category")
     factorized = factorize_column(column, "c")
     assert np.shares_memory(factorized.raw_codes, column.array.codes)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda v: v.astype(object),
+        lambda v: pd.Series(v.astype(object)),
+        lambda v: pd.Series(v, dtype="str"),
+        lambda v: v.astype(float),
+        lambda v: pd.Series(v).astype("Int64"),
+    ],
+    ids=["numpy-object", "object", "str", "float", "Int64"],
+)
+def test_chunked_factorize_matches_pandas(make, monkeypatch):
+    """Check that factorizing in chunks gives the values of pd.factorize, with
+    missing values and uniques first seen in late chunks."""
+    import partikit._validation as validation
+
+    monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", 7)
+    rng = np.random.default_rng(0)
+    raw = rng.integers(0, 12, 100)
+    raw[90:] = 50 + np.arange(10)  # new values in the last chunks
+    column = make(raw)
+    if isinstance(column, pd.Series) and column.dtype == object:
+        column[[3, 40]] = None
+    elif isinstance(column, np.ndarray) and column.dtype == object:
+        column[[3, 40]] = None
+    factorized = factorize_column(column, "x")
+    expected = pd.Series(column, dtype=object).where(pd.notna(column), None)
+    got = factorized.categories[factorized.lookup[factorized.raw_codes + 1]]
+    missing = factorized.lookup[factorized.raw_codes + 1] < 0
+    assert_array_equal(missing, pd.isna(expected).to_numpy())
+    assert_array_equal(got[~missing], expected[~missing].to_numpy())

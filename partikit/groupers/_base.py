@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -44,6 +45,18 @@ def _append_missing(categories):
 def _feature_name(estimator, j):
     names = getattr(estimator, "feature_names_in_", None)
     return str(names[j]) if names is not None else f"x{j}"
+
+
+class _ColumnFit(NamedTuple):
+    """What fitting one column learns (becomes one entry of each attribute)."""
+
+    categories: np.ndarray
+    group_ids: np.ndarray
+    n_groups: int
+    default_group: int
+    table: np.ndarray
+    statistics: dict
+    kind: str
 
 
 class BaseGrouper(TransformerMixin, BaseEstimator):
@@ -124,13 +137,13 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             delayed(self._fit_column)(column, j, y_codes, sample_weight, n_classes)
             for j, column in enumerate(columns)
         )
-        self.categories_ = [f[0] for f in fitted]
-        self.group_ids_ = [f[1] for f in fitted]
-        self.n_groups_ = np.array([f[2] for f in fitted], dtype=np.intp)
-        self.default_group_ = np.array([f[3] for f in fitted], dtype=np.intp)
-        self.table_ = [f[4] for f in fitted]
-        self.statistics_ = [f[5] for f in fitted]
-        self._kinds = [f[6] for f in fitted]
+        self.categories_ = [f.categories for f in fitted]
+        self.group_ids_ = [f.group_ids for f in fitted]
+        self.n_groups_ = np.array([f.n_groups for f in fitted], dtype=np.intp)
+        self.default_group_ = np.array([f.default_group for f in fitted], dtype=np.intp)
+        self.table_ = [f.table for f in fitted]
+        self.statistics_ = [f.statistics for f in fitted]
+        self._kinds = [f.kind for f in fitted]
         self.groups_ = [
             [cats[ids == g] for g in range(n)]
             for cats, ids, n in zip(
@@ -175,14 +188,14 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         else:
             # The largest group; ties go to the lower group id (argmax).
             default_group = int(np.argmax(grouped.sum(axis=1)))
-        return (
-            categories,
-            group_ids,
-            int(result.n_groups),
-            default_group,
-            grouped,
-            result.statistics,
-            factorized.kind,
+        return _ColumnFit(
+            categories=categories,
+            group_ids=group_ids,
+            n_groups=int(result.n_groups),
+            default_group=default_group,
+            table=grouped,
+            statistics=result.statistics,
+            kind=factorized.kind,
         )
 
     def _fit_woe(self):
