@@ -176,24 +176,17 @@ def check_finite_categories(values, feature_name) -> None:
 _FACTORIZE_CHUNK = 1 << 16
 
 
-def _is_arrow_backed(column) -> bool:
-    dtype = getattr(column, "dtype", None)
-    return getattr(dtype, "storage", None) == "pyarrow" or isinstance(
-        dtype, pd.ArrowDtype
-    )
-
-
 def _factorize(column):
     """``pd.factorize`` in chunks of rows: codes (intp, -1 missing) and uniques.
 
-    ``pd.factorize`` sizes its hash table for one entry per row: about 8 times the
-    codes for an object column. Hashing chunks of ``_FACTORIZE_CHUNK`` rows and
-    merging their few uniques through a small index keeps the only row-sized
-    allocation the codes, at the same speed. Arrow-backed strings are dictionary
-    encoded by pyarrow, which is already compact.
+    ``pd.factorize`` sizes its hash table for one entry per row (about 8 times the
+    codes for an object column; for Arrow-backed strings pyarrow's dictionary
+    encoding adds as much again in its own pool). Hashing chunks of
+    ``_FACTORIZE_CHUNK`` rows and merging their few uniques through a small index
+    keeps the only row-sized allocation the codes, at about the same speed.
     """
     n_rows = len(column)
-    if n_rows <= _FACTORIZE_CHUNK or _is_arrow_backed(column):
+    if n_rows <= _FACTORIZE_CHUNK:
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
         return codes, np.asarray(uniques)
     codes = np.empty(n_rows, dtype=np.intp)

@@ -1,0 +1,400 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Shared helpers of the benchmark scripts: machine info, timing, memory, RESULTS.md.
+
+Not part of the package; imported by ``benchmarks/*.py`` only (run them from the
+repository root or from ``benchmarks/``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import importlib.metadata
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "RESULTS.md")
+
+RESULTS_HEADER = """# partikit benchmark results
+
+Written by the scripts of `benchmarks/` (see `benchmarks/README.md`). Each script
+replaces its own section, between `<!-- begin NAME -->` and `<!-- end NAME -->`
+markers; the other sections are kept. Every number below was measured by the script
+named in its section, in one process holding partikit and the peers.
+"""
+
+#: Distributions whose versions are reported (missing ones are reported as such).
+PACKAGES = (
+    "partikit", "numpy", "pandas", "pyarrow", "scikit-learn", "scipy", "numba",
+    "khiops", "optbinning", "feature_engine", "category_encoders",
+)  # fmt: skip
+
+
+# ----------------------------------------------------------------------------------
+# command line
+# ----------------------------------------------------------------------------------
+
+
+def parse_args(description):
+    """``--quick`` (small sizes, smoke run) and ``--output`` (where to write)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes, for a smoke run; the result is only printed unless "
+        "--output is given",
+    )
+    parser.add_argument(
+        "--output",
+        default=None,
+        help="markdown file that receives this script's section (default: "
+        "benchmarks/RESULTS.md for a full run, none for --quick)",
+    )
+    args = parser.parse_args()
+    if args.output is None and not args.quick:
+        args.output = RESULTS
+    return args
+
+
+def quiet_peer_warnings():
+    """Silence the import-time noise of the peers (CVXPY/HiGHS, khiops samples)."""
+    warnings.filterwarnings("ignore", message=".*Sample datasets location.*")
+    warnings.filterwarnings("ignore", message=".*Could not infer format.*")
+    import logging
+
+    logging.getLogger("CVXPY").setLevel(logging.CRITICAL)
+    logging.getLogger("cvxpy").setLevel(logging.CRITICAL)
+
+
+def ensure_khiops_path():
+    """Khiops' Python library finds its binaries through ``khiops_env`` on PATH."""
+    bin_dir = os.path.dirname(sys.executable)
+    path = os.environ.get("PATH", "")
+    if os.path.exists(
+        os.path.join(bin_dir, "khiops_env")
+    ) and bin_dir not in path.split(os.pathsep):
+        os.environ["PATH"] = bin_dir + os.pathsep + path
+
+
+def first_line(exc):
+    """``TypeName: first line of the message`` of an exception."""
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+# ----------------------------------------------------------------------------------
+# machine and environment
+# ----------------------------------------------------------------------------------
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def nproc():
+    try:
+        return subprocess.run(
+            ["nproc"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return str(os.cpu_count())
+
+
+def memory_total():
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal"):
+                    kb = int(line.split()[1])
+                    return f"{kb / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def load_average():
+    try:
+        return "{:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def other_jobs():
+    """Command lines of a running ``calibrate_khiops`` job (the known CPU hog)."""
+    try:
+        out = subprocess.run(
+            ["pgrep", "-af", "calibrate_khiops"], capture_output=True, text=True
+        ).stdout
+    except OSError:
+        return []
+    own = str(os.getpid())
+    return [line for line in out.splitlines() if line and line.split()[0] != own]
+
+
+def package_versions():
+    versions = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def khiops_binary_version():
+    try:
+        import khiops.core as kh
+
+        return str(kh.get_khiops_version())
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        return f"unavailable ({first_line(exc)})"
+
+
+class RunContext:
+    """What a result section must state: when, where, with what, under which load."""
+
+    def __init__(self, script, quick, with_khiops=False):
+        self.script = script
+        self.quick = quick
+        self.start = datetime.datetime.now().astimezone()
+        self.load_start = load_average()
+        self.jobs_start = other_jobs()
+        self.versions = package_versions()
+        self.khiops_binary = khiops_binary_version() if with_khiops else None
+
+    def header(self):
+        end_jobs = other_jobs()
+        lines = [
+            f"Run: `python benchmarks/{self.script}{' --quick' if self.quick else ''}`"
+            + (
+                " (**QUICK smoke-run sizes, not the issue sizes**)"
+                if self.quick
+                else ""
+            ),
+            "",
+            f"* date: {self.start:%Y-%m-%d %H:%M %Z} (took "
+            f"{(datetime.datetime.now().astimezone() - self.start).total_seconds():.0f} s)",
+            f"* machine: `nproc` = {nproc()}, CPU: {cpu_model()}, RAM {memory_total()}, "
+            f"{platform.system()} {platform.release()}",
+            f"* Python {platform.python_version()}; "
+            + ", ".join(f"{k} {v}" for k, v in self.versions.items()),
+        ]
+        if self.khiops_binary is not None:
+            lines.append(f"* Khiops binary (khiops_env): {self.khiops_binary}")
+        lines.append(
+            f"* load average (1/5/15 min) at start: {self.load_start}; "
+            f"at end: {load_average()}"
+        )
+        if self.jobs_start or end_jobs:
+            lines.append(
+                "* **WARNING: another job (`tools/calibrate_khiops.py`) was loading the "
+                f"machine** (running at start: {bool(self.jobs_start)}, at end: "
+                f"{bool(end_jobs)}); times are inflated."
+            )
+        else:
+            lines.append("* no `calibrate_khiops` job was running at start nor at end.")
+        return "\n".join(lines)
+
+
+# ----------------------------------------------------------------------------------
+# measuring
+# ----------------------------------------------------------------------------------
+
+
+class Timing:
+    """First call time plus the repeats after it (seconds)."""
+
+    def __init__(self, first, times, result=None):
+        self.first = first
+        self.times = list(times)
+        self.result = result
+
+    @property
+    def median(self):
+        return statistics.median(self.times) if self.times else self.first
+
+    @property
+    def min(self):
+        return min(self.times) if self.times else self.first
+
+    @property
+    def max(self):
+        return max(self.times) if self.times else self.first
+
+    @property
+    def n(self):
+        return len(self.times) if self.times else 1
+
+    def cell(self, digits=3):
+        """``median (min-max, n=k)``."""
+        if not self.times:
+            return f"{fmt_s(self.first, digits)} (1 run)"
+        return (
+            f"{fmt_s(self.median, digits)} ({fmt_s(self.min, digits)}–"
+            f"{fmt_s(self.max, digits)}, n={self.n})"
+        )
+
+
+def fmt_s(seconds, digits=3):
+    if seconds >= 100:
+        return f"{seconds:.0f}"
+    if seconds >= 10:
+        return f"{seconds:.1f}"
+    return f"{seconds:.{digits}g}" if seconds < 1 else f"{seconds:.2f}"
+
+
+def time_call(fn, repeats=5, warmup=True, single_if_slower_than=None):
+    """Time ``fn()``: one warm-up call (timed, reported separately), then repeats.
+
+    With ``single_if_slower_than`` (seconds), a warm-up call slower than that is the
+    only measurement (``Timing.times`` empty: the cell says "1 run").
+    Returns a :class:`Timing` whose ``result`` is the last return value of ``fn``.
+    """
+    first = None
+    result = None
+    if warmup:
+        gc.collect()
+        t0 = time.perf_counter()
+        result = fn()
+        first = time.perf_counter() - t0
+        if single_if_slower_than is not None and first > single_if_slower_than:
+            return Timing(first, [], result)
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    if first is None:
+        first = times[0]
+    return Timing(first, times, result)
+
+
+def peak_memory(fn):
+    """Peak traced memory (bytes) allocated while ``fn()`` runs, above the baseline.
+
+    tracemalloc sees Python objects and numpy buffers (numpy reports its data
+    allocations to it) and pandas' hash tables; it does not see memory that numba
+    kernels allocate themselves (NRT), nor other processes.
+    """
+    gc.collect()
+    was_tracing = tracemalloc.is_tracing()
+    if not was_tracing:
+        tracemalloc.start()
+    tracemalloc.reset_peak()
+    base, _ = tracemalloc.get_traced_memory()
+    result = fn()
+    _, peak = tracemalloc.get_traced_memory()
+    if not was_tracing:
+        tracemalloc.stop()
+    del result
+    return peak - base
+
+
+def arrow_pool_peak(fn):
+    """Peak bytes that pyarrow allocates while ``fn()`` runs (None without pyarrow).
+
+    pyarrow allocates through its own pool (mimalloc/jemalloc), which tracemalloc
+    does not see; a proxy pool set as the default for the call counts exactly the
+    allocations made during it.
+    """
+    pa = sys.modules.get("pyarrow")
+    if pa is None:
+        return None
+    base = pa.default_memory_pool()
+    proxy = pa.proxy_memory_pool(base)
+    gc.collect()
+    pa.set_memory_pool(proxy)
+    try:
+        result = fn()
+    finally:
+        pa.set_memory_pool(base)
+    del result
+    return proxy.max_memory()
+
+
+def mb(n_bytes):
+    return n_bytes / 2**20
+
+
+# ----------------------------------------------------------------------------------
+# output
+# ----------------------------------------------------------------------------------
+
+
+def table(header, rows):
+    """A markdown table."""
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for row in rows:
+        out.append("| " + " | ".join(str(c) for c in row) + " |")
+    return "\n".join(out)
+
+
+class Report:
+    """Collects markdown; ``header(context)`` is filled in when the text is made, so
+    that it can state the run's duration and the load at its end."""
+
+    def __init__(self, name):
+        self.name = name
+        self.parts = []
+
+    def add(self, text=""):
+        self.parts.append(text)
+
+    def header(self, context):
+        self.parts.append(context)
+
+    def text(self):
+        out = [p.header() if isinstance(p, RunContext) else p for p in self.parts]
+        return "\n".join(out).rstrip() + "\n"
+
+
+def progress(message):
+    """A progress line on stderr (not part of the result)."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def finish(report, output):
+    """Print the section and write it to ``output`` (when not None)."""
+    text = report.text()
+    print(text)
+    if output:
+        write_section(report.name, text, output)
+
+
+def write_section(name, body, path=RESULTS):
+    """Replace (or append) the ``name`` section of the markdown file ``path``."""
+    begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"
+    section = f"{begin}\n{body.rstrip()}\n{end}\n"
+    if os.path.exists(path):
+        with open(path) as f:
+            content = f.read()
+    else:
+        content = RESULTS_HEADER
+    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end) + r"\n?", re.S)
+    if pattern.search(content):
+        content = pattern.sub(lambda _: section, content, count=1)
+    else:
+        content = content.rstrip() + "\n\n" + section
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(content)
+    os.replace(tmp, path)
+    print(f"\n[section '{name}' written to {path}]")
