@@ -54,7 +54,7 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
         for g, members in enumerate(grouper.groups_[j]):
             shares = table[g] / table[g].sum()
             profile = " ".join(
-                f"{c}:{s:4.0%}" for c, s in zip(grouper.classes_, shares, strict=False)
+                f"{c}:{s:4.0%}" for c, s in zip(grouper.classes_, shares, strict=True)
             )
             default = (
                 "  <- unseen categories go here"
@@ -69,7 +69,7 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
             print(f"           {', '.join(map(str, members))}", file=out)
         if name == "category":
             found = dict(
-                zip(grouper.categories_[j], grouper.group_ids_[j], strict=False)
+                zip(grouper.categories_[j], grouper.group_ids_[j], strict=True)
             )
             ari = adjusted_rand_score(
                 hidden.to_numpy(), [found[c] for c in hidden.index]

@@ -121,7 +121,7 @@ def naive_stirling2(n, k):
 def naive_table(codes, y_codes, sample_weight, n_rows, n_classes):
     """Contingency table by a Python loop; negative codes count in the last row."""
     table = np.zeros((n_rows, n_classes))
-    for i, (code, label) in enumerate(zip(codes, y_codes, strict=False)):
+    for i, (code, label) in enumerate(zip(codes, y_codes, strict=True)):
         row = n_rows - 1 if code < 0 else code
         table[row, label] += 1.0 if sample_weight is None else sample_weight[i]
     return table

@@ -147,7 +147,7 @@ def test_khiops_kernels_are_valid_python(global_random_seed):
     compiled = chi2_merge_sequence(table)
     # py_func calls the compiled helper: enough to run every line of the loop.
     plain = _plain(chi2_merge_sequence)(table)
-    for a, b in zip(compiled, plain, strict=False):
+    for a, b in zip(compiled, plain, strict=True):
         assert_allclose(a, b)
     order = np.argsort(compiled[3], kind="stable")
     assert_array_equal(

@@ -39,7 +39,7 @@ def test_mushroom_uninformative_column_is_one_group(datasets_dir):
     X, y = _load(datasets_dir / "mushroom", "class")
     with pytest.warns(UserWarning, match="veil-type"):
         grouper = KhiopsGrouper().fit(X, y)
-    groups = dict(zip(grouper.feature_names_in_, grouper.n_groups_, strict=False))
+    groups = dict(zip(grouper.feature_names_in_, grouper.n_groups_, strict=True))
     assert groups["veil-type"] == 1
     assert groups["odor"] >= 2
     odor = list(grouper.feature_names_in_).index("odor")

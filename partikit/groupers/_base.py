@@ -147,7 +147,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self.groups_ = [
             [cats[ids == g] for g in range(n)]
             for cats, ids, n in zip(
-                self.categories_, self.group_ids_, self.n_groups_, strict=False
+                self.categories_, self.group_ids_, self.n_groups_, strict=True
             )
         ]
         if self.encode == "woe":
@@ -217,13 +217,13 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             groups = np.arange(c.shape[0])
             frame[f"g{j}"] = np.concatenate(
                 [np.repeat(groups, c[:, 0]), np.repeat(groups, c[:, 1])]
-            ).astype(str)
+            )
         frame = pd.DataFrame(frame)
         target = np.concatenate([np.zeros(negatives, int), np.ones(positives, int)])
         probe = pd.DataFrame(
             {
-                col: np.arange(self.n_groups_.max()).clip(max=n - 1).astype(str)
-                for col, n in zip(frame.columns, self.n_groups_, strict=False)
+                col: np.arange(self.n_groups_.max()).clip(max=n - 1)
+                for col, n in zip(frame.columns, self.n_groups_, strict=True)
             }
         )
         with warnings.catch_warnings():
@@ -339,7 +339,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         return np.asarray(
             [
                 f"{name}_g{k}"
-                for name, n in zip(input_features, self.n_groups_, strict=False)
+                for name, n in zip(input_features, self.n_groups_, strict=True)
                 for k in range(n)
             ],
             dtype=object,

@@ -444,9 +444,7 @@ def khiops_grouping(
 
 def _representative_rows(initial_of_row, initial_ids):
     """First (canonical) row of each initial group named in ``initial_ids``."""
-    first_row = np.full(initial_of_row.max() + 1, -1, dtype=np.intp)
-    for row in range(len(initial_of_row) - 1, -1, -1):
-        first_row[initial_of_row[row]] = row
+    _, first_row = np.unique(initial_of_row, return_index=True)
     return first_row[initial_ids]
 
 

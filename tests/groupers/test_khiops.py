@@ -375,7 +375,7 @@ def test_transform_maps_categories_to_their_groups(grouped_data):
     Xt = grouper.fit_transform(X, y)
     assert_array_equal(Xt, grouper.transform(X))
     for j, column in enumerate(X.columns):
-        mapping = dict(zip(grouper.categories_[j], grouper.group_ids_[j], strict=False))
+        mapping = dict(zip(grouper.categories_[j], grouper.group_ids_[j], strict=True))
         assert_array_equal(Xt[:, j], X[column].map(mapping).to_numpy())
     assert Xt.dtype == np.float64
 
@@ -541,10 +541,10 @@ def test_sample_weight_integer_equals_repetition_and_zero_equals_removal(
     w = rng.integers(0, 4, len(y))
     weighted = KhiopsGrouper().fit(X, y, sample_weight=w)
     repeated = KhiopsGrouper().fit(X.loc[X.index.repeat(w)], np.repeat(y, w))
-    for a, b in zip(weighted.categories_, repeated.categories_, strict=False):
+    for a, b in zip(weighted.categories_, repeated.categories_, strict=True):
         assert_array_equal(a, b)
     assert_array_equal(weighted.transform(X), repeated.transform(X))
-    for a, b in zip(weighted.table_, repeated.table_, strict=False):
+    for a, b in zip(weighted.table_, repeated.table_, strict=True):
         assert_allclose(a, b)
     # a category present only in zero-weight rows is unseen
     X2 = pd.concat([X, pd.DataFrame({"category": ["ghost"], "noise_0": ["c00"]})])
