@@ -7,6 +7,6 @@ attributes, and encode the attributes by those groups.
 """
 
 from partikit._version import __version__
-from partikit.groupers import KhiopsGrouper
+from partikit.groupers import CHAIDGrouper, KhiopsGrouper
 
-__all__ = ["KhiopsGrouper", "__version__"]
+__all__ = ["CHAIDGrouper", "KhiopsGrouper", "__version__"]

@@ -174,3 +174,61 @@ def naive_labels_after_merges(n_rows, kept, absorbed, order, n_merges):
     for label, g in enumerate(sorted(groups, key=min)):
         labels[sorted(g)] = label
     return labels
+
+
+def naive_pair_test(u, v, test="pearson"):
+    """Statistic, dof and log p-value of the 2 x J table of rows u and v (CHAID).
+
+    Expected counts from the two rows only; classes absent from both dropped;
+    p-value from scipy (``logsf``), which is exact enough for small tables.
+    """
+    from scipy.stats import chi2
+
+    sub = np.array([u, v], dtype=float)
+    sub = sub[:, sub.sum(axis=0) > 0]
+    dof = sub.shape[1] - 1
+    if dof == 0:
+        return 0.0, 0, 0.0
+    expected = np.outer(sub.sum(axis=1), sub.sum(axis=0)) / sub.sum()
+    if test == "pearson":
+        statistic = float(((sub - expected) ** 2 / expected).sum())
+    else:
+        cells = sub > 0
+        statistic = float(
+            2 * (sub[cells] * np.log(sub[cells] / expected[cells])).sum()
+        )
+    return statistic, dof, float(chi2.logsf(statistic, dof))
+
+
+def naive_chaid_merges(table, alpha_merge, *, ordinal=False, min_groups=1,
+                       max_groups=None, test="pearson"):
+    """CHAID's merge loop, every allowed pair re-tested at every step.
+
+    Returns the groups (lists of rows, each sorted, in order of first row) and the
+    merged pairs in order. Pairs are ordered by larger p-value, then smaller
+    statistic, then lexicographically by the groups' first rows.
+    """
+    groups = [[i] for i in range(table.shape[0])]
+    merges = []
+    while len(groups) > min_groups:
+        candidates = []
+        for a in range(len(groups)):
+            partners = [a + 1] if ordinal else range(a + 1, len(groups))
+            for b in partners:
+                if b >= len(groups):
+                    continue
+                u = table[groups[a]].sum(axis=0)
+                v = table[groups[b]].sum(axis=0)
+                statistic, _, log_p = naive_pair_test(u, v, test)
+                candidates.append((-log_p, statistic, groups[a][0], groups[b][0], a, b))
+        if not candidates:
+            break
+        neg_log_p, _, _, _, a, b = min(candidates)
+        similar = -neg_log_p > math.log(alpha_merge)
+        if not similar and not (max_groups is not None and len(groups) > max_groups):
+            break
+        merges.append((groups[a][0], groups[b][0]))
+        groups[a] = sorted(groups[a] + groups[b])
+        del groups[b]
+        groups.sort(key=lambda g: g[0])
+    return groups, merges

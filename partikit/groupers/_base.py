@@ -47,6 +47,35 @@ def _feature_name(estimator, j):
     return str(names[j]) if names is not None else f"x{j}"
 
 
+class ColumnContext(NamedTuple):
+    """What a grouper may know of the column whose table it groups.
+
+    Attributes
+    ----------
+    index : int
+        Position of the column in X.
+    name : str
+        Its name (``feature_names_in_`` or ``x{index}``).
+    ordered_categories : ndarray or None
+        The categories of a pandas ordered ``Categorical`` column, in their order;
+        None for any other column.
+    has_missing : bool
+        Whether the last row of the column's table is the missing category.
+    """
+
+    index: int
+    name: str
+    ordered_categories: np.ndarray | None
+    has_missing: bool
+
+
+def _ordered_categories(column):
+    dtype = getattr(column, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        return np.asarray(dtype.categories)
+    return None
+
+
 class _ColumnFit(NamedTuple):
     """What fitting one column learns (becomes one entry of each attribute)."""
 
@@ -95,13 +124,25 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     @abstractmethod
-    def _group_table(self, table):
+    def _group_table(self, table, context):
         """Partition the rows of one column's table (categories x classes).
 
-        Returns an object with attributes ``group_ids`` (ndarray of intp, one per
-        row, numbered 0.. by first row), ``n_groups``, ``rare_group`` (-1 if none)
-        and ``statistics`` (dict).
+        ``context`` is the column's :class:`ColumnContext`. Returns an object with
+        attributes ``group_ids`` (ndarray of intp, one per row, numbered 0, 1, ...
+        by first row), ``n_groups``, ``rare_group`` (-1 if none) and
+        ``statistics`` (dict).
         """
+
+    def _check_column_params(self):
+        """Check parameters that name columns, once ``n_features_in_`` is known."""
+
+    def _category_order(self, categories, context):
+        """Order of a column's categories (missing excluded) in ``categories_``.
+
+        Returns a permutation of ``range(len(categories))``, or None to keep the
+        sorted order. The missing category always stays last.
+        """
+        return None
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -124,6 +165,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             The fitted grouper.
         """
         columns = check_categorical_X(self, X, reset=True)
+        self._check_column_params()
         check_lengths(self, columns, y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         y_codes, self.classes_ = check_classification_y(y, sample_weight)
@@ -173,6 +215,14 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         categories = factorized.categories[present[:-1]]
         if present[-1]:
             categories = _append_missing(categories)
+        has_missing = bool(present[-1])
+        n_known = len(categories) - has_missing
+        context = ColumnContext(j, name, _ordered_categories(column), has_missing)
+        order = self._category_order(categories[:n_known], context)
+        if order is not None:
+            rows = np.concatenate([order, np.arange(n_known, len(categories))])
+            table = table[rows]
+            categories = categories[rows]
         if len(categories) == 1:
             warnings.warn(
                 f"Feature {name!r} has a single category {categories[0]!r}; it is "
@@ -180,7 +230,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
                 UserWarning,
                 stacklevel=3,
             )
-        result = self._group_table(table)
+        result = self._group_table(table, context)
         group_ids = np.asarray(result.group_ids, dtype=np.intp)
         grouped = merge_rows(table, group_ids, result.n_groups)
         if result.rare_group >= 0:

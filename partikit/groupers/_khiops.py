@@ -631,7 +631,7 @@ class KhiopsGrouper(BaseGrouper):
         self.robust = robust
         self.keep_trace = keep_trace
 
-    def _group_table(self, table):
+    def _group_table(self, table, context):
         return khiops_grouping(
             table,
             p=self.p,

@@ -1,0 +1,784 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""CHAID category merging (Kass 1980): the core and the estimator."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+
+from partikit._compat import Interval, RealNotInt, StrOptions, _check_feature_names_in
+from partikit._kernels._chaid import (
+    COMPOUND,
+    LIKELIHOOD_RATIO,
+    PEARSON,
+    group_labels,
+    init_state,
+    members,
+    merge_until,
+    pair_statistics,
+    split_group,
+)
+from partikit._stats import (
+    LN10,
+    bonferroni_adjust,
+    chi2_statistic,
+    g2_statistic,
+    log10_bonferroni_floating,
+    log10_bonferroni_nominal,
+    log10_bonferroni_ordinal,
+    log10_chi2_sf,
+)
+from partikit._tables import merge_rows
+from partikit.groupers._base import BaseGrouper
+from partikit.groupers._bipartition import best_chi2_bipartition
+
+_TEST_CODES = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
+_MULTIPLIERS = {
+    "nominal": log10_bonferroni_nominal,
+    "ordinal": log10_bonferroni_ordinal,
+    "floating": log10_bonferroni_floating,
+}
+#: Re-splits allowed per category before re-splitting is switched off (merging
+#: and re-splitting can cycle when alpha_resplit > alpha_merge).
+_RESPLITS_PER_CATEGORY = 10
+
+
+def table_test(table, test="pearson"):
+    """Chi-square test of a groups x classes table with the chosen statistic.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_groups, n_classes)
+    test : {"pearson", "likelihood_ratio"}, default="pearson"
+
+    Returns
+    -------
+    statistic : float
+        Pearson's ``X2`` or the likelihood ratio ``G2``.
+    dof : int
+    log10_pvalue : float
+    """
+    statistic, dof = (chi2_statistic if test == "pearson" else g2_statistic)(table)
+    return statistic, dof, log10_chi2_sf(statistic, dof)
+
+
+@dataclass
+class CHAIDGrouping:
+    """Result of :func:`chaid_grouping`.
+
+    Attributes
+    ----------
+    group_ids : ndarray of intp of shape (n_rows,)
+        Group of each table row, numbered 0, 1, ... by first row; -1 for an empty
+        row.
+    n_groups : int
+    rare_group : int
+        Always -1 (CHAID has no rare-category group).
+    statistics : dict
+        ``chi2`` (the statistic of ``test`` on the grouped table), ``dof``,
+        ``log10_pvalue``, ``log10_bonferroni`` (the multiplier),
+        ``log10_adjusted_pvalue``, ``pvalue`` and ``adjusted_pvalue`` (plain,
+        may underflow to 0), ``significant`` (adjusted p-value at most
+        ``alpha_split``), ``predictor`` (``"nominal"``, ``"ordinal"`` or
+        ``"floating"``), ``test``, ``n_categories`` (non-empty rows),
+        ``n_resplits`` and ``floating_attached`` (floating predictors: whether the
+        floating category joined a group).
+    """
+
+    group_ids: np.ndarray
+    n_groups: int
+    rare_group: int = -1
+    statistics: dict = field(default_factory=dict)
+
+
+def _neg_log_p(statistics, n_present):
+    dof = np.maximum(n_present - 1, 0)
+    return -np.asarray(log10_chi2_sf(statistics, dof), dtype=np.float64) * LN10
+
+
+def _most_similar(counts, g, partners, test):
+    """Partner of group g with the largest pairwise p-value (then the smaller
+    statistic, then the lower index), and that p-value's log10."""
+    partners = np.asarray(partners, dtype=np.intp)
+    statistics, n_present = pair_statistics(
+        counts, np.full(len(partners), g, dtype=np.intp), partners, _TEST_CODES[test]
+    )
+    neg_log_p = _neg_log_p(statistics, n_present)
+    best = np.lexsort((partners, statistics, neg_log_p))[0]
+    return int(partners[best]), float(-neg_log_p[best] / LN10)
+
+
+def _merge_phase(
+    table, ordinal, test, alpha_merge, min_groups, max_groups, resplit, alpha_resplit
+):
+    """Labels of the rows of ``table`` after the CHAID merge loop (SPSS steps 2-5)."""
+    state = init_state(table, ordinal, _TEST_CODES[test])
+    max_neg_log_alpha = -math.log(alpha_merge)
+    max_groups = -1 if max_groups is None else max_groups
+    resplit_budget = _RESPLITS_PER_CATEGORY * table.shape[0] if resplit else 0
+    n_resplits = 0
+    log10_alpha_resplit = math.log10(alpha_resplit)
+    while True:
+        status, group = merge_until(
+            state, max_neg_log_alpha, min_groups, max_groups, n_resplits < resplit_budget
+        )
+        if status != COMPOUND:
+            break
+        rows = np.sort(members(state, group))
+        side, log10_p = best_chi2_bipartition(table[rows], ordered=ordinal, test=test)
+        if log10_p <= log10_alpha_resplit:
+            split_group(state, group, rows[side])
+            n_resplits += 1
+            if n_resplits == resplit_budget:
+                warnings.warn(
+                    f"CHAID re-splitting stopped after {n_resplits} re-splits: "
+                    "merging and re-splitting cycle when alpha_resplit > "
+                    "alpha_merge. The grouping is what merging gives from there.",
+                    UserWarning,
+                    stacklevel=4,
+                )
+    return group_labels(state), n_resplits
+
+
+def _merge_labels(labels, keep, gone):
+    """Merge group ``gone`` into ``keep`` and close the gap in the numbering."""
+    low, high = min(keep, gone), max(keep, gone)
+    labels = labels.copy()
+    labels[labels == high] = low
+    labels[labels > high] -= 1
+    return labels
+
+
+def _attach_floating(
+    core, floating, labels, test, alpha_merge, allow_single_group, max_groups
+):
+    """SPSS's floating-category rule.
+
+    The floating row is compared with each group of the ordinal rows; it joins the
+    most similar one when the grouped table is then more significant (ties: joins,
+    as in SPSS) and, with ``allow_single_group``, also when the two are not
+    significantly different (p-value above ``alpha_merge``), as any merge would.
+    """
+    n_core = int(labels.max()) + 1
+    grouped = merge_rows(core, labels, n_core)
+    stacked = np.vstack([grouped, floating[None, :]])
+    partner, log10_p_pair = _most_similar(stacked, n_core, np.arange(n_core), test)
+    separate = np.append(labels, n_core)
+    attached = np.append(labels, partner)
+    rows = np.vstack([core, floating[None, :]])
+    *_, log10_p_attached = table_test(merge_rows(rows, attached, n_core), test)
+    *_, log10_p_separate = table_test(merge_rows(rows, separate, n_core + 1), test)
+    attach = (
+        log10_p_attached <= log10_p_separate
+        or (allow_single_group and log10_p_pair > math.log10(alpha_merge))
+        or (max_groups is not None and n_core + 1 > max_groups)
+    )
+    return (attached, -1) if attach else (separate, n_core)
+
+
+def _absorb_small_groups(rows, labels, floating_label, ordinal, test, min_size):
+    """SPSS step 7: merge each group below ``min_size`` into its most similar
+    allowed partner, smallest group first."""
+    while True:
+        n_groups = int(labels.max()) + 1
+        if n_groups < 2:
+            return labels
+        grouped = merge_rows(rows, labels, n_groups)
+        totals = grouped.sum(axis=1)
+        small = np.flatnonzero(totals < min_size)
+        if small.size == 0:
+            return labels
+        g = int(small[np.argmin(totals[small])])
+        others = np.delete(np.arange(n_groups), g)
+        if ordinal and g != floating_label:
+            allowed = np.abs(others - g) == 1
+            if floating_label >= 0:
+                allowed |= others == floating_label
+            # adjacency among the ordinal groups skips the floating group
+            others = others[allowed]
+        partner, _ = _most_similar(grouped, g, others, test)
+        if floating_label in (g, partner):
+            floating_label = -1
+        elif floating_label > max(g, partner):
+            floating_label -= 1
+        labels = _merge_labels(labels, partner, g)
+
+
+def _resolve_min_size(min_group_size, total):
+    if isinstance(min_group_size, Integral):
+        return float(min_group_size)
+    return float(min_group_size) * total
+
+
+def chaid_grouping(
+    table,
+    *,
+    ordinal=False,
+    floating_row=None,
+    alpha_merge=0.05,
+    alpha_split=0.05,
+    test="pearson",
+    resplit=False,
+    alpha_resplit=None,
+    min_group_size=0,
+    max_groups=None,
+    allow_single_group=True,
+    bonferroni=True,
+):
+    """Group the rows of a contingency table by CHAID merging (Kass 1980).
+
+    Repeatedly merges the least significant allowed pair of groups, tested on the
+    2 x J table of their own cases, while its p-value is above ``alpha_merge``;
+    then tests the grouped table and adjusts its p-value with the Bonferroni
+    multiplier of the predictor type.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows). Empty rows get group -1 and do not
+        count as categories; empty columns are ignored. Ordinal predictors: rows
+        in their order.
+    ordinal : bool, default=False
+        Only adjacent groups may merge (a "monotonic" predictor).
+    floating_row : int or None, default=None
+        Ordinal predictors only: the row of the floating category (typically the
+        missing values), which may join any group (SPSS's "floating" rule).
+    alpha_merge : float, default=0.05
+        A pair merges while its p-value is above this; 1 disables merging.
+    alpha_split : float, default=0.05
+        The predictor is ``significant`` when its adjusted p-value is at most this.
+    test : {"pearson", "likelihood_ratio"}, default="pearson"
+        Pearson's ``X2`` or the likelihood ratio ``G2``, for the pairs and the
+        grouped table.
+    resplit : bool, default=False
+        After a merge that forms a compound of at least three categories, split it
+        back along its most significant binary split if that split's p-value is at
+        most ``alpha_resplit`` (Kass's step 3, SPSS's SPLITMERGED).
+    alpha_resplit : float or None, default=None
+        Level of the re-split test; None means ``alpha_merge``.
+    min_group_size : int or float, default=0
+        Groups with a smaller (weighted) count are merged into their most similar
+        allowed partner after merging, smallest first; a float in (0, 1) is a
+        fraction of the total. 0 disables it.
+    max_groups : int or None, default=None
+        Merging goes on, least significant pair first, until at most this many
+        groups remain.
+    allow_single_group : bool, default=True
+        Whether the last two groups may merge. False reproduces SPSS, which stops
+        at two groups.
+    bonferroni : bool, default=True
+        Adjust the p-value by the number of groupings searched.
+
+    Returns
+    -------
+    CHAIDGrouping
+
+    Notes
+    -----
+    Ties between pairs go to the larger p-value, then the smaller statistic, then
+    the lexicographically smallest pair of rows (a group is represented by its
+    first row). The Bonferroni multipliers for ``c`` categories and ``r`` groups
+    are ``S(c, r)`` (nominal, a Stirling number of the second kind),
+    ``C(c - 1, r - 1)`` (ordinal) and ``C(c - 2, r - 2) + r C(c - 2, r - 1)``
+    (floating). Cost: O(c^2 J) for a nominal predictor, O(c J + c log c) for an
+    ordinal one.
+
+    References
+    ----------
+    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+    .. [2] IBM SPSS Statistics, "TREE: CHAID algorithm", IBM SPSS Statistics
+       Algorithms.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers._chaid import chaid_grouping
+    >>> table = np.array([[30, 10], [28, 12], [10, 30], [12, 28]], dtype=float)
+    >>> result = chaid_grouping(table)
+    >>> result.group_ids
+    array([0, 0, 1, 1])
+    >>> round(result.statistics["chi2"], 2), result.statistics["adjusted_pvalue"]
+    (32.4, 8.78...e-08)
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
+    if (table < 0).any() or not np.isfinite(table).all():
+        raise ValueError("table must hold finite non-negative counts.")
+    if test not in _TEST_CODES:
+        raise ValueError(f"test must be 'pearson' or 'likelihood_ratio', got {test!r}.")
+    if floating_row is not None and not ordinal:
+        raise ValueError("floating_row applies to ordinal predictors only.")
+    if alpha_resplit is None:
+        alpha_resplit = alpha_merge
+    if max_groups is not None and max_groups < 2 and not allow_single_group:
+        raise ValueError(
+            "max_groups=1 asks for a single group, which allow_single_group=False "
+            "forbids."
+        )
+    row_mask = table.sum(axis=1) > 0
+    col_mask = table.sum(axis=0) > 0
+    floating = floating_row is not None and bool(row_mask[floating_row])
+    core_mask = row_mask.copy()
+    if floating:
+        core_mask[floating_row] = False
+    core_rows = np.flatnonzero(core_mask)
+    core = np.ascontiguousarray(table[np.ix_(core_mask, col_mask)])
+    n_categories = int(row_mask.sum())
+    predictor = "floating" if floating else ("ordinal" if ordinal else "nominal")
+
+    n_resplits = 0
+    floating_label = -1
+    if n_categories < 2:
+        labels = np.zeros(len(core_rows), dtype=np.intp)
+    else:
+        labels, n_resplits = _merge_phase(
+            core,
+            ordinal,
+            test,
+            alpha_merge,
+            1 if allow_single_group else 2,
+            max_groups,
+            resplit,
+            alpha_resplit,
+        )
+    rows = core
+    if floating:
+        floating_counts = table[floating_row, col_mask]
+        if len(core_rows):
+            labels, floating_label = _attach_floating(
+                core,
+                floating_counts,
+                labels,
+                test,
+                alpha_merge,
+                allow_single_group,
+                max_groups,
+            )
+        else:
+            labels = np.zeros(1, dtype=np.intp)
+        core_rows = np.append(core_rows, floating_row)
+        rows = np.vstack([core, floating_counts[None, :]])
+    min_size = _resolve_min_size(min_group_size, float(table.sum()))
+    if min_size > 0 and n_categories >= 2:
+        labels = _absorb_small_groups(
+            rows, labels, floating_label, ordinal, test, min_size
+        )
+
+    # Canonical numbering: by the first table row of each group.
+    group_ids = np.full(table.shape[0], -1, dtype=np.intp)
+    group_ids[core_rows] = labels
+    _, first = np.unique(group_ids[row_mask], return_index=True)
+    renumber = np.empty(len(first), dtype=np.intp)
+    renumber[np.argsort(first, kind="stable")] = np.arange(len(first))
+    group_ids[row_mask] = renumber[group_ids[row_mask]]
+    n_groups = len(first)
+
+    grouped = merge_rows(table[row_mask][:, col_mask], group_ids[row_mask], n_groups)
+    statistic, dof, log10_p = table_test(grouped, test)
+    log10_multiplier = 0.0
+    if bonferroni and n_groups >= 1:
+        log10_multiplier = _MULTIPLIERS[predictor](n_categories, n_groups)
+    log10_adjusted = bonferroni_adjust(log10_p, log10_multiplier)
+    statistics = {
+        "chi2": statistic,
+        "dof": dof,
+        "log10_pvalue": log10_p,
+        "log10_bonferroni": log10_multiplier,
+        "log10_adjusted_pvalue": log10_adjusted,
+        "pvalue": 10.0**log10_p,
+        "adjusted_pvalue": 10.0**log10_adjusted,
+        "significant": bool(n_groups >= 2 and log10_adjusted <= math.log10(alpha_split)),
+        "predictor": predictor,
+        "test": test,
+        "n_categories": n_categories,
+        "n_resplits": n_resplits,
+    }
+    if floating:
+        statistics["floating_attached"] = bool(
+            n_categories >= 2 and np.sum(group_ids == group_ids[floating_row]) > 1
+        )
+    return CHAIDGrouping(group_ids, n_groups, -1, statistics)
+
+
+def rank_attributes(statistics):
+    """Order attributes by CHAID's selection rule.
+
+    Parameters
+    ----------
+    statistics : sequence of dict
+        One :attr:`CHAIDGrouping.statistics` per attribute.
+
+    Returns
+    -------
+    order : ndarray of intp
+        Attribute indices, best first: smallest adjusted p-value, then larger
+        statistic, then lower index.
+
+    References
+    ----------
+    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+    """
+    adjusted = np.array([s["log10_adjusted_pvalue"] for s in statistics], dtype=float)
+    chi2 = np.array([s["chi2"] for s in statistics], dtype=float)
+    return np.lexsort((np.arange(len(adjusted)), -chi2, adjusted)).astype(np.intp)
+
+
+# --------------------------------------------------------------------------------------
+# The estimator
+# --------------------------------------------------------------------------------------
+
+
+class CHAIDGrouper(BaseGrouper):
+    """CHAID merging of categories with Bonferroni-adjusted significance (Kass 1980).
+
+    Learns, for each categorical column, groups of categories by repeatedly merging
+    the two groups whose class distributions differ least (largest p-value of the
+    chi-square test of their own cases) while that p-value is above
+    ``alpha_merge``. Nominal columns may merge any two groups; ordinal columns only
+    adjacent ones, so that their groups are intervals of the category order. The
+    grouped column is then tested against the class and its p-value adjusted for
+    the number of groupings searched. The column is encoded by its groups.
+
+    Read more in the :ref:`User Guide <chaid>`.
+
+    Parameters
+    ----------
+    alpha_merge : float, default=0.05
+        Two groups merge while the p-value of their pairwise test is above this.
+        1 disables merging.
+    alpha_split : float, default=0.05
+        A column is flagged ``significant`` in ``statistics_`` when its adjusted
+        p-value is at most this (SPSS's ALPHASPLIT); it does not change the groups.
+    test : {"pearson", "likelihood_ratio"}, default="pearson"
+        Statistic of the pairwise and final tests: Pearson's chi-square or the
+        likelihood ratio ``G2``.
+    ordinal : None, "all", list or dict, default=None
+        Which columns are ordinal (only adjacent categories merge). None: only
+        pandas ordered ``Categorical`` columns, in their categories' order.
+        ``"all"``: every column. A list of column names or indices: those
+        columns, in their categories' sorted order (or ordered ``Categorical``
+        order). A dict ``{column: order}``: those columns, each with an explicit
+        sequence of its categories in order (None for the sorted order); a
+        category seen in fit but absent from its order raises a ``ValueError``.
+        Missing values of an ordinal column form a floating category.
+    resplit : bool, default=False
+        After each merge that forms a group of at least three categories, split it
+        back along its most significant binary split when that split's p-value is
+        at most ``alpha_resplit`` (SPSS's SPLITMERGED). Exhaustive over the
+        bipartitions of up to 12 categories, the principal-component ordering
+        above that; contiguous cuts for ordinal columns.
+    alpha_resplit : float or None, default=None
+        Level of the re-split test; None means ``alpha_merge``.
+    min_group_size : int or float, default=0
+        After merging, a group with a smaller (weighted) count is merged into its
+        most similar allowed group, smallest group first. A float in (0, 1) is a
+        fraction of the total weight; 0 disables it.
+    max_groups : int or None, default=None
+        After the ``alpha_merge`` rule, merging goes on (least significant pair
+        first) until at most this many groups remain.
+    allow_single_group : bool, default=True
+        Whether the last two groups may merge, so that a column unrelated to the
+        class ends in one group. False reproduces SPSS, which never merges the
+        last two groups.
+    bonferroni : bool, default=True
+        Adjust each column's p-value for the number of groupings searched.
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
+        or the weight of evidence of each group (binary targets only, computed by
+        ``category_encoders.WOEEncoder``; needs integer sample weights).
+    handle_unknown : {"default_group", "error"}, default="default_group"
+        A category not seen in fit goes to ``default_group_[j]``, or raises a
+        ``ValueError`` naming the column and the unseen values.
+    n_jobs : int or None, default=None
+        Number of columns fitted in parallel (threads). None means 1, -1 all
+        processors.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels seen in fit with positive weight.
+    categories_ : list of ndarray
+        Per feature, the categories seen in fit with positive weight: sorted for
+        nominal columns, in their order for ordinal ones; the missing category
+        (``np.nan``) last when present.
+    group_ids_ : list of ndarray of int
+        Per feature, the group of each category of ``categories_``.
+    n_groups_ : ndarray of shape (n_features,)
+        Number of groups per feature.
+    groups_ : list of list of ndarray
+        Per feature, the categories of each group.
+    default_group_ : ndarray of shape (n_features,)
+        Group of unseen categories: the largest group (lowest id on ties).
+    table_ : list of ndarray of shape (n_groups, n_classes)
+        Per feature, the (weighted) class counts of each group.
+    statistics_ : list of dict
+        Per feature, the statistics of :class:`CHAIDGrouping`: ``chi2``, ``dof``,
+        ``log10_pvalue``, ``log10_bonferroni``, ``log10_adjusted_pvalue``,
+        ``pvalue``, ``adjusted_pvalue``, ``significant``, ``predictor``,
+        ``test``, ``n_categories``, ``n_resplits`` (and ``floating_attached``).
+    woe_ : list of ndarray
+        Per feature, the weight of evidence of each group (``encode="woe"`` only).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit. Defined only when ``X`` has feature
+        names that are all strings.
+
+    See Also
+    --------
+    KhiopsGrouper : Robust chi-square grouping with a global criterion.
+    chaid_feature_ranking : Rank the columns of X by adjusted p-value.
+
+    Notes
+    -----
+    *Algorithm* (SPSS's CHAID steps). The pair of groups with the largest
+    pairwise p-value is merged while that p-value is above ``alpha_merge``
+    (ties: smaller statistic, then the pair of lowest categories). The pairwise
+    test uses the two groups' cases only, with ``J_gh - 1`` degrees of freedom
+    for the ``J_gh`` classes present in them. Optionally a new compound is
+    re-split; then small groups are absorbed. The grouped column's p-value is
+    multiplied by ``S(c, r)`` (nominal: the number of partitions of ``c``
+    categories into ``r`` groups), ``C(c - 1, r - 1)`` (ordinal) or
+    ``C(c - 2, r - 2) + r C(c - 2, r - 1)`` (ordinal with missing values).
+
+    *Missing values.* In a nominal column NaN is a category like any other. In
+    an ordinal column the missing category floats: the ordinal categories are
+    merged first, then the missing category joins the group most similar to it
+    if the grouped column is then more significant (SPSS), or, with
+    ``allow_single_group=True``, if it is not significantly different from that
+    group (p-value above ``alpha_merge``), as any merge would.
+
+    *Ordinal columns with gaps.* Only the categories seen in fit count: the
+    categories on either side of an absent one are adjacent. A value never seen
+    in fit (one in a gap included) is an unseen category at transform time.
+
+    *Edge cases.* A single category gives one group and a ``UserWarning``; an
+    all-NaN column is a single (missing) category. A target with one class
+    raises a ``ValueError``.
+
+    *Complexity.* One pass over the rows builds each column's table. The merging
+    reads the table only: O(c^2 J) for a nominal column of ``c`` categories and
+    ``J`` classes (each merge re-tests only the new group's pairs), O(c J +
+    c log c) for an ordinal one.
+
+    References
+    ----------
+    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+    .. [2] IBM SPSS Statistics, "TREE: CHAID algorithm", IBM SPSS Statistics
+       Algorithms.
+    .. [3] D. Biggs, B. de Ville and E. Suen, "A method of choosing multiway
+       partitions for classification and decision trees", Journal of Applied
+       Statistics 18(1):49-62, 1991, doi:10.1080/02664769100000005.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers import CHAIDGrouper
+    >>> rng = np.random.RandomState(0)
+    >>> color = rng.choice(["red", "green", "blue", "black"], size=2000)
+    >>> y = np.where(np.isin(color, ["red", "green"]), rng.rand(2000) < 0.8,
+    ...              rng.rand(2000) < 0.2)
+    >>> grouper = CHAIDGrouper().fit(color.reshape(-1, 1), y)
+    >>> grouper.groups_[0]
+    [array(['black', 'blue'], dtype=object), array(['green', 'red'], dtype=object)]
+    >>> grouper.statistics_[0]["significant"]
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **BaseGrouper._parameter_constraints,
+        "alpha_merge": [Interval(Real, 0, 1, closed="right")],
+        "alpha_split": [Interval(Real, 0, 1, closed="right")],
+        "test": [StrOptions({"pearson", "likelihood_ratio"})],
+        "ordinal": [None, StrOptions({"all"}), list, dict],
+        "resplit": ["boolean"],
+        "alpha_resplit": [Interval(Real, 0, 1, closed="right"), None],
+        "min_group_size": [
+            Interval(Integral, 0, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="neither"),
+        ],
+        "max_groups": [Interval(Integral, 1, None, closed="left"), None],
+        "allow_single_group": ["boolean"],
+        "bonferroni": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        *,
+        alpha_merge=0.05,
+        alpha_split=0.05,
+        test="pearson",
+        ordinal=None,
+        resplit=False,
+        alpha_resplit=None,
+        min_group_size=0,
+        max_groups=None,
+        allow_single_group=True,
+        bonferroni=True,
+        encode="ordinal",
+        handle_unknown="default_group",
+        n_jobs=None,
+    ):
+        super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
+        self.alpha_merge = alpha_merge
+        self.alpha_split = alpha_split
+        self.test = test
+        self.ordinal = ordinal
+        self.resplit = resplit
+        self.alpha_resplit = alpha_resplit
+        self.min_group_size = min_group_size
+        self.max_groups = max_groups
+        self.allow_single_group = allow_single_group
+        self.bonferroni = bonferroni
+
+    def _column_keys(self):
+        """The column references of ``ordinal``, checked against X."""
+        if not isinstance(self.ordinal, (list, dict)):
+            return []
+        names = getattr(self, "feature_names_in_", None)
+        known = set(range(self.n_features_in_))
+        if names is not None:
+            known |= {str(n) for n in names}
+        for key in self.ordinal:
+            valid = (
+                isinstance(key, (Integral, np.integer)) and 0 <= key < self.n_features_in_
+            ) or (isinstance(key, str) and key in known)
+            if not valid:
+                raise ValueError(
+                    f"ordinal names column {key!r}, which is not a column of X "
+                    f"(X has {self.n_features_in_} columns"
+                    + (f": {list(names)}" if names is not None else "")
+                    + ")."
+                )
+        return list(self.ordinal)
+
+    def _check_column_params(self):
+        self._column_keys()
+        if self.max_groups == 1 and not self.allow_single_group:
+            raise ValueError(
+                "max_groups=1 asks for a single group, which allow_single_group=False "
+                "forbids."
+            )
+
+    def _ordinal_order(self, context):
+        """None (nominal column), or the explicit order of an ordinal column
+        (an empty tuple meaning the natural order)."""
+        spec = self.ordinal
+        natural = () if context.ordered_categories is None else context.ordered_categories
+        if isinstance(spec, dict):
+            for key in (context.index, context.name):
+                if key in spec:
+                    return natural if spec[key] is None else spec[key]
+        elif spec == "all" or (
+            isinstance(spec, list) and (context.index in spec or context.name in spec)
+        ):
+            return natural
+        return context.ordered_categories
+
+    def _category_order(self, categories, context):
+        order = self._ordinal_order(context)
+        if order is None or len(order) == 0:
+            return None
+        order = pd.Index(list(order))
+        if order.has_duplicates:
+            raise ValueError(
+                f"The order given for column {context.name!r} repeats categories."
+            )
+        position = order.get_indexer(categories)
+        if (position < 0).any():
+            missing = categories[position < 0][:5].tolist()
+            raise ValueError(
+                f"Column {context.name!r} has categories {missing} that are not in "
+                "the order given for it; an ordinal column's order must list every "
+                "category."
+            )
+        return np.argsort(position, kind="stable")
+
+    def _group_table(self, table, context):
+        ordinal = self._ordinal_order(context) is not None
+        floating_row = table.shape[0] - 1 if ordinal and context.has_missing else None
+        return chaid_grouping(
+            table,
+            ordinal=ordinal,
+            floating_row=floating_row,
+            alpha_merge=self.alpha_merge,
+            alpha_split=self.alpha_split,
+            test=self.test,
+            resplit=self.resplit,
+            alpha_resplit=self.alpha_resplit,
+            min_group_size=self.min_group_size,
+            max_groups=self.max_groups,
+            allow_single_group=self.allow_single_group,
+            bonferroni=self.bonferroni,
+        )
+
+
+def chaid_feature_ranking(X, y, *, sample_weight=None, **params):
+    """Rank the columns of X by CHAID's adjusted p-value.
+
+    Fits a :class:`CHAIDGrouper` and orders its columns by
+    :func:`rank_attributes`: the column whose grouping is most significantly
+    related to the class comes first.
+
+    Parameters
+    ----------
+    X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+        Categorical columns.
+    y : array-like of shape (n_samples,)
+        Class labels.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Frequency weights.
+    **params
+        Parameters of :class:`CHAIDGrouper`.
+
+    Returns
+    -------
+    ranking : pandas.DataFrame
+        One row per column, best first, indexed by feature name, with columns
+        ``n_groups``, ``chi2``, ``dof``, ``log10_pvalue``,
+        ``log10_adjusted_pvalue``, ``adjusted_pvalue`` and ``significant``.
+
+    References
+    ----------
+    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers import chaid_feature_ranking
+    >>> rng = np.random.RandomState(0)
+    >>> signal = rng.choice(["a", "b", "c"], size=1000)
+    >>> noise = rng.choice(["u", "v"], size=1000)
+    >>> y = (signal == "a") ^ (rng.rand(1000) < 0.1)
+    >>> X = np.column_stack([noise, signal])
+    >>> chaid_feature_ranking(X, y).index.tolist()
+    ['x1', 'x0']
+    """
+    grouper = CHAIDGrouper(**params).fit(X, y, sample_weight=sample_weight)
+    order = rank_attributes(grouper.statistics_)
+    names = np.asarray(_check_feature_names_in(grouper, None), dtype=object)
+    keys = ["chi2", "dof", "log10_pvalue", "log10_adjusted_pvalue", "adjusted_pvalue",
+            "significant"]  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "n_groups": grouper.n_groups_[order],
+            **{k: [grouper.statistics_[j][k] for j in order] for k in keys},
+        },
+        index=pd.Index(names[order], name="feature"),
+    )
+    return frame
