@@ -190,13 +190,12 @@ def naive_pair_test(u, v, test="pearson"):
     if dof == 0:
         return 0.0, 0, 0.0
     expected = np.outer(sub.sum(axis=1), sub.sum(axis=0)) / sub.sum()
+    # math.fsum: the correctly rounded sum, whatever the order of the classes
     if test == "pearson":
-        statistic = float(((sub - expected) ** 2 / expected).sum())
+        statistic = math.fsum(((sub - expected) ** 2 / expected).ravel())
     else:
         cells = sub > 0
-        statistic = float(
-            2 * (sub[cells] * np.log(sub[cells] / expected[cells])).sum()
-        )
+        statistic = 2 * math.fsum(sub[cells] * np.log(sub[cells] / expected[cells]))
     return statistic, dof, float(chi2.logsf(statistic, dof))
 
 

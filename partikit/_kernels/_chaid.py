@@ -83,10 +83,17 @@ def pair_statistic(counts, a, b, test):
 
 @njit(**NJIT)
 def _pair_statistic(counts, a, b, n_a, n_b, test):
-    """:func:`pair_statistic` given the row totals ``n_a`` and ``n_b``."""
+    """:func:`pair_statistic` given the row totals ``n_a`` and ``n_b``.
+
+    The terms are added with Neumaier's compensated sum, whose result is the
+    rounded exact sum but in pathological cases: two pairs whose tables differ by
+    an order of the classes (mirror images) get the same statistic, so that exact
+    ties are broken by the documented rule, not by rounding.
+    """
     n_classes = counts.shape[1]
     total = n_a + n_b
     statistic = 0.0
+    compensation = 0.0
     n_present = 0
     for j in range(n_classes):
         u = counts[a, j]
@@ -97,12 +104,20 @@ def _pair_statistic(counts, a, b, n_a, n_b, test):
         n_present += 1
         if test == PEARSON:
             d = u * n_b - v * n_a
-            statistic += d * d / t
+            term = d * d / t
         else:
+            term = 0.0
             if u > 0.0:
-                statistic += u * math.log(u * total / (n_a * t))
+                term += u * math.log(u * total / (n_a * t))
             if v > 0.0:
-                statistic += v * math.log(v * total / (n_b * t))
+                term += v * math.log(v * total / (n_b * t))
+        following = statistic + term
+        if abs(statistic) >= abs(term):
+            compensation += (statistic - following) + term
+        else:
+            compensation += (term - following) + statistic
+        statistic = following
+    statistic += compensation
     if n_present < 2:
         return 0.0, n_present
     if test == PEARSON:
