@@ -464,14 +464,15 @@ class CHAIDGrouper(BaseGrouper):
         Statistic of the pairwise and final tests: Pearson's chi-square or the
         likelihood ratio ``G2``.
     ordinal : None, "all", list or dict, default=None
-        Which columns are ordinal (only adjacent categories merge). None: only
-        pandas ordered ``Categorical`` columns, in their categories' order.
-        ``"all"``: every column. A list of column names or indices: those
-        columns, in their categories' sorted order (or ordered ``Categorical``
-        order). A dict ``{column: order}``: those columns, each with an explicit
-        sequence of its categories in order (None for the sorted order); a
-        category seen in fit but absent from its order raises a ``ValueError``.
-        Missing values of an ordinal column form a floating category.
+        Which columns are ordinal (only adjacent categories merge), besides pandas
+        ordered ``Categorical`` columns, which always are, in their categories'
+        order (``.cat.as_unordered()`` makes one nominal). None: no other column.
+        ``"all"``: every column. A list of column names (DataFrame input) or
+        indices: those columns, in their categories' sorted order. A dict
+        ``{column: order}``: those columns, each with an explicit sequence of its
+        categories in order (None for the sorted order); a category seen in fit
+        but absent from its order raises a ``ValueError``. Missing values of an
+        ordinal column form a floating category.
     resplit : bool, default=False
         After each merge that forms a group of at least three categories, split it
         back along its most significant binary split when that split's p-value is
@@ -488,9 +489,10 @@ class CHAIDGrouper(BaseGrouper):
         After the ``alpha_merge`` rule, merging goes on (least significant pair
         first) until at most this many groups remain.
     allow_single_group : bool, default=True
-        Whether the last two groups may merge, so that a column unrelated to the
-        class ends in one group. False reproduces SPSS, which never merges the
-        last two groups.
+        Whether merging by p-value may merge the last two groups, so that a
+        column unrelated to the class ends in one group. False reproduces SPSS,
+        which never does (``min_group_size`` may still merge them: a group too
+        small to stand alone is always absorbed).
     bonferroni : bool, default=True
         Adjust each column's p-value for the number of groupings searched.
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
@@ -523,7 +525,7 @@ class CHAIDGrouper(BaseGrouper):
     table_ : list of ndarray of shape (n_groups, n_classes)
         Per feature, the (weighted) class counts of each group.
     statistics_ : list of dict
-        Per feature, the statistics of :class:`CHAIDGrouping`: ``chi2``, ``dof``,
+        Per feature, the statistics of the column's grouping: ``chi2``, ``dof``,
         ``log10_pvalue``, ``log10_bonferroni``, ``log10_adjusted_pvalue``,
         ``pvalue``, ``adjusted_pvalue``, ``significant``, ``predictor``,
         ``test``, ``n_categories``, ``n_resplits`` (and ``floating_attached``).
@@ -729,9 +731,9 @@ class CHAIDGrouper(BaseGrouper):
 def chaid_feature_ranking(X, y, *, sample_weight=None, **params):
     """Rank the columns of X by CHAID's adjusted p-value.
 
-    Fits a :class:`CHAIDGrouper` and orders its columns by
-    :func:`rank_attributes`: the column whose grouping is most significantly
-    related to the class comes first.
+    Fits a :class:`CHAIDGrouper` and orders its columns by CHAID's selection rule:
+    smallest adjusted p-value first, then larger statistic, then column order. The
+    column whose grouping is most significantly related to the class comes first.
 
     Parameters
     ----------
