@@ -225,7 +225,9 @@ def g2_statistic(table):
         return 0.0, 0
     expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
     cells = table > 0
-    statistic = 2.0 * float(np.sum(table[cells] * np.log(table[cells] / expected[cells])))
+    statistic = 2.0 * float(
+        np.sum(table[cells] * np.log(table[cells] / expected[cells]))
+    )
     return max(statistic, 0.0), (n_rows - 1) * (n_cols - 1)
 
 

@@ -199,8 +199,9 @@ def naive_pair_test(u, v, test="pearson"):
     return statistic, dof, float(chi2.logsf(statistic, dof))
 
 
-def naive_chaid_merges(table, alpha_merge, *, ordinal=False, min_groups=1,
-                       max_groups=None, test="pearson"):
+def naive_chaid_merges(
+    table, alpha_merge, *, ordinal=False, min_groups=1, max_groups=None, test="pearson"
+):
     """CHAID's merge loop, every allowed pair re-tested at every step.
 
     Returns the groups (lists of rows, each sorted, in order of first row) and the

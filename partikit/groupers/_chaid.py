@@ -126,7 +126,11 @@ def _merge_phase(
     log10_alpha_resplit = math.log10(alpha_resplit)
     while True:
         status, group = merge_until(
-            state, max_neg_log_alpha, min_groups, max_groups, n_resplits < resplit_budget
+            state,
+            max_neg_log_alpha,
+            min_groups,
+            max_groups,
+            n_resplits < resplit_budget,
         )
         if status != COMPOUND:
             break
@@ -396,7 +400,9 @@ def chaid_grouping(
         "log10_adjusted_pvalue": log10_adjusted,
         "pvalue": 10.0**log10_p,
         "adjusted_pvalue": 10.0**log10_adjusted,
-        "significant": bool(n_groups >= 2 and log10_adjusted <= math.log10(alpha_split)),
+        "significant": bool(
+            n_groups >= 2 and log10_adjusted <= math.log10(alpha_split)
+        ),
         "predictor": predictor,
         "test": test,
         "n_categories": n_categories,
@@ -656,7 +662,8 @@ class CHAIDGrouper(BaseGrouper):
             known |= {str(n) for n in names}
         for key in self.ordinal:
             valid = (
-                isinstance(key, (Integral, np.integer)) and 0 <= key < self.n_features_in_
+                isinstance(key, (Integral, np.integer))
+                and 0 <= key < self.n_features_in_
             ) or (isinstance(key, str) and key in known)
             if not valid:
                 raise ValueError(
@@ -679,7 +686,9 @@ class CHAIDGrouper(BaseGrouper):
         """None (nominal column), or the explicit order of an ordinal column
         (an empty tuple meaning the natural order)."""
         spec = self.ordinal
-        natural = () if context.ordered_categories is None else context.ordered_categories
+        natural = (
+            () if context.ordered_categories is None else context.ordered_categories
+        )
         if isinstance(spec, dict):
             for key in (context.index, context.name):
                 if key in spec:

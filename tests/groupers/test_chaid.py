@@ -11,14 +11,14 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy.testing import assert_allclose, assert_array_equal
+from numpy.testing import assert_array_equal
 
-from tests.naive import naive_chaid_merges, naive_pair_test
 from partikit import CHAIDGrouper
 from partikit._kernels import _chaid as kernel
 from partikit.groupers import chaid_feature_ranking
 from partikit.groupers._bipartition import best_chi2_bipartition
 from partikit.groupers._chaid import chaid_grouping, rank_attributes
+from tests.naive import naive_chaid_merges, naive_pair_test
 
 EXAMPLE = np.array([[30, 10], [28, 12], [10, 30], [12, 28]], dtype=float)
 
@@ -35,14 +35,18 @@ def _labels(groups, n_rows):
     return labels
 
 
-def _kernel_labels(table, alpha, *, ordinal=False, min_groups=1, max_groups=None,
-                   test="pearson"):  # fmt: skip
+def _kernel_labels(
+    table, alpha, *, ordinal=False, min_groups=1, max_groups=None, test="pearson"
+):
     code = kernel.PEARSON if test == "pearson" else kernel.LIKELIHOOD_RATIO
     state = kernel.init_state(np.ascontiguousarray(table, dtype=float), ordinal, code)
     kernel.merge_until(
-        state, -math.log(alpha), min_groups, -1 if max_groups is None else max_groups,
+        state,
+        -math.log(alpha),
+        min_groups,
+        -1 if max_groups is None else max_groups,
         False,
-    )  # fmt: skip
+    )
     return kernel.group_labels(state)
 
 
@@ -98,7 +102,9 @@ def test_worked_example_ordinal_multiplier():
     result = chaid_grouping(EXAMPLE, ordinal=True)
     assert_array_equal(result.group_ids, [0, 0, 1, 1])
     assert 10 ** result.statistics["log10_bonferroni"] == pytest.approx(3.0)
-    assert result.statistics["adjusted_pvalue"] == pytest.approx(3 * 1.2549e-8, rel=1e-3)
+    assert result.statistics["adjusted_pvalue"] == pytest.approx(
+        3 * 1.2549e-8, rel=1e-3
+    )
 
 
 def test_spss_mode_never_merges_the_last_two_groups():
@@ -110,8 +116,9 @@ def test_spss_mode_never_merges_the_last_two_groups():
 
 
 def test_alpha_merge_one_disables_merging():
-    result = chaid_grouping(np.array([[10, 10], [10, 10], [11, 9]], dtype=float),
-                            alpha_merge=1.0)  # fmt: skip
+    result = chaid_grouping(
+        np.array([[10, 10], [10, 10], [11, 9]], dtype=float), alpha_merge=1.0
+    )
     assert result.n_groups == 3
 
 
@@ -125,9 +132,10 @@ def tables(draw, max_rows=9, max_classes=4):
     n_rows = draw(st.integers(2, max_rows))
     n_classes = draw(st.integers(2, max_classes))
     cells = draw(
-        st.lists(st.integers(0, 40), min_size=n_rows * n_classes,
-                 max_size=n_rows * n_classes)
-    )  # fmt: skip
+        st.lists(
+            st.integers(0, 40), min_size=n_rows * n_classes, max_size=n_rows * n_classes
+        )
+    )
     table = np.array(cells, dtype=float).reshape(n_rows, n_classes)
     table[table.sum(axis=1) == 0, 0] = 1.0
     return table
@@ -146,13 +154,21 @@ def test_merge_loop_matches_naive(table, ordinal, alpha, min_groups, max_groups,
     """Check the kernel's merges against re-testing every allowed pair at every
     step, for nominal and ordinal predictors, both statistics and the limits."""
     groups, _ = naive_chaid_merges(
-        table, alpha, ordinal=ordinal, min_groups=min_groups,
-        max_groups=max_groups, test=test,
-    )  # fmt: skip
+        table,
+        alpha,
+        ordinal=ordinal,
+        min_groups=min_groups,
+        max_groups=max_groups,
+        test=test,
+    )
     labels = _kernel_labels(
-        table, alpha, ordinal=ordinal, min_groups=min_groups,
-        max_groups=max_groups, test=test,
-    )  # fmt: skip
+        table,
+        alpha,
+        ordinal=ordinal,
+        min_groups=min_groups,
+        max_groups=max_groups,
+        test=test,
+    )
     assert_array_equal(labels, _labels(groups, len(table)))
 
 
@@ -258,7 +274,9 @@ def _naive_resplit_groups(table, alpha, ordinal):
                 if b < len(groups):
                     u, v = table[groups[a]].sum(0), table[groups[b]].sum(0)
                     statistic, _, log_p = naive_pair_test(u, v)
-                    candidates.append((-log_p, statistic, groups[a][0], groups[b][0], a, b))
+                    candidates.append(
+                        (-log_p, statistic, groups[a][0], groups[b][0], a, b)
+                    )
         neg_log_p, _, _, _, a, b = min(candidates)
         if -neg_log_p <= math.log(alpha):
             break
@@ -273,7 +291,10 @@ def _naive_resplit_groups(table, alpha, ordinal):
             if chi2.logsf(statistic, dof) <= math.log(alpha):
                 merged = np.array(merged)
                 groups.remove(list(merged))
-                groups += [sorted(merged[~side].tolist()), sorted(merged[side].tolist())]
+                groups += [
+                    sorted(merged[~side].tolist()),
+                    sorted(merged[side].tolist()),
+                ]
         groups.sort(key=lambda g: g[0])
     return groups
 
@@ -312,10 +333,12 @@ def test_resplit_matches_naive_on_random_tables(ordinal, global_random_seed):
         n_rows = rng.integers(3, 8)
         share = rng.uniform(0.2, 0.8, n_rows)
         table = np.array(
-            [rng.multinomial(size, [q, 1 - q])
-             for q, size in zip(share, rng.integers(5, 150, n_rows), strict=True)],
+            [
+                rng.multinomial(size, [q, 1 - q])
+                for q, size in zip(share, rng.integers(5, 150, n_rows), strict=True)
+            ],
             dtype=float,
-        )  # fmt: skip
+        )
         table[:, 0] += 1
         result = chaid_grouping(table, ordinal=ordinal, resplit=True, alpha_merge=0.2)
         groups = _naive_resplit_groups(table, 0.2, ordinal)
@@ -425,8 +448,8 @@ def test_ordered_categorical_is_ordinal_in_its_order():
     assert grouper.categories_[0].tolist() == order
     assert_array_equal(grouper.group_ids_[0], [0, 0, 1, 1])
     assert grouper.statistics_[0]["predictor"] == "ordinal"
-    assert_array_equal(grouper.transform(X.iloc[:4]).ravel(),
-                       grouper.group_ids_[0][[order.index(v) for v in x[:4]]])  # fmt: skip
+    expected = grouper.group_ids_[0][[order.index(v) for v in x[:4]]]
+    assert_array_equal(grouper.transform(X.iloc[:4]).ravel(), expected)
 
 
 @pytest.mark.parametrize(
@@ -540,8 +563,9 @@ def test_likelihood_ratio_option():
     assert stats["test"] == "likelihood_ratio"
     from scipy.stats import chi2_contingency
 
-    expected = chi2_contingency(grouper.table_[0], correction=False,
-                                lambda_="log-likelihood")[0]  # fmt: skip
+    expected = chi2_contingency(
+        grouper.table_[0], correction=False, lambda_="log-likelihood"
+    )[0]
     assert stats["chi2"] == pytest.approx(expected)
 
 
@@ -561,9 +585,14 @@ def test_chaid_feature_ranking():
     assert ranking.index.tolist() == ["strong", "weak", "noise"]
     assert ranking["significant"].tolist() == [True, True, False]
     assert list(ranking.columns) == [
-        "n_groups", "chi2", "dof", "log10_pvalue", "log10_adjusted_pvalue",
-        "adjusted_pvalue", "significant",
-    ]  # fmt: skip
+        "n_groups",
+        "chi2",
+        "dof",
+        "log10_pvalue",
+        "log10_adjusted_pvalue",
+        "adjusted_pvalue",
+        "significant",
+    ]
 
 
 def test_sample_weight_is_row_repetition():
@@ -572,9 +601,13 @@ def test_sample_weight_is_row_repetition():
     y = rng.randint(0, 3, size=400)
     weights = rng.randint(0, 4, size=400)
     weighted = CHAIDGrouper().fit(x.reshape(-1, 1), y, sample_weight=weights)
-    repeated = CHAIDGrouper().fit(np.repeat(x, weights).reshape(-1, 1), np.repeat(y, weights))
+    repeated = CHAIDGrouper().fit(
+        np.repeat(x, weights).reshape(-1, 1), np.repeat(y, weights)
+    )
     assert_array_equal(weighted.group_ids_[0], repeated.group_ids_[0])
-    assert weighted.statistics_[0]["chi2"] == pytest.approx(repeated.statistics_[0]["chi2"])
+    assert weighted.statistics_[0]["chi2"] == pytest.approx(
+        repeated.statistics_[0]["chi2"]
+    )
 
 
 # ----------------------------------------------------------------------------------
@@ -588,9 +621,13 @@ def _chaid_package_partition(x, y, alpha_merge):
         warnings.simplefilter("ignore")
         chaid = pytest.importorskip("CHAID")
         tree = chaid.Tree.from_numpy(
-            x.reshape(-1, 1), y, alpha_merge=alpha_merge, max_depth=1,
-            min_parent_node_size=0, min_child_node_size=0,
-        )  # fmt: skip
+            x.reshape(-1, 1),
+            y,
+            alpha_merge=alpha_merge,
+            max_depth=1,
+            min_parent_node_size=0,
+            min_child_node_size=0,
+        )
         split = tree.tree_store[0].split
     values = pd.unique(x)
     if not split.valid():
@@ -620,8 +657,9 @@ def _same_partition(a, b):
 
 
 @pytest.mark.parametrize("alpha_merge", [0.05, 0.01])
-def test_same_partition_as_chaid_package_on_synthetic_data(alpha_merge,
-                                                           global_random_seed):  # fmt: skip
+def test_same_partition_as_chaid_package_on_synthetic_data(
+    alpha_merge, global_random_seed
+):
     pytest.importorskip("CHAID")
     rng = np.random.RandomState(global_random_seed)
     for _ in range(8):
@@ -632,19 +670,25 @@ def test_same_partition_as_chaid_package_on_synthetic_data(alpha_merge,
         y = np.array([rng.choice(n_classes, p=profiles[hidden[v]]) for v in x])
         x = np.array([f"v{v:02d}" for v in x], dtype=object)
         assert _same_partition(
-            _partikit_partition(x, y, alpha_merge), _chaid_package_partition(x, y, alpha_merge)
+            _partikit_partition(x, y, alpha_merge),
+            _chaid_package_partition(x, y, alpha_merge),
         )
 
 
 @pytest.mark.parametrize(
-    "dataset, target", [("adult", "income"), ("mushroom", "class"), ("nursery", "class")]
+    "dataset, target",
+    [("adult", "income"), ("mushroom", "class"), ("nursery", "class")],
 )
 def test_same_partition_as_chaid_package_on_real_data(datasets_dir, dataset, target):
     """Check every nominal column of the dataset (missing values dropped: the
     package's missing category follows other rules)."""
     pytest.importorskip("CHAID")
-    data = pd.read_csv(datasets_dir / dataset / "data.csv", dtype=str,
-                       na_values=["?"], keep_default_na=False)  # fmt: skip
+    data = pd.read_csv(
+        datasets_dir / dataset / "data.csv",
+        dtype=str,
+        na_values=["?"],
+        keep_default_na=False,
+    )
     y_all = data.pop(target).to_numpy()
     compared, skipped = 0, []
     for column in data:
