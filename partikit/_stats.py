@@ -93,6 +93,14 @@ def log10_chi2_sf(statistic, dof):
     return (flat / LN10).reshape(x.shape)
 
 
+def _non_empty(table):
+    """The table as float64 without its empty rows and columns."""
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D, got {table.ndim} dimension(s).")
+    return table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+
+
 def chi2_statistic(table):
     """Return Pearson's chi-square statistic of a contingency table.
 
@@ -131,10 +139,7 @@ def chi2_statistic(table):
     >>> round(statistic, 9), dof
     (32.4, 1)
     """
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D, got {table.ndim} dimension(s).")
-    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    table = _non_empty(table)
     n_rows, n_cols = table.shape
     if n_rows < 2 or n_cols < 2:
         return 0.0, 0
@@ -216,10 +221,7 @@ def g2_statistic(table):
     >>> round(statistic, 6), dof
     (33.593089, 1)
     """
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D, got {table.ndim} dimension(s).")
-    table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    table = _non_empty(table)
     n_rows, n_cols = table.shape
     if n_rows < 2 or n_cols < 2:
         return 0.0, 0

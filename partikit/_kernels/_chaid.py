@@ -270,10 +270,7 @@ def _init_nominal_keys(state):
                 counts, g, h, totals[g], totals[h], test
             )
             if cached:
-                cache_stat[g, h] = statistic
-                cache_stat[h, g] = statistic
-                cache_present[g, h] = n_present
-                cache_present[h, g] = n_present
+                _cache_pair(cache_stat, cache_present, g, h, statistic, n_present)
             # partners come in increasing order: strict < keeps the lowest on ties
             if statistic < best_stat[g, n_present]:
                 best_stat[g, n_present] = statistic
@@ -283,6 +280,14 @@ def _init_nominal_keys(state):
                 best_partner[h, n_present] = g
     for g in range(n_rows):
         _choose_key(state[_KEYS], g, best_stat[g], best_partner[g])
+
+
+@njit(**NJIT)
+def _cache_pair(cache_stat, cache_present, g, h, statistic, n_present):
+    cache_stat[g, h] = statistic
+    cache_stat[h, g] = statistic
+    cache_present[g, h] = n_present
+    cache_present[h, g] = n_present
 
 
 @njit(**NJIT)
@@ -381,10 +386,7 @@ def _scan(state, g, slot, fresh):
                 counts, g, h, totals[g], totals[h], test
             )
             if cached:
-                cache_stat[g, h] = statistic
-                cache_stat[h, g] = statistic
-                cache_present[g, h] = n_present
-                cache_present[h, g] = n_present
+                _cache_pair(cache_stat, cache_present, g, h, statistic, n_present)
         scan_stat[h] = statistic
         scan_present[h] = n_present
         if best_partner[n_present] < 0 or statistic < best_stat[n_present]:
