@@ -85,8 +85,9 @@ def pair_statistic(counts, a, b, test):
 def _pair_statistic(counts, a, b, n_a, n_b, test):
     """:func:`pair_statistic` given the row totals ``n_a`` and ``n_b``.
 
-    The terms are added with Neumaier's compensated sum, whose result is the
-    rounded exact sum but in pathological cases: two pairs whose tables differ by
+    The terms are added with a compensated sum (Knuth's TwoSum, as in
+    Neumaier's algorithm), whose result is the rounded exact sum but in
+    pathological cases: two pairs whose tables differ by
     an order of the classes (mirror images) get the same statistic, so that exact
     ties are broken by the documented rule, not by rounding.
     """
@@ -111,11 +112,10 @@ def _pair_statistic(counts, a, b, n_a, n_b, test):
                 term += u * math.log(u * total / (n_a * t))
             if v > 0.0:
                 term += v * math.log(v * total / (n_b * t))
+        # Knuth's TwoSum: the exact rounding error of the addition, branch-free
         following = statistic + term
-        if abs(statistic) >= abs(term):
-            compensation += (statistic - following) + term
-        else:
-            compensation += (term - following) + statistic
+        term_part = following - statistic
+        compensation += (statistic - (following - term_part)) + (term - term_part)
         statistic = following
     statistic += compensation
     if n_present < 2:
