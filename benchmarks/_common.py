@@ -36,7 +36,7 @@ named in its section, in one process holding partikit and the peers.
 #: Distributions whose versions are reported (missing ones are reported as such).
 PACKAGES = (
     "partikit", "numpy", "pandas", "pyarrow", "scikit-learn", "scipy", "numba",
-    "khiops", "optbinning", "feature_engine", "category_encoders",
+    "khiops", "optbinning", "feature_engine", "category_encoders", "CHAID",
 )  # fmt: skip
 
 
