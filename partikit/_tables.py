@@ -83,3 +83,60 @@ def merge_rows(table, group_ids, n_groups):
     grouped = np.zeros((n_groups, table.shape[1]), dtype=np.float64)
     np.add.at(grouped, np.asarray(group_ids, dtype=np.intp), table)
     return grouped
+
+
+def check_table(table):
+    """Return a table as C-contiguous float64, checked 2-D, finite, non-negative.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, n_classes)
+
+    Returns
+    -------
+    table : ndarray of float64 of shape (n_parts, n_classes)
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
+    if (table < 0).any() or not np.isfinite(table).all():
+        raise ValueError("table must hold finite non-negative counts.")
+    return table
+
+
+def number_by_first_row(labels, n_rows, rows):
+    """Number groups 0, 1, ... in the order of their first table row.
+
+    The canonical numbering of every grouping: it depends on the table only, not
+    on how an algorithm happened to label its groups.
+
+    Parameters
+    ----------
+    labels : ndarray of int of shape (n_labelled,)
+        Group label of each row of ``rows``.
+    n_rows : int
+        Number of rows of the table.
+    rows : ndarray of int of shape (n_labelled,)
+        The labelled table rows, increasing; the others get group -1.
+
+    Returns
+    -------
+    group_ids : ndarray of intp of shape (n_rows,)
+    renumber : ndarray of intp
+        The new number of each old label (``renumber[label]``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit._tables import number_by_first_row
+    >>> number_by_first_row(np.array([2, 0, 2]), 4, np.array([0, 1, 3]))[0]
+    array([ 0,  1, -1,  0])
+    """
+    labels = np.asarray(labels, dtype=np.intp)
+    _, first = np.unique(labels, return_index=True)
+    renumber = np.full(labels.max() + 1 if len(labels) else 0, -1, dtype=np.intp)
+    used = labels[np.sort(first)]
+    renumber[used] = np.arange(len(used))
+    group_ids = np.full(n_rows, -1, dtype=np.intp)
+    group_ids[rows] = renumber[labels]
+    return group_ids, renumber

@@ -213,9 +213,9 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         present = table.sum(axis=1) > 0
         table = table[present]
         categories = factorized.categories[present[:-1]]
-        if present[-1]:
-            categories = _append_missing(categories)
         has_missing = bool(present[-1])
+        if has_missing:
+            categories = _append_missing(categories)
         n_known = len(categories) - has_missing
         context = ColumnContext(j, name, _ordered_categories(column), has_missing)
         order = self._category_order(categories[:n_known], context)

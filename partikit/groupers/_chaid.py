@@ -25,7 +25,6 @@ from partikit._kernels._chaid import (
     split_group,
 )
 from partikit._stats import (
-    LN10,
     bonferroni_adjust,
     chi2_statistic,
     g2_statistic,
@@ -34,7 +33,7 @@ from partikit._stats import (
     log10_bonferroni_ordinal,
     log10_chi2_sf,
 )
-from partikit._tables import merge_rows
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
 
@@ -97,11 +96,6 @@ class CHAIDGrouping:
     statistics: dict = field(default_factory=dict)
 
 
-def _neg_log_p(statistics, n_present):
-    dof = np.maximum(n_present - 1, 0)
-    return -np.asarray(log10_chi2_sf(statistics, dof), dtype=np.float64) * LN10
-
-
 def _most_similar(counts, g, partners, test):
     """Partner of group g with the largest pairwise p-value (then the smaller
     statistic, then the lower index), and that p-value's log10."""
@@ -109,9 +103,9 @@ def _most_similar(counts, g, partners, test):
     statistics, n_present = pair_statistics(
         counts, np.full(len(partners), g, dtype=np.intp), partners, _TEST_CODES[test]
     )
-    neg_log_p = _neg_log_p(statistics, n_present)
-    best = np.lexsort((partners, statistics, neg_log_p))[0]
-    return int(partners[best]), float(-neg_log_p[best] / LN10)
+    log10_p = log10_chi2_sf(statistics, np.maximum(n_present - 1, 0))
+    best = np.lexsort((partners, statistics, -log10_p))[0]
+    return int(partners[best]), float(log10_p[best])
 
 
 def _merge_phase(
@@ -312,11 +306,7 @@ def chaid_grouping(
     >>> round(result.statistics["chi2"], 2), result.statistics["adjusted_pvalue"]
     (32.4, 8.78...e-08)
     """
-    table = np.ascontiguousarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
-    if (table < 0).any() or not np.isfinite(table).all():
-        raise ValueError("table must hold finite non-negative counts.")
+    table = check_table(table)
     if test not in _TEST_CODES:
         raise ValueError(f"test must be 'pearson' or 'likelihood_ratio', got {test!r}.")
     if floating_row is not None and not ordinal:
@@ -377,14 +367,11 @@ def chaid_grouping(
             rows, labels, floating_label, ordinal, test, min_size
         )
 
-    # Canonical numbering: by the first table row of each group.
-    group_ids = np.full(table.shape[0], -1, dtype=np.intp)
-    group_ids[core_rows] = labels
-    _, first = np.unique(group_ids[row_mask], return_index=True)
-    renumber = np.empty(len(first), dtype=np.intp)
-    renumber[np.argsort(first, kind="stable")] = np.arange(len(first))
-    group_ids[row_mask] = renumber[group_ids[row_mask]]
-    n_groups = len(first)
+    by_row = np.argsort(core_rows)  # the floating row was appended last
+    group_ids, renumber = number_by_first_row(
+        labels[by_row], table.shape[0], core_rows[by_row]
+    )
+    n_groups = int(renumber.max()) + 1 if len(renumber) else 0
 
     grouped = merge_rows(table[row_mask][:, col_mask], group_ids[row_mask], n_groups)
     statistic, dof, log10_p = table_test(grouped, test)

@@ -18,7 +18,7 @@ from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
 from partikit._kernels._special import log_chi2_sf_array
 from partikit._stats import LN10, chi2_statistic, chi2_test
-from partikit._tables import merge_rows
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
 _MAX_DELTA_CHI2_TABLE = os.path.join(
@@ -333,11 +333,7 @@ def khiops_grouping(
     >>> result.group_ids
     array([0, 0, 1, 1, 0, 0, 0, 0])
     """
-    table = np.ascontiguousarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
-    if (table < 0).any() or not np.isfinite(table).all():
-        raise ValueError("table must hold finite non-negative counts.")
+    table = check_table(table)
     row_mask = table.sum(axis=1) > 0
     col_mask = table.sum(axis=0) > 0
     rows = np.flatnonzero(row_mask)
@@ -414,15 +410,12 @@ def khiops_grouping(
         n_merges = n_initial - max_groups
 
     labels = labels_after_merges(n_initial, kept, absorbed, order, n_merges)
-    row_labels = labels[initial_of_row]
-    # Canonical numbering: by the first table row (category order) of each group.
-    group_ids = np.full(table.shape[0], -1, dtype=np.intp)
-    group_ids[rows] = row_labels
-    _, first = np.unique(group_ids[row_mask], return_index=True)
-    renumber = np.empty(len(first), dtype=np.intp)
-    renumber[np.argsort(first, kind="stable")] = np.arange(len(first))
-    group_ids[row_mask] = renumber[group_ids[row_mask]]
-    n_groups = len(first)
+    # ``rows`` is in canonical order: number by table row instead.
+    by_row = np.argsort(rows)
+    group_ids, renumber = number_by_first_row(
+        labels[initial_of_row][by_row], table.shape[0], rows[by_row]
+    )
+    n_groups = int(renumber.max()) + 1
     rare_group = -1
     if rare_initial >= 0:
         rare_group = int(renumber[labels[rare_initial]])
