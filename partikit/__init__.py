@@ -7,6 +7,6 @@ attributes, and encode the attributes by those groups.
 """
 
 from partikit._version import __version__
-from partikit.groupers import CHAIDGrouper, KhiopsGrouper
+from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
 
-__all__ = ["CHAIDGrouper", "KhiopsGrouper", "__version__"]
+__all__ = ["CHAIDGrouper", "KhiopsGrouper", "MaxCutGrouper", "__version__"]

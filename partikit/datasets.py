@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions, validate_params
 
-__all__ = ["make_grouped_categorical"]
+__all__ = ["make_grouped_categorical", "make_random_table"]
 
 
 @validate_params(
@@ -137,3 +137,58 @@ def _as_column(names, codes, dtype):
     if dtype == "category":
         return pd.Categorical.from_codes(codes, categories=names)
     return pd.Series(names[codes], dtype=object)
+
+
+@validate_params(
+    {
+        "n_values": [Interval(Integral, 1, None, closed="left")],
+        "n_classes": [Interval(Integral, 1, None, closed="left")],
+        "max_count": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_random_table(n_values, n_classes, *, max_count=7, random_state=None):
+    """Random contingency table of the binary-partition experiments.
+
+    Each entry is drawn uniformly from ``{0, ..., max_count}``; the whole table is
+    drawn again while a row or a column sums to zero, so that the table has exactly
+    ``n_values`` values and ``n_classes`` classes (the protocol of Coppersmith, Hong
+    & Hosking 1999 as amended in the thesis of Mello Pereira 2018, chapter 5).
+
+    Parameters
+    ----------
+    n_values : int
+        Rows (values of the categorical attribute).
+    n_classes : int
+        Columns (classes).
+    max_count : int, default=7
+        Largest entry.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the draws.
+
+    Returns
+    -------
+    table : ndarray of float64 of shape (n_values, n_classes)
+        No empty row and no empty column.
+
+    References
+    ----------
+    .. [1] D. Coppersmith, S. J. Hong and J. R. M. Hosking, "Partitioning nominal
+       attributes in decision trees", Data Mining and Knowledge Discovery
+       3(2):197-217, 1999, doi:10.1023/A:1009869804967.
+    .. [2] F. de A. Mello Pereira, "Binary splitting of large categorical
+       attributes via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapter 5.
+
+    Examples
+    --------
+    >>> from partikit.datasets import make_random_table
+    >>> table = make_random_table(6, 3, random_state=0)
+    >>> table.shape, int(table.sum(axis=0).min() > 0), int(table.sum(axis=1).min() > 0)
+    ((6, 3), 1, 1)
+    """
+    rng = check_random_state(random_state)
+    while True:
+        table = rng.randint(0, max_count + 1, size=(n_values, n_classes))
+        if (table.sum(axis=0) > 0).all() and (table.sum(axis=1) > 0).all():
+            return table.astype(np.float64)

@@ -8,6 +8,7 @@ integers, or mpmath at high precision. Tests compare the fast code against these
 twins; the twins favour clarity over speed and are never used by the package.
 """
 
+import itertools
 import math
 
 import mpmath
@@ -232,3 +233,159 @@ def naive_chaid_merges(
         del groups[b]
         groups.sort(key=lambda g: g[0])
     return groups, merges
+
+
+# --- binary partitions and max-cut (partikit._kernels._bipartition, _max_cut) ---
+
+
+def naive_squared_gini_weight(a, b):
+    """``sum_{x != y} a_x b_y``: pairs of cases of the two rows in different classes."""
+    return float(
+        sum(a[x] * b[y] for x in range(len(a)) for y in range(len(b)) if x != y)
+    )
+
+
+def naive_chi2_weight(a, b):
+    """Pearson's statistic of the 2 x J table of rows ``a`` and ``b``."""
+    return naive_chi2_statistic(np.vstack([a, b]))[0]
+
+
+def naive_cut_weight(weights, left):
+    """Sum of the weights of the edges with one end in ``left`` (a set of vertices)."""
+    n = len(weights)
+    return math.fsum(
+        weights[i][j] for i in range(n) for j in range(n) if i in left and j not in left
+    )
+
+
+def naive_greedy_cut(weights):
+    """GreedyCut as the thesis code writes it: sets, sums recomputed from scratch.
+
+    Returns the set of left vertices (vertex 0 is left; ties go right).
+    """
+    left, right = {0}, set()
+    for v in range(1, len(weights)):
+        gain_right = math.fsum(weights[v][u] for u in left)
+        gain_left = math.fsum(weights[v][u] for u in right)
+        if gain_right >= gain_left:
+            right.add(v)
+        else:
+            left.add(v)
+    return left
+
+
+def naive_local_search(weights, left, tolerance):
+    """First-improvement flips, then swaps, each move re-evaluating the whole cut.
+
+    Returns the final left set and the number of flips and swaps.
+    """
+    n = len(weights)
+    left = set(left)
+    flips = swaps = 0
+    while True:
+        current = naive_cut_weight(weights, left)
+        moved = False
+        for v in range(n):
+            candidate = left ^ {v}
+            if naive_cut_weight(weights, candidate) - current > tolerance:
+                left, moved = candidate, True
+                flips += 1
+                break
+        if moved:
+            continue
+        for i, j in itertools.combinations(range(n), 2):
+            if (i in left) != (j in left):
+                candidate = left ^ {i, j}
+                if naive_cut_weight(weights, candidate) - current > tolerance:
+                    left, moved = candidate, True
+                    swaps += 1
+                    break
+        if not moved:
+            return left, flips, swaps
+
+
+def naive_max_cut(weights):
+    """Largest cut weight over every subset of vertices."""
+    n = len(weights)
+    return max(
+        naive_cut_weight(weights, set(subset))
+        for size in range(1, n)
+        for subset in itertools.combinations(range(n), size)
+    )
+
+
+def naive_impurity(counts, impurity):
+    """Gini index or entropy in bits of a count vector (0 for an empty one)."""
+    total = math.fsum(counts)
+    if total == 0:
+        return 0.0
+    p = [c / total for c in counts]
+    if impurity == "gini":
+        return 1.0 - math.fsum(q * q for q in p)
+    return -math.fsum(q * math.log2(q) for q in p if q > 0)
+
+
+def naive_split_impurity(table, left, impurity):
+    """Impurity of the split with the rows of ``left`` on one side."""
+    table = np.asarray(table, dtype=float)
+    rows = range(table.shape[0])
+    left_counts = [math.fsum(table[i, x] for i in rows if i in left)
+                   for x in range(table.shape[1])]  # fmt: skip
+    right_counts = [math.fsum(table[i, x] for i in rows if i not in left)
+                    for x in range(table.shape[1])]  # fmt: skip
+    n_left, n_right = math.fsum(left_counts), math.fsum(right_counts)
+    return (
+        n_left * naive_impurity(left_counts, impurity)
+        + n_right * naive_impurity(right_counts, impurity)
+    ) / (n_left + n_right)
+
+
+def naive_all_splits(n_rows):
+    """Every split of ``range(n_rows)`` into two non-empty sides, as left sets."""
+    for size in range(1, n_rows):
+        for subset in itertools.combinations(range(n_rows), size):
+            yield set(subset)
+
+
+def naive_best_impurity(table, impurity):
+    """Least split impurity over every split (rows with no count included)."""
+    n = len(table)
+    return min(
+        naive_split_impurity(table, left, impurity) for left in naive_all_splits(n)
+    )
+
+
+def naive_twoing_value(table, left):
+    """CART's twoing value ``p_L p_R / 4 (sum_j |p(j|L) - p(j|R)|)^2``."""
+    table = np.asarray(table, dtype=float)
+    lc = table[sorted(left)].sum(axis=0)
+    rc = table[[i for i in range(len(table)) if i not in left]].sum(axis=0)
+    n_left, n_right = lc.sum(), rc.sum()
+    if n_left == 0 or n_right == 0:
+        return 0.0
+    n = n_left + n_right
+    spread = math.fsum(
+        abs(a / n_left - b / n_right) for a, b in zip(lc, rc, strict=True)
+    )
+    return n_left * n_right / n**2 / 4 * spread**2
+
+
+def naive_sliq(table, impurity, extended):
+    """SLIQ (or SLIQ-ext) moves, each candidate's impurity computed from scratch.
+
+    Returns the left set of the split SLIQ returns.
+    """
+    n = len(table)
+    left = set(range(n))
+    best_left, best, current = None, math.inf, math.inf
+    while len(left) > 1:
+        moves = [(naive_split_impurity(table, left - {v}, impurity), v)
+                 for v in sorted(left)]  # fmt: skip
+        value, v = min(moves)  # ties: lowest row
+        if not extended and not value < current:
+            break
+        left = left - {v}
+        current = value
+        if value < best:
+            best, best_left = value, set(left)
+    return best_left

@@ -1,32 +1,255 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Best binary partition of the rows of a table (private cores).
+"""Binary partitions of the rows of a contingency table (pure cores).
 
-A bipartition of the rows of a contingency table is scored by the two-row table of
-its two sides. CHAID uses :func:`best_chi2_bipartition` to re-split a compound
-category; the binary-partition family of the max-cut issue grows from here.
+Every method splits the categories (rows) of one table into two non-empty sides and
+is registered in :data:`BIPARTITIONS` under its name, with the signature
+``method(table, *, impurity="gini", **options) -> Bipartition``. The tree's
+splitter and the benchmarks call them through the registry; CHAID's re-split calls
+:func:`best_chi2_bipartition`.
+
+Notation of the thesis: ``n`` values (rows), ``k`` classes (columns). The impurity
+of a split is ``sum_side n_side / N * phi(p_side)``, ``phi`` the Gini index or the
+entropy in bits.
+
+References
+----------
+.. [1] F. de A. Mello Pereira, "Binary splitting of large categorical attributes
+   via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapters 3-5.
+.. [2] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone, "Classification
+   and Regression Trees", Wadsworth, 1984, theorem 4.5.
+.. [3] D. Coppersmith, S. J. Hong and J. R. M. Hosking, "Partitioning nominal
+   attributes in decision trees", Data Mining and Knowledge Discovery
+   3(2):197-217, 1999, doi:10.1023/A:1009869804967.
+.. [4] E. Laber, M. Molinaro and F. de A. Mello Pereira, "Binary partitions with
+   approximate minimum impurity", ICML 2018, PMLR 80:2854-2862.
+.. [5] M. Mehta, R. Agrawal and J. Rissanen, "SLIQ: a fast scalable classifier for
+   data mining", EDBT 1996, doi:10.1007/BFb0014141.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from partikit._kernels._bipartition import (
+    ENTROPY,
+    GINI,
+    MAX_EXHAUSTIVE_ROWS,
+    TWOING,
+    candidate_impurities,
+    exhaustive_min_impurity,
+    node_impurity,
+    sliq_search,
+    split_impurity,
+    superclass_search,
+)
 from partikit._kernels._chaid import LIKELIHOOD_RATIO, PEARSON, pair_statistics
 from partikit._stats import log10_chi2_sf
+from partikit._tables import check_table
+from partikit.groupers._max_cut import max_cut_bipartition
 
-#: Largest number of rows searched exhaustively (2^(m-1) - 1 bipartitions).
-MAX_EXHAUSTIVE_ROWS = 12
+#: Largest number of rows that CHAID's re-split searches exhaustively.
+MAX_EXHAUSTIVE_RESPLIT_ROWS = 12
+#: Largest number of classes whose 2^(k-1) - 1 superclasses Twoing enumerates.
+MAX_TWOING_CLASSES = 20
 
 _TESTS = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
+_IMPURITIES = {"gini": GINI, "entropy": ENTROPY}
 
 
-def _side_statistics(left, total, test):
-    """Statistic and classes present of each split ``(left[k], total - left[k])``."""
-    k = left.shape[0]
-    stacked = np.ascontiguousarray(np.vstack([left, total - left]), dtype=np.float64)
-    # exact zeros for classes a side lacks (total - left may leave rounding dust)
-    stacked[stacked < 1e-9 * max(float(total.max()), 1.0)] = 0.0
-    return pair_statistics(stacked, np.arange(k), np.arange(k, 2 * k), _TESTS[test])
+class Bipartition(NamedTuple):
+    """A split of the rows of a table into two sides.
+
+    Attributes
+    ----------
+    left : ndarray of bool of shape (n_rows,)
+        Rows on the left side; the first non-empty row is always on the left and
+        empty rows are never. When there is no split to make (fewer than two
+        non-empty rows or classes), every non-empty row is on the left.
+    criterion : float
+        The method's own objective for this split: the impurity decrease (parent
+        impurity minus split impurity) for the impurity searches, the twoing value
+        for ``twoing(score="twoing")``, the cut weight for the max-cut methods.
+    impurity : float
+        Impurity of the split (the ``impurity`` asked for), weighted by side
+        sizes.
+    """
+
+    left: np.ndarray
+    criterion: float
+    impurity: float
+
+
+class _Prepared(NamedTuple):
+    table: np.ndarray  # the checked input table
+    rows: np.ndarray  # its non-empty rows
+    sub: np.ndarray  # non-empty rows x non-empty classes
+    code: int  # impurity code of the kernels
+
+
+def _prepare(table, impurity):
+    if impurity not in _IMPURITIES:
+        raise ValueError(
+            f"impurity must be one of {sorted(_IMPURITIES)}, got {impurity!r}."
+        )
+    table = check_table(table)
+    rows = np.flatnonzero(table.sum(axis=1) > 0)
+    sub = np.ascontiguousarray(table[rows][:, table.sum(axis=0) > 0])
+    return _Prepared(table, rows, sub, _IMPURITIES[impurity])
+
+
+def _is_trivial(prepared):
+    return prepared.sub.shape[0] < 2 or prepared.sub.shape[1] < 2
+
+
+def _result(prepared, side, criterion=None):
+    """Bipartition from a side array over the non-empty rows.
+
+    ``criterion=None`` means the impurity decrease.
+    """
+    side = np.asarray(side, dtype=bool)
+    side = side != side[0]  # the first non-empty row goes left
+    left = np.zeros(prepared.table.shape[0], dtype=bool)
+    left[prepared.rows[~side]] = True
+    total = prepared.sub.sum(axis=0)
+    value = split_impurity(prepared.sub[~side].sum(axis=0), total, prepared.code)
+    if criterion is None:
+        criterion = node_impurity(total, prepared.code) - value
+    return Bipartition(left, float(criterion), float(value))
+
+
+def _no_split(prepared):
+    side = np.zeros(prepared.sub.shape[0], dtype=bool)
+    return (
+        _result(prepared, side, criterion=0.0)
+        if len(side)
+        else Bipartition(np.zeros(prepared.table.shape[0], dtype=bool), 0.0, 0.0)
+    )
+
+
+def _best_candidate(prepared, lefts, members):
+    """The first candidate of least impurity; ``members[c]`` lists its rows."""
+    values = candidate_impurities(
+        np.ascontiguousarray(lefts), prepared.sub.sum(axis=0), prepared.code
+    )
+    best = int(np.argmin(values))
+    side = np.ones(prepared.sub.shape[0], dtype=bool)
+    side[members(best)] = False
+    return _result(prepared, side)
+
+
+def _superclass_split(prepared, superclasses, criterion, k_class):
+    side, score = superclass_search(
+        prepared.sub, np.ascontiguousarray(superclasses, dtype=np.uint8), criterion,
+        k_class,
+    )  # fmt: skip
+    return _result(prepared, side, criterion=score if criterion == TWOING else None)
+
+
+def exact_two_class(table, *, impurity="gini"):
+    """Optimal split for two classes by Breiman's sort, O(n log n).
+
+    Rows sorted by their proportion of the second class (stable: ties keep the row
+    order); the best of the ``n - 1`` prefixes is an optimal split for any
+    concave impurity (Breiman et al. 1984, theorem 4.5).
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        At most two classes with positive counts.
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+    """
+    prepared = _prepare(table, impurity)
+    if prepared.sub.shape[1] > 2:
+        raise ValueError(
+            "exact_two_class needs at most two classes with positive counts; this "
+            f"table has {prepared.sub.shape[1]}. Use twoing, pc_ext or a max-cut "
+            "method."
+        )
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    return _superclass_split(prepared, np.array([[0, 1]]), prepared.code, True)
+
+
+def exhaustive(table, *, impurity="gini"):
+    """Optimal split by enumeration of all ``2^(n-1) - 1`` splits (n <= 20).
+
+    Splits are met in binary reflected Gray-code order (row 0 fixed on the left);
+    ties keep the first one met.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+    """
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    n = prepared.sub.shape[0]
+    if n > MAX_EXHAUSTIVE_ROWS:
+        raise ValueError(
+            f"exhaustive enumerates 2^(n-1) splits and is limited to "
+            f"{MAX_EXHAUSTIVE_ROWS} non-empty rows; this table has {n}."
+        )
+    side, _ = exhaustive_min_impurity(prepared.sub, prepared.code)
+    return _result(prepared, side)
+
+
+def _all_superclasses(n_classes):
+    """The 2^(k-1) - 1 bipartitions of the classes, the last class always outside,
+    in increasing binary code."""
+    codes = np.arange(1, 1 << (n_classes - 1))
+    inside = (codes[:, None] >> np.arange(n_classes - 1)) & 1
+    return np.hstack([inside, np.zeros((len(codes), 1), dtype=inside.dtype)])
+
+
+def twoing(table, *, impurity="gini", score="impurity"):
+    """Best split over all superclass bipartitions (exact, exponential in k).
+
+    For each of the ``2^(k-1) - 1`` ways of grouping the classes into two
+    superclasses, the rows are sorted by their proportion of the first superclass
+    and the ``n - 1`` prefixes are candidates (Breiman et al. 1984, section 4.2).
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        At most 20 classes with positive counts.
+    impurity : {"gini", "entropy"}, default="gini"
+    score : {"impurity", "twoing"}, default="impurity"
+        ``"impurity"``: the candidate of least ``impurity`` over all ``k`` classes
+        wins (the thesis's Twoing, "k-class" scoring); ``"twoing"``: the candidate
+        of largest twoing value ``p_L p_R / 4 (sum_j |p(j|L) - p(j|R)|)^2`` wins,
+        which is the maximum over all splits (CART's twoing rule), and it is the
+        returned criterion.
+
+    Returns
+    -------
+    Bipartition
+    """
+    if score not in ("impurity", "twoing"):
+        raise ValueError(f"score must be 'impurity' or 'twoing', got {score!r}.")
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    n_classes = prepared.sub.shape[1]
+    if n_classes > MAX_TWOING_CLASSES:
+        raise ValueError(
+            f"twoing enumerates 2^(k-1) superclass bipartitions and is limited to "
+            f"{MAX_TWOING_CLASSES} classes; this table has {n_classes}. Use a "
+            "max-cut method, pc_ext or largest_alone."
+        )
+    criterion = TWOING if score == "twoing" else prepared.code
+    return _superclass_split(prepared, _all_superclasses(n_classes), criterion, True)
 
 
 def _principal_order(table):
@@ -47,6 +270,295 @@ def _principal_order(table):
     return np.argsort(profiles @ direction, kind="stable")
 
 
+def _fuse_identical_profiles(table):
+    """Rows with the same class profile (to rounding) summed into one row.
+
+    Returns the fused table and the fused row of each original row; fused rows are
+    numbered by their first original row.
+    """
+    profiles = table / table.sum(axis=1, keepdims=True)
+    order = np.lexsort(profiles.T[::-1])
+    fused_of = np.empty(len(table), dtype=np.intp)
+    label = -1
+    first = None
+    for row in order:
+        same = first is not None and np.allclose(
+            profiles[row], profiles[first], rtol=1e-9, atol=1e-12
+        )
+        if not same:
+            label += 1
+            first = row
+        fused_of[row] = label
+    # renumber by first original row, so that the fused order follows the table's
+    _, first_rows = np.unique(fused_of, return_index=True)
+    renumber = np.empty(label + 1, dtype=np.intp)
+    renumber[np.argsort(first_rows, kind="stable")] = np.arange(label + 1)
+    fused_of = renumber[fused_of]
+    fused = np.zeros((label + 1, table.shape[1]))
+    np.add.at(fused, fused_of, table)
+    return fused, fused_of
+
+
+def _principal_component_split(prepared, extended):
+    fused, fused_of = _fuse_identical_profiles(prepared.sub)
+    m = fused.shape[0]
+    if m < 2:
+        return _no_split(prepared)
+    order = _principal_order(fused)
+    prefix = np.cumsum(fused[order], axis=0)[:-1]
+    candidates = [prefix]
+    if extended:
+        # prefix of length i with its last row exchanged for the next one
+        i = np.arange(1, m)
+        candidates.append(prefix - fused[order[i - 1]] + fused[order[i]])
+    lefts = np.stack(candidates, axis=1).reshape(-1, fused.shape[1])
+    n_kinds = len(candidates)
+
+    def members(c):
+        length, kind = divmod(c, n_kinds)
+        fused_rows = order[: length + 1]
+        if kind == 1:
+            fused_rows = np.append(order[:length], order[length + 1])
+        return np.isin(fused_of, fused_rows)
+
+    return _best_candidate(prepared, lefts, members)
+
+
+def pc(table, *, impurity="gini"):
+    """Principal-component split of Coppersmith, Hong & Hosking (1999).
+
+    Rows with the same class profile are fused; the fused rows are sorted by the
+    projection of their class-probability vector on the first principal component
+    of the profiles (weighted by row totals), and the best of the prefixes wins
+    (ties: the shortest prefix). O(n k^2 + k^3 + n log n).
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+
+    Notes
+    -----
+    The paper projects probability vectors, which partikit follows; the thesis
+    code projects the count rows.
+    """
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    return _principal_component_split(prepared, extended=False)
+
+
+def pc_ext(table, *, impurity="gini"):
+    """PC with one more candidate per prefix: its last row exchanged for the next.
+
+    Candidates, in tie-break order: for each prefix length ``i = 1 .. n' - 1`` of
+    the principal-component order, the prefix ``order[:i]``, then
+    ``order[:i - 1] + [order[i]]``.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+    """
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    return _principal_component_split(prepared, extended=True)
+
+
+def sliq(table, *, impurity="gini"):
+    """SLIQ's greedy search: move one row at a time while the impurity drops.
+
+    All rows start on the left; each step moves to the right the row whose move
+    gives the least impurity (ties: lowest row), the first move always, the next
+    ones only while they lower the impurity. O(n^2 k) per step.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+    """
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    side, _ = sliq_search(prepared.sub, prepared.code, False)
+    return _result(prepared, side)
+
+
+def sliq_ext(table, *, impurity="gini"):
+    """SLIQ-ext: SLIQ's moves until one row is left, best split seen kept.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+
+    Returns
+    -------
+    Bipartition
+    """
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    side, _ = sliq_search(prepared.sub, prepared.code, True)
+    return _result(prepared, side)
+
+
+def largest_alone_superclass(class_totals):
+    """Superclass of Largest Alone: the most frequent class (ties: the first)."""
+    superclass = np.zeros(len(class_totals), dtype=np.uint8)
+    superclass[int(np.argmax(class_totals))] = 1
+    return superclass
+
+
+def list_scheduling_superclass(class_totals):
+    """Superclass of List Scheduling: the classes balanced into two loads.
+
+    Classes in decreasing frequency (ties: lower index first); the first goes to
+    side A, each next one to side B when A's load is at least B's, else to A. The
+    superclass is the side with fewer classes (equal sizes: the side of class 0).
+    """
+    superclass = np.zeros(len(class_totals), dtype=np.uint8)
+    loads = [0.0, 0.0]
+    for rank, x in enumerate(np.argsort(-np.asarray(class_totals), kind="stable")):
+        to = 0 if rank == 0 else (1 if loads[0] >= loads[1] else 0)
+        superclass[x] = to
+        loads[to] += class_totals[x]
+    inside = superclass == 1
+    if inside.sum() > (~inside).sum() or (
+        inside.sum() == (~inside).sum() and not inside[0]
+    ):
+        inside = ~inside
+    return inside.astype(np.uint8)
+
+
+def _superclass_heuristic(table, impurity, k_class, make_superclass):
+    prepared = _prepare(table, impurity)
+    if _is_trivial(prepared):
+        return _no_split(prepared)
+    superclass = make_superclass(prepared.sub.sum(axis=0))
+    return _superclass_split(prepared, superclass[None, :], prepared.code, k_class)
+
+
+def largest_alone(table, *, impurity="gini", k_class=True):
+    """Largest Alone: the most frequent class against the others, solved exactly.
+
+    The two superclasses define a two-class problem whose optimal split is found by
+    Breiman's sort (O(n log n + n k)); Laber, Molinaro & Mello Pereira (2018)
+    show that this superclass is the best single choice for the Gini impurity.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+    k_class : bool, default=True
+        Score the ``n - 1`` candidate prefixes by the impurity of all ``k``
+        classes (True) or of the two superclasses (False).
+
+    Returns
+    -------
+    Bipartition
+    """
+    return _superclass_heuristic(table, impurity, k_class, largest_alone_superclass)
+
+
+def list_scheduling(table, *, impurity="gini", k_class=True):
+    """List Scheduling: classes balanced into two superclasses, solved exactly.
+
+    See :func:`list_scheduling_superclass` for the balancing; the two-class
+    problem is solved by Breiman's sort. Laber, Molinaro & Mello Pereira (2018)
+    show that balanced superclasses are the best choice for the entropy.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {"gini", "entropy"}, default="gini"
+    k_class : bool, default=True
+        Score the candidate prefixes by the impurity of all ``k`` classes (True)
+        or of the two superclasses (False).
+
+    Returns
+    -------
+    Bipartition
+    """
+    return _superclass_heuristic(table, impurity, k_class, list_scheduling_superclass)
+
+
+def _max_cut_method(weights):
+    def method(table, *, impurity="gini", solver="local_search", **options):
+        prepared = _prepare(table, impurity)
+        if _is_trivial(prepared):
+            return _no_split(prepared)
+        result = max_cut_bipartition(
+            prepared.sub, weights=weights, solver=solver, **options
+        )
+        if result.n_groups < 2:
+            return _no_split(prepared)
+        return _result(prepared, result.group_ids == 1, result.statistics["cut_weight"])
+
+    method.__name__ = f"maxcut_{weights}"
+    method.__qualname__ = method.__name__
+    method.__doc__ = f"""Max-cut split on {weights} edge weights (thesis chapter 4).
+
+    Calls :func:`max_cut_bipartition` with ``weights={weights!r}``; the criterion
+    is the cut weight.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+    impurity : {{"gini", "entropy"}}, default="gini"
+        Impurity reported for the split (the cut does not depend on it).
+    solver : {{"local_search", "sdp", "exhaustive"}}, default="local_search"
+    **options
+        ``n_hyperplanes`` and ``random_state`` of ``solver="sdp"``.
+
+    Returns
+    -------
+    Bipartition
+    """
+    return method
+
+
+maxcut_squared_gini = _max_cut_method("squared_gini")
+maxcut_chi2 = _max_cut_method("chi2")
+
+#: The binary-partition methods by name.
+BIPARTITIONS = {
+    "exact_two_class": exact_two_class,
+    "exhaustive": exhaustive,
+    "twoing": twoing,
+    "pc": pc,
+    "pc_ext": pc_ext,
+    "sliq": sliq,
+    "sliq_ext": sliq_ext,
+    "largest_alone": largest_alone,
+    "list_scheduling": list_scheduling,
+    "maxcut_squared_gini": maxcut_squared_gini,
+    "maxcut_chi2": maxcut_chi2,
+}
+
+
+def _side_statistics(left, total, test):
+    """Statistic and classes present of each split ``(left[k], total - left[k])``."""
+    k = left.shape[0]
+    stacked = np.ascontiguousarray(np.vstack([left, total - left]), dtype=np.float64)
+    # exact zeros for classes a side lacks (total - left may leave rounding dust)
+    stacked[stacked < 1e-9 * max(float(total.max()), 1.0)] = 0.0
+    return pair_statistics(stacked, np.arange(k), np.arange(k, 2 * k), _TESTS[test])
+
+
 def best_chi2_bipartition(table, *, ordered=False, test="pearson"):
     """Most significant split of the rows of a table into two non-empty sides.
 
@@ -56,8 +568,8 @@ def best_chi2_bipartition(table, *, ordered=False, test="pearson"):
         Non-empty rows, ``m >= 2``.
     ordered : bool, default=False
         True: only the ``m - 1`` cuts of the rows in their order. False: every
-        bipartition when ``m <= MAX_EXHAUSTIVE_ROWS`` (``2^(m-1) - 1`` of them),
-        above that the ``m - 1`` cuts of the rows sorted by their principal
+        bipartition when ``m <= MAX_EXHAUSTIVE_RESPLIT_ROWS`` (``2^(m-1) - 1`` of
+        them), above that the ``m - 1`` cuts of the rows sorted by their principal
         component score (exact for two classes, a heuristic otherwise).
     test : {"pearson", "likelihood_ratio"}, default="pearson"
         Statistic of the two-row table of the sides. Every split has the same
@@ -90,7 +602,7 @@ def best_chi2_bipartition(table, *, ordered=False, test="pearson"):
     if m < 2:
         raise ValueError(f"a bipartition needs at least 2 rows, got {m}.")
     total = table.sum(axis=0)
-    if ordered or m > MAX_EXHAUSTIVE_ROWS:
+    if ordered or m > MAX_EXHAUSTIVE_RESPLIT_ROWS:
         order = np.arange(m) if ordered else _principal_order(table)
         left = np.cumsum(table[order], axis=0)[:-1]
         statistics, n_present = _side_statistics(left, total, test)
@@ -111,4 +623,21 @@ def best_chi2_bipartition(table, *, ordered=False, test="pearson"):
     return side, float(log10_p)
 
 
-__all__ = ["MAX_EXHAUSTIVE_ROWS", "best_chi2_bipartition"]
+__all__ = [
+    "BIPARTITIONS",
+    "Bipartition",
+    "MAX_EXHAUSTIVE_RESPLIT_ROWS",
+    "MAX_TWOING_CLASSES",
+    "best_chi2_bipartition",
+    "exact_two_class",
+    "exhaustive",
+    "largest_alone",
+    "list_scheduling",
+    "maxcut_chi2",
+    "maxcut_squared_gini",
+    "pc",
+    "pc_ext",
+    "sliq",
+    "sliq_ext",
+    "twoing",
+]

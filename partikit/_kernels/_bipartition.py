@@ -1,0 +1,267 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Searches over binary partitions of the rows of a contingency table.
+
+The impurity of a split ``(L, R)`` of the rows is ``sum_side n_side / N *
+phi(p_side)`` with ``phi`` the Gini index ``1 - sum p^2`` or the entropy
+``-sum p log2 p`` of the side's class proportions. Every search here minimises it
+(or, for Twoing, maximises the twoing value) over a family of splits:
+
+* the ``m - 1`` prefixes of an order of the rows (Breiman's sort, principal
+  component, superclass orders);
+* every split, in Gray-code order (exhaustive search);
+* the prefixes of the rows sorted by their share of a superclass of classes
+  (Breiman's sort for two classes, Twoing, Largest Alone, List Scheduling);
+* greedy moves of one row at a time (SLIQ).
+
+Sides are ``uint8`` arrays: 0 is the left side, 1 the right side.
+
+References
+----------
+.. [1] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone, "Classification
+   and Regression Trees", Wadsworth, 1984, section 4.2 and theorem 4.5.
+.. [2] M. Mehta, R. Agrawal and J. Rissanen, "SLIQ: a fast scalable classifier for
+   data mining", EDBT 1996, doi:10.1007/BFb0014141.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from partikit._kernels._config import NJIT
+
+GINI = 0
+ENTROPY = 1
+TWOING = 2
+
+#: Largest number of rows whose splits are enumerated (2^(m-1) - 1 of them).
+MAX_EXHAUSTIVE_ROWS = 20
+
+
+@njit(**NJIT)
+def node_impurity(counts, criterion):
+    """Gini index or entropy (bits) of a vector of class counts (0 if empty)."""
+    total = 0.0
+    for x in range(counts.shape[0]):
+        total += counts[x]
+    if total <= 0.0:
+        return 0.0
+    value = 0.0
+    if criterion == GINI:
+        for x in range(counts.shape[0]):
+            p = counts[x] / total
+            value += p * p
+        return 1.0 - value
+    for x in range(counts.shape[0]):
+        if counts[x] > 0.0:
+            p = counts[x] / total
+            value -= p * math.log2(p)
+    return value
+
+
+@njit(**NJIT)
+def split_impurity(left, total, criterion):
+    """Weighted impurity of the split whose left side has class counts ``left``."""
+    right = total - left
+    n_left = 0.0
+    n_total = 0.0
+    for x in range(total.shape[0]):
+        n_left += left[x]
+        n_total += total[x]
+    n_right = n_total - n_left
+    return (
+        n_left * node_impurity(left, criterion)
+        + n_right * node_impurity(right, criterion)
+    ) / n_total
+
+
+@njit(**NJIT)
+def exhaustive_min_impurity(table, criterion):
+    """Split of least impurity among all 2^(m-1) - 1, in Gray-code order.
+
+    Row 0 stays left; rows 1 .. m-1 move one at a time following the binary
+    reflected Gray code. Ties keep the first split met. O(2^m J).
+    """
+    m, n_classes = table.shape
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
+    left = total.copy()
+    side = np.zeros(m, dtype=np.uint8)
+    best_side = side.copy()
+    best = np.inf
+    for step in range(1, 1 << (m - 1)):
+        bit = 0
+        while not (step >> bit) & 1:
+            bit += 1
+        v = bit + 1
+        sign = -1.0 if side[v] == 0 else 1.0
+        for x in range(n_classes):
+            left[x] += sign * table[v, x]
+        side[v] = 1 - side[v]
+        value = split_impurity(left, total, criterion)
+        if value < best:
+            best = value
+            best_side[:] = side
+    return best_side, best
+
+
+@njit(**NJIT)
+def twoing_value(left, total):
+    """Twoing value ``p_L p_R / 4 * (sum_j |p(j|L) - p(j|R)|)^2`` of a split."""
+    n_left = 0.0
+    n_total = 0.0
+    for x in range(total.shape[0]):
+        n_left += left[x]
+        n_total += total[x]
+    n_right = n_total - n_left
+    if n_left <= 0.0 or n_right <= 0.0:
+        return 0.0
+    spread = 0.0
+    for x in range(total.shape[0]):
+        spread += abs(left[x] / n_left - (total[x] - left[x]) / n_right)
+    return n_left * n_right / (n_total * n_total) / 4.0 * spread * spread
+
+
+@njit(**NJIT)
+def superclass_order(table, superclass):
+    """Rows sorted by their proportion of the classes with ``superclass[x] == 1``.
+
+    Ties keep the row order (stable sort).
+    """
+    m, n_classes = table.shape
+    share = np.empty(m)
+    for i in range(m):
+        inside = 0.0
+        total = 0.0
+        for x in range(n_classes):
+            total += table[i, x]
+            if superclass[x]:
+                inside += table[i, x]
+        share[i] = inside / total
+    return np.argsort(share, kind="mergesort")
+
+
+@njit(**NJIT)
+def superclass_search(table, superclasses, criterion, k_class):
+    """Best prefix split of the rows sorted by their share of a superclass.
+
+    For each superclass (a row of ``superclasses``, 1 for the classes inside), the
+    rows are sorted by their proportion of the superclass's classes (stable) and the
+    ``m - 1`` prefixes are scored. With two classes, or two superclasses scored as
+    two classes, the best prefix is the best split for any concave impurity
+    (Breiman et al. 1984, theorem 4.5).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (m, J)
+    superclasses : ndarray of uint8 of shape (s, J)
+    criterion : int
+        ``GINI`` or ``ENTROPY`` (least impurity wins) or ``TWOING`` (largest
+        twoing value wins).
+    k_class : bool
+        Score a prefix by the impurity of all ``J`` classes (True) or of the two
+        superclasses (False). Ignored by ``TWOING``.
+
+    Returns
+    -------
+    side : ndarray of uint8 of shape (m,)
+        The best split (rows of the prefix on the left); ties keep the first met,
+        superclass by superclass, prefix by prefix.
+    score : float
+        Its impurity, or its twoing value.
+    """
+    m, n_classes = table.shape
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
+    left = np.zeros(n_classes)
+    left2 = np.zeros(2)
+    total2 = np.zeros(2)
+    best = np.inf
+    best_side = np.zeros(m, dtype=np.uint8)
+    for s in range(superclasses.shape[0]):
+        superclass = superclasses[s]
+        order = superclass_order(table, superclass)
+        total2[:] = 0.0
+        for x in range(n_classes):
+            total2[superclass[x]] += total[x]
+        left[:] = 0.0
+        left2[:] = 0.0
+        for k in range(m - 1):
+            row = order[k]
+            for x in range(n_classes):
+                left[x] += table[row, x]
+                left2[superclass[x]] += table[row, x]
+            if criterion == TWOING:
+                score = -twoing_value(left, total)
+            elif k_class:
+                score = split_impurity(left, total, criterion)
+            else:
+                score = split_impurity(left2, total2, criterion)
+            if score < best:
+                best = score
+                best_side[:] = 1
+                for r in range(k + 1):
+                    best_side[order[r]] = 0
+    if criterion == TWOING:
+        best = -best
+    return best_side, best
+
+
+@njit(**NJIT)
+def sliq_search(table, criterion, extended):
+    """SLIQ's greedy moves of one row at a time from the left side to the right.
+
+    All rows start on the left. Each step moves the left row whose move gives the
+    least impurity (ties: lowest row index), as long as at least two rows are left.
+    ``extended=False`` (SLIQ) always makes the first move, then stops before the
+    first move that does not lower the impurity of the current split;
+    ``extended=True`` (SLIQ-ext) makes every move and keeps the best split seen
+    (ties: the earliest). Returns the side array and its impurity. O(m^2 J).
+    """
+    m, n_classes = table.shape
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
+    left = total.copy()
+    side = np.zeros(m, dtype=np.uint8)
+    best_side = side.copy()
+    best = np.inf
+    current = np.inf
+    for _ in range(m - 1):
+        step_best = np.inf
+        step_row = -1
+        for v in range(m):
+            if side[v] == 0:
+                for x in range(n_classes):
+                    left[x] -= table[v, x]
+                value = split_impurity(left, total, criterion)
+                for x in range(n_classes):
+                    left[x] += table[v, x]
+                if value < step_best:
+                    step_best = value
+                    step_row = v
+        if not extended and not step_best < current:
+            break
+        for x in range(n_classes):
+            left[x] -= table[step_row, x]
+        side[step_row] = 1
+        current = step_best
+        if step_best < best:
+            best = step_best
+            best_side[:] = side
+    return best_side, best
+
+
+@njit(**NJIT)
+def candidate_impurities(lefts, total, criterion):
+    """Impurity of each split whose left side has the class counts ``lefts[c]``."""
+    out = np.empty(lefts.shape[0])
+    for c in range(lefts.shape[0]):
+        out[c] = split_impurity(lefts[c], total, criterion)
+    return out

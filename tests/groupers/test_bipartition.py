@@ -1,0 +1,273 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The binary-partition family: kernels against naive twins, methods against brute
+force, the worked example of ALGORITHMS.md section 4.8."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit._kernels import _bipartition as kernel
+from partikit.datasets import make_random_table
+from partikit.groupers import BIPARTITIONS
+from partikit.groupers._bipartition import (
+    exact_two_class,
+    exhaustive,
+    largest_alone,
+    list_scheduling,
+    list_scheduling_superclass,
+    pc,
+    pc_ext,
+    sliq_ext,
+    twoing,
+)
+from tests.naive import (
+    naive_all_splits,
+    naive_best_impurity,
+    naive_impurity,
+    naive_sliq,
+    naive_split_impurity,
+    naive_twoing_value,
+)
+
+#: ALGORITHMS.md section 4.7-4.8: 4 values, 3 classes, N = 17.
+EXAMPLE = np.array([[4, 0, 1], [0, 3, 1], [2, 2, 0], [1, 0, 3]], dtype=float)
+IMPURITIES = ["gini", "entropy"]
+CODES = {"gini": kernel.GINI, "entropy": kernel.ENTROPY}
+
+
+def _random_table(rng, max_values, max_classes):
+    """A thesis table (entries 0..7) of 2 .. max - 1 values and classes."""
+    shape = rng.randint(2, max_values), rng.randint(2, max_classes)
+    return make_random_table(*shape, random_state=rng)
+
+
+def _left_set(result):
+    return set(np.flatnonzero(result.left).tolist())
+
+
+# --- kernels against their naive twins -------------------------------------------
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_node_and_split_impurity_match_naive(impurity):
+    rng = np.random.RandomState(0)
+    for _ in range(50):
+        table = rng.randint(0, 8, size=(5, 4)).astype(float)
+        table[0] += 1
+        counts = table.sum(axis=0)
+        assert math.isclose(
+            kernel.node_impurity(counts, CODES[impurity]),
+            naive_impurity(counts, impurity),
+            rel_tol=1e-12,
+            abs_tol=1e-15,
+        )
+        left = {0, 2}
+        assert math.isclose(
+            kernel.split_impurity(table[[0, 2]].sum(axis=0), counts, CODES[impurity]),
+            naive_split_impurity(table, left, impurity),
+            rel_tol=1e-12,
+        )
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_exhaustive_kernel_finds_the_brute_force_minimum(impurity):
+    rng = np.random.RandomState(1)
+    for _ in range(30):
+        table = make_random_table(
+            rng.randint(2, 8), rng.randint(2, 5), random_state=rng
+        )
+        side, value = kernel.exhaustive_min_impurity(table, CODES[impurity])
+        left = set(np.flatnonzero(side == 0).tolist())
+        assert math.isclose(value, naive_best_impurity(table, impurity), rel_tol=1e-12)
+        assert math.isclose(
+            value, naive_split_impurity(table, left, impurity), rel_tol=1e-12
+        )
+
+
+def test_twoing_search_is_the_maximum_twoing_value_over_all_splits():
+    """Superclasses x Breiman's sort reach the twoing maximum (CART section 4.2)."""
+    rng = np.random.RandomState(2)
+    for _ in range(40):
+        table = make_random_table(
+            rng.randint(2, 8), rng.randint(2, 6), random_state=rng
+        )
+        result = twoing(table, score="twoing")
+        best = max(
+            naive_twoing_value(table, left) for left in naive_all_splits(len(table))
+        )
+        assert math.isclose(result.criterion, best, rel_tol=1e-12)
+        assert math.isclose(
+            naive_twoing_value(table, _left_set(result)), best, rel_tol=1e-12
+        )
+
+
+@pytest.mark.parametrize("extended", [False, True])
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_sliq_kernel_matches_naive(impurity, extended):
+    # counts up to 50: ties between moves, where float rounding may differ, are rare
+    rng = np.random.RandomState(3)
+    for _ in range(30):
+        table = rng.randint(1, 50, size=(rng.randint(2, 8), rng.randint(2, 5)))
+        table = table.astype(float)
+        side, value = kernel.sliq_search(table, CODES[impurity], extended)
+        left = set(np.flatnonzero(side == 0).tolist())
+        assert left == naive_sliq(table, impurity, extended)
+        assert math.isclose(
+            value, naive_split_impurity(table, left, impurity), rel_tol=1e-12
+        )
+
+
+# --- methods against brute force ---------------------------------------------------
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_exact_two_class_and_twoing_equal_exhaustive_for_two_classes(impurity):
+    """Breiman's theorem: with two classes the sorted prefixes hold an optimum."""
+    rng = np.random.RandomState(4)
+    for _ in range(200):
+        table = make_random_table(rng.randint(2, 11), 2, random_state=rng)
+        optimum = exhaustive(table, impurity=impurity).impurity
+        assert math.isclose(
+            exact_two_class(table, impurity=impurity).impurity, optimum, rel_tol=1e-12
+        )
+        assert math.isclose(
+            twoing(table, impurity=impurity).impurity, optimum, rel_tol=1e-12
+        )
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_exhaustive_method_matches_brute_force(impurity):
+    rng = np.random.RandomState(5)
+    for _ in range(30):
+        table = make_random_table(
+            rng.randint(2, 8), rng.randint(2, 6), random_state=rng
+        )
+        result = exhaustive(table, impurity=impurity)
+        assert math.isclose(
+            result.impurity, naive_best_impurity(table, impurity), rel_tol=1e-12
+        )
+
+
+@pytest.mark.parametrize("name", sorted(BIPARTITIONS))
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_every_method_returns_a_valid_non_trivial_split(name, impurity):
+    """Valid split, the stated impurity, never below the optimum."""
+    rng = np.random.RandomState(6)
+    for _ in range(25):
+        n_classes = 2 if name == "exact_two_class" else rng.randint(2, 6)
+        table = make_random_table(rng.randint(2, 9), n_classes, random_state=rng)
+        result = BIPARTITIONS[name](table, impurity=impurity)
+        assert result.left.dtype == bool and result.left.shape == (len(table),)
+        assert 0 < result.left.sum() < len(table)
+        assert result.left[0]
+        value = naive_split_impurity(table, _left_set(result), impurity)
+        assert math.isclose(result.impurity, value, rel_tol=1e-12)
+        assert result.impurity >= naive_best_impurity(table, impurity) - 1e-12
+
+
+@pytest.mark.parametrize("name", sorted(BIPARTITIONS))
+def test_empty_rows_and_classes_are_ignored(name):
+    table = np.array([[5, 0, 1, 0], [0, 0, 0, 0], [1, 0, 6, 0], [3, 0, 3, 0]], float)
+    result = BIPARTITIONS[name](table)
+    assert not result.left[1]
+    reduced = BIPARTITIONS[name](table[[0, 2, 3]][:, [0, 2]])
+    assert_array_equal(result.left[[0, 2, 3]], reduced.left)
+    assert result.impurity == pytest.approx(reduced.impurity)
+
+
+@pytest.mark.parametrize("name", sorted(BIPARTITIONS))
+def test_a_single_class_or_row_is_no_split(name):
+    for table in ([[3.0, 0.0], [2.0, 0.0]], [[3.0, 1.0]]):
+        result = BIPARTITIONS[name](table)
+        assert result.left.all()
+        assert result.criterion == 0.0
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: exact_two_class(EXAMPLE), "at most two classes"),
+        (lambda: exhaustive(np.ones((21, 2))), "limited to 20"),
+        (lambda: twoing(np.eye(21) + 1), "limited to 20 classes"),
+        (lambda: twoing(EXAMPLE, score="gain"), "score must be"),
+        (lambda: pc(EXAMPLE, impurity="misclassification"), "impurity must be"),
+        (lambda: pc([[1.0, -1.0], [1.0, 1.0]]), "non-negative"),
+    ],
+)
+def test_bad_arguments_raise_clear_errors(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_identical_profiles_are_fused_by_pc():
+    """Rows with equal class profiles never end on opposite sides."""
+    table = np.array([[2, 1, 0], [4, 2, 0], [0, 1, 3], [0, 2, 6], [1, 1, 1]], float)
+    for method in (pc, pc_ext):
+        left = method(table).left
+        assert left[0] == left[1] and left[2] == left[3]
+
+
+# --- worked example of ALGORITHMS.md section 4.8 ------------------------------------
+
+
+def test_worked_example_exhaustive_pc_and_sliq_ext_find_the_optimum():
+    for method in (exhaustive, pc, pc_ext, sliq_ext, twoing):
+        result = method(EXAMPLE)
+        assert _left_set(result) == {0, 3}
+        assert result.impurity == pytest.approx(0.5114, abs=1e-4)
+    assert naive_impurity(EXAMPLE.sum(axis=0), "gini") == pytest.approx(
+        0.6574, abs=1e-4
+    )
+
+
+def test_worked_example_superclass_heuristics():
+    """Class totals 7, 5, 5: both heuristics pick {class 0} as the superclass;
+    binary scoring returns {1, 3} | {0, 2}, k-class scoring {1} | {0, 2, 3}."""
+    assert_array_equal(list_scheduling_superclass(EXAMPLE.sum(axis=0)), [1, 0, 0])
+    for method in (largest_alone, list_scheduling):
+        binary = method(EXAMPLE, k_class=False)
+        assert _left_set(binary) == {0, 2}
+        assert binary.impurity == pytest.approx(0.5408, abs=1e-4)
+        k_class = method(EXAMPLE)
+        assert _left_set(k_class) == {0, 2, 3}
+        assert k_class.impurity == pytest.approx(0.5407, abs=1e-4)
+
+
+def test_list_scheduling_balances_class_loads():
+    # loads: 10 -> A; 8 -> B; 7 -> B (A 10 >= B 8); 6 -> A (A 10 < B 15)
+    assert_array_equal(
+        list_scheduling_superclass(np.array([7, 10, 6, 8])), [1, 0, 0, 1]
+    )
+
+
+# --- properties (hypothesis) -------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(0, 7), min_size=3, max_size=3), min_size=n, max_size=n
+        )
+    ),
+    st.sampled_from(IMPURITIES),
+)
+def test_no_heuristic_beats_the_exhaustive_optimum(rows, impurity):
+    table = np.array(rows, dtype=float)
+    if (table.sum(axis=1) == 0).all():
+        return
+    optimum = exhaustive(table, impurity=impurity).impurity
+    for name, method in BIPARTITIONS.items():
+        if name != "exact_two_class":
+            assert method(table, impurity=impurity).impurity >= optimum - 1e-12
+
+
+def test_criterion_is_the_impurity_decrease():
+    result = pc_ext(EXAMPLE, impurity="entropy")
+    parent = naive_impurity(EXAMPLE.sum(axis=0), "entropy")
+    assert_allclose(result.criterion, parent - result.impurity)

@@ -1,0 +1,348 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""MaxCutGrouper and its core: kernels against naive twins, the approximation
+guarantee against brute force, Lemma 1 of the thesis, the estimator contract."""
+
+import math
+import sys
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit import MaxCutGrouper
+from partikit._kernels import _max_cut as kernel
+from partikit.datasets import make_grouped_categorical, make_random_table
+from partikit.groupers import edge_weights, max_cut_bipartition
+from tests.naive import (
+    naive_chi2_weight,
+    naive_cut_weight,
+    naive_greedy_cut,
+    naive_impurity,
+    naive_local_search,
+    naive_max_cut,
+    naive_squared_gini_weight,
+)
+
+#: ALGORITHMS.md section 4.7: 4 values, 3 classes, N = 17.
+EXAMPLE = np.array([[4, 0, 1], [0, 3, 1], [2, 2, 0], [1, 0, 3]], dtype=float)
+WEIGHTS = ["squared_gini", "chi2"]
+
+
+def _random_tables(seed, count, max_values=11, max_classes=6):
+    rng = np.random.RandomState(seed)
+    for _ in range(count):
+        shape = rng.randint(2, max_values), rng.randint(2, max_classes)
+        yield make_random_table(*shape, random_state=rng)
+
+
+def _left(side):
+    return set(np.flatnonzero(np.asarray(side) == 0).tolist())
+
+
+# --- kernels against their naive twins -------------------------------------------
+
+
+def test_weight_kernels_match_naive():
+    for table in _random_tables(0, 30):
+        squared = kernel.squared_gini_weights(table)
+        chi2 = kernel.chi2_weights(table)
+        for i in range(len(table)):
+            assert squared[i, i] == 0 and chi2[i, i] == 0
+            for j in range(len(table)):
+                if i != j:
+                    expected = naive_squared_gini_weight(table[i], table[j])
+                    assert squared[i, j] == expected
+                    assert math.isclose(
+                        chi2[i, j],
+                        naive_chi2_weight(table[i], table[j]),
+                        rel_tol=1e-12,
+                        abs_tol=1e-12,
+                    )
+
+
+def test_worked_example_weights():
+    """ALGORITHMS.md 4.7: raw squared-Gini weights and chi2 weights (/3)."""
+    raw = kernel.squared_gini_weights(EXAMPLE)
+    expected = {(0, 1): 19, (0, 2): 12, (0, 3): 13, (1, 2): 10, (1, 3): 13, (2, 3): 14}
+    chi2 = {(0, 1): 2.325, (0, 2): 1.2, (0, 3): 0.9075, (1, 2): 1.0667,
+            (1, 3): 1.6667, (2, 3): 1.7778}  # fmt: skip
+    weights = edge_weights(EXAMPLE, "chi2")
+    for (i, j), value in expected.items():
+        assert raw[i, j] == value
+        assert weights[i, j] == pytest.approx(chi2[i, j], abs=1e-4)
+    assert_allclose(edge_weights(EXAMPLE, "squared_gini"), 2 * raw / 17**2)
+
+
+def test_worked_example_max_cut():
+    """Best cut {1, 2} | {0, 3} of weight 0.4014, found by the greedy step."""
+    for solver in ("local_search", "exhaustive"):
+        result = max_cut_bipartition(EXAMPLE, weights="squared_gini", solver=solver)
+        assert_array_equal(result.group_ids, [0, 1, 1, 0])
+        assert result.statistics["cut_weight"] == pytest.approx(0.4014, abs=1e-4)
+    result = max_cut_bipartition(EXAMPLE, weights="squared_gini")
+    assert result.statistics["greedy_cut_weight"] == result.statistics["cut_weight"]
+    assert result.statistics["n_flips"] == result.statistics["n_swaps"] == 0
+
+
+def test_greedy_and_local_search_match_naive():
+    # integer squared-Gini weights: sums are exact, decisions identical
+    for table in _random_tables(1, 40, max_values=13):
+        weights = kernel.squared_gini_weights(table)
+        side = kernel.greedy_cut(weights)
+        assert _left(side) == naive_greedy_cut(weights.tolist())
+        expected, flips, swaps = naive_local_search(weights.tolist(), _left(side), 0.5)
+        moves = kernel.local_search(weights, side, 0.5, 10_000)
+        assert _left(side) == expected
+        assert moves == (flips, swaps)
+        assert kernel.cut_weight(weights, side) == naive_cut_weight(weights, expected)
+
+
+def test_local_search_swaps_when_no_flip_gains():
+    """{0, 3} | {1, 2} (cut 6) gains nothing by one flip; swapping 0 and 1 gives
+    the maximum cut {1, 3} | {0, 2} (cut 10)."""
+    weights = np.array(
+        [[0, 3, 0, 1], [3, 0, 3, 0], [0, 3, 0, 3], [1, 0, 3, 0]], dtype=float
+    )
+    side = np.array([0, 1, 1, 0], dtype=np.uint8)
+    assert kernel.cut_weight(weights, side) == 6
+    assert kernel.local_search(weights, side, 1e-9, 100) == (0, 1)
+    assert_array_equal(side, [1, 0, 1, 0])
+    assert kernel.cut_weight(weights, side) == naive_max_cut(weights) == 10
+
+
+def test_exhaustive_kernel_is_the_brute_force_maximum():
+    for table in _random_tables(2, 30, max_values=9):
+        for make in (kernel.squared_gini_weights, kernel.chi2_weights):
+            weights = make(table)
+            side, value = kernel.exhaustive_max_cut(weights)
+            assert math.isclose(value, naive_max_cut(weights), rel_tol=1e-12)
+            assert math.isclose(
+                value, naive_cut_weight(weights, _left(side)), rel_tol=1e-12
+            )
+
+
+def test_hyperplane_rounding_keeps_the_best_normal():
+    weights = kernel.squared_gini_weights(EXAMPLE)
+    vectors = np.eye(4)
+    normals = np.array([[1.0, 1, 1, 1], [1.0, -1, -1, 1], [-1.0, 1, 1, 1]])
+    side, value = kernel.best_hyperplane_cut(weights, vectors, normals)
+    assert_array_equal(side, [1, 0, 0, 1])
+    assert value == naive_cut_weight(weights, {1, 2})
+
+
+# --- the approximation guarantee against brute force -------------------------------
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_local_search_cut_is_at_least_half_of_the_optimum(weights):
+    """GL on thesis tables (entries 0..7, n <= 10): never below 1/2 of the maximum
+    cut, and equal to it in the large majority of tables."""
+    n_tables = n_optimal = 0
+    for table in _random_tables(3, 300):
+        greedy = max_cut_bipartition(table, weights=weights).statistics
+        best = max_cut_bipartition(table, weights=weights, solver="exhaustive")
+        optimum = best.statistics["cut_weight"]
+        if optimum == 0:  # chi2 weights of rows with identical profiles
+            continue
+        n_tables += 1
+        assert greedy["cut_weight"] >= 0.5 * optimum
+        assert greedy["cut_weight"] >= 0.5 * greedy["total_weight"] * (1 - 1e-12)
+        ratio = greedy["cut_weight"] / optimum
+        assert 0.5 <= greedy["certified_ratio"] <= ratio + 1e-12
+        n_optimal += greedy["cut_weight"] >= optimum * (1 - 1e-9)
+    assert n_optimal >= 0.85 * n_tables
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.integers(2, 8).flatmap(
+        lambda n: st.tuples(
+            st.lists(
+                st.lists(st.integers(0, 9), min_size=3, max_size=3),
+                min_size=n,
+                max_size=n,
+            ),
+            st.lists(st.booleans(), min_size=n, max_size=n),
+        )
+    )
+)
+def test_lemma_1_squared_gini_cut_is_the_squared_weight_gini_gain(data):
+    """Thesis Lemma 1: w(S_L) = Gini(S) - p_L^2 Gini(S_L) - p_R^2 Gini(S_R)."""
+    rows, in_left = data
+    table = np.array(rows, dtype=float)
+    n = table.sum()
+    if n == 0:
+        return
+    left = {i for i, flag in enumerate(in_left) if flag}
+    cut = naive_cut_weight(edge_weights(table, "squared_gini"), left)
+    lc = table[sorted(left)].sum(axis=0)
+    rc = table.sum(axis=0) - lc
+    gain = (
+        naive_impurity(table.sum(axis=0), "gini")
+        - (lc.sum() / n) ** 2 * naive_impurity(lc, "gini")
+        - (rc.sum() / n) ** 2 * naive_impurity(rc, "gini")
+    )
+    assert cut == pytest.approx(gain, abs=1e-12)
+
+
+# --- Goemans-Williamson -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_sdp_solver_is_reproducible_and_near_optimal(weights):
+    pytest.importorskip("cvxpy")
+    n_tables = n_optimal = 0
+    for table in _random_tables(4, 25, max_values=9):
+        options = {"weights": weights, "solver": "sdp", "random_state": 0}
+        result = max_cut_bipartition(table, **options)
+        again = max_cut_bipartition(table, **options)
+        assert_array_equal(result.group_ids, again.group_ids)
+        best = max_cut_bipartition(table, weights=weights, solver="exhaustive")
+        optimum = best.statistics["cut_weight"]
+        if optimum == 0:
+            continue
+        n_tables += 1
+        assert result.statistics["cut_weight"] >= 0.5 * optimum
+        n_optimal += result.statistics["cut_weight"] >= optimum * (1 - 1e-9)
+    assert n_optimal >= 0.8 * n_tables
+
+
+def test_sdp_without_cvxpy_raises_a_clear_import_error(monkeypatch):
+    monkeypatch.setitem(sys.modules, "cvxpy", None)
+    with pytest.raises(ImportError, match="pip install cvxpy"):
+        max_cut_bipartition(EXAMPLE, solver="sdp")
+
+
+# --- the core's edge cases ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "table, n_groups",
+    [
+        ([[3.0, 1.0]], 1),  # one category
+        ([[3.0, 0.0], [2.0, 0.0]], 1),  # one class
+        ([[2.0, 1.0], [4.0, 2.0]], 1),  # identical profiles (chi2 weights all 0)
+        (np.zeros((0, 2)), 0),
+    ],
+)
+def test_no_informative_split_gives_one_group(table, n_groups):
+    result = max_cut_bipartition(table)
+    assert result.n_groups == n_groups
+    assert (result.group_ids == 0).all()
+
+
+def test_empty_rows_are_left_out():
+    table = np.array([[4, 0, 1], [0, 0, 0], [0, 3, 1], [2, 2, 0], [1, 0, 3]], float)
+    result = max_cut_bipartition(table, weights="squared_gini")
+    assert_array_equal(result.group_ids, [0, -1, 1, 1, 0])
+    assert result.statistics["n_categories"] == 4
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"weights": "gini"}, "weights must be one of"),
+        ({"solver": "annealing"}, "solver must be one of"),
+    ],
+)
+def test_core_rejects_unknown_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        max_cut_bipartition(EXAMPLE, **kwargs)
+
+
+def test_exhaustive_solver_is_limited_to_twenty_categories():
+    table = make_random_table(21, 3, random_state=0)
+    with pytest.raises(ValueError, match="limited to 20 categories"):
+        max_cut_bipartition(table, solver="exhaustive")
+
+
+def test_statistics_describe_the_split():
+    result = max_cut_bipartition(EXAMPLE, weights="squared_gini")
+    stats = result.statistics
+    assert stats["gini"] == pytest.approx(0.5114, abs=1e-4)
+    assert stats["total_weight"] == pytest.approx(2 * 81 / 17**2)
+    assert stats["certified_ratio"] == pytest.approx(
+        stats["cut_weight"] / stats["total_weight"]
+    )
+    assert stats["dof"] == 2 and stats["log10_pvalue"] < 0
+
+
+# --- the estimator -------------------------------------------------------------------
+
+
+def _hidden_two_groups(n=4000, seed=0):
+    X, y, hidden = make_grouped_categorical(
+        n, n_categories=30, n_classes=2, n_groups=2, signal=0.6, random_state=seed
+    )
+    return X, y, hidden
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_grouper_recovers_two_hidden_groups(weights):
+    X, y, hidden = _hidden_two_groups()
+    grouper = MaxCutGrouper(weights=weights).fit(X, y)
+    assert grouper.n_groups_[0] == 2
+    found = pd.Series(grouper.group_ids_[0], index=grouper.categories_[0])
+    crosstab = pd.crosstab(found, hidden[found.index])
+    assert (crosstab.values.max(axis=1) == crosstab.values.sum(axis=1)).all()
+
+
+def test_unknown_categories_go_to_the_heavier_group():
+    X = np.array(["a"] * 60 + ["b"] * 30 + ["c"] * 10).reshape(-1, 1)
+    y = np.array([0] * 50 + [1] * 10 + [1] * 30 + [1] * 10)
+    grouper = MaxCutGrouper().fit(X, y)
+    heavy = int(np.argmax(grouper.table_[0].sum(axis=1)))
+    assert grouper.default_group_[0] == heavy
+    assert grouper.transform([["zzz"]])[0, 0] == heavy
+    with pytest.raises(ValueError, match="zzz"):
+        MaxCutGrouper(handle_unknown="error").fit(X, y).transform([["zzz"]])
+
+
+def test_single_category_column_warns_and_gives_one_group():
+    X = np.array([["a"]] * 20)
+    y = np.arange(20) % 2
+    with pytest.warns(UserWarning, match="single category"):
+        grouper = MaxCutGrouper().fit(X, y)
+    assert grouper.n_groups_[0] == 1
+
+
+def test_categories_with_one_profile_warn_and_give_one_group():
+    X = np.array(["a", "a", "b", "b", "c", "c"] * 10).reshape(-1, 1)
+    y = np.array([0, 1] * 30)
+    with pytest.warns(UserWarning, match="no informative split"):
+        grouper = MaxCutGrouper().fit(X, y)
+    assert grouper.n_groups_[0] == 1
+
+
+def test_single_class_target_raises():
+    with pytest.raises(ValueError, match="single class"):
+        MaxCutGrouper().fit(np.array([["a"], ["b"]]), [1, 1])
+
+
+def test_random_state_is_resolved_once_per_fit():
+    pytest.importorskip("cvxpy")
+    X, y, _ = make_grouped_categorical(
+        2000, n_categories=12, n_noise_features=2, random_state=1
+    )
+    fits = [
+        MaxCutGrouper(solver="sdp", random_state=7, n_jobs=n_jobs).fit(X, y)
+        for n_jobs in (1, 2)
+    ]
+    for a, b in zip(fits[0].group_ids_, fits[1].group_ids_, strict=True):
+        assert_array_equal(a, b)
+
+
+def test_statistics_are_kept_per_column():
+    X, y, _ = make_grouped_categorical(3000, n_noise_features=1, random_state=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grouper = MaxCutGrouper().fit(X, y)
+    signal, noise = grouper.statistics_
+    assert signal["certified_ratio"] >= 0.5 and noise["certified_ratio"] >= 0.5
+    assert signal["log10_pvalue"] < noise["log10_pvalue"]
+    assert set(grouper.n_groups_) == {2}
