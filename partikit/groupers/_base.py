@@ -133,8 +133,12 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         ``statistics`` (dict).
         """
 
-    def _check_column_params(self):
-        """Check parameters that name columns, once ``n_features_in_`` is known."""
+    def _start_fit(self):
+        """Prepare one fit, once X is checked and ``n_features_in_`` is known.
+
+        Subclasses check here the parameters that name columns and resolve the
+        state shared by all columns of this fit (e.g. random seeds).
+        """
 
     def _category_order(self, categories, context):
         """Order of a column's categories (missing excluded) in ``categories_``.
@@ -165,7 +169,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             The fitted grouper.
         """
         columns = check_categorical_X(self, X, reset=True)
-        self._check_column_params()
+        self._start_fit()
         check_lengths(self, columns, y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         y_codes, self.classes_ = check_classification_y(y, sample_weight)

@@ -661,7 +661,7 @@ class CHAIDGrouper(BaseGrouper):
                 )
         return list(self.ordinal)
 
-    def _check_column_params(self):
+    def _start_fit(self):
         self._column_keys()
         if self.max_groups == 1 and not self.allow_single_group:
             raise ValueError(

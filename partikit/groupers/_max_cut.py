@@ -427,7 +427,7 @@ class MaxCutGrouper(BaseGrouper):
         self.n_hyperplanes = n_hyperplanes
         self.random_state = random_state
 
-    def _check_column_params(self):
+    def _start_fit(self):
         # One seed per column, drawn once per fit: parallel columns stay
         # reproducible whatever their scheduling.
         rng = check_random_state(self.random_state)
