@@ -15,7 +15,7 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     """Fit the groupers on synthetic data with a known grouping and print it."""
     from sklearn.metrics import adjusted_rand_score
 
-    from partikit import KhiopsGrouper
+    from partikit import KhiopsGrouper, MaxCutGrouper
     from partikit.datasets import make_grouped_categorical
 
     X, y, hidden = make_grouped_categorical(
@@ -78,6 +78,18 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
                 f"  adjusted Rand index with the hidden grouping: {ari:.3f}", file=out
             )
         print(file=out)
+    binary = MaxCutGrouper().fit(X[["category"]], y)
+    stats = binary.statistics_[0]
+    print(
+        "MaxCutGrouper().fit on 'category': two groups, the sides of a large cut of "
+        "the graph\nof categories (edge weight: chi2 of two categories against the "
+        f"class).\nCut weight {stats['cut_weight']:.1f}, certified at least "
+        f"{stats['certified_ratio']:.0%} of the maximum cut.",
+        file=out,
+    )
+    for g, members in enumerate(binary.groups_[0]):
+        print(f"  group {g}: {', '.join(map(str, members))}", file=out)
+    print(file=out)
     encoded = grouper.transform(X.head(5))
     print("transform of the first 5 rows (group ids):", file=out)
     print(np.column_stack([X.head(5).to_numpy(), encoded.astype(int)]), file=out)

@@ -16,6 +16,7 @@ def test_demo_prints_groups_and_recovers_hidden_grouping():
     assert "Column 'category': 24 categories -> 4 group(s)" in text
     assert "adjusted Rand index with the hidden grouping: 1.000" in text
     assert "Column 'noise_0': 24 categories -> 1 group(s)" in text
+    assert "MaxCutGrouper().fit on 'category'" in text and "  group 1: " in text
 
 
 def test_module_entry_point_runs():
