@@ -40,6 +40,16 @@ MAX_EXHAUSTIVE_ROWS = 20
 
 
 @njit(**NJIT)
+def class_totals(table):
+    """Column sums of a table."""
+    total = np.zeros(table.shape[1])
+    for i in range(table.shape[0]):
+        for x in range(table.shape[1]):
+            total[x] += table[i, x]
+    return total
+
+
+@njit(**NJIT)
 def node_impurity(counts, criterion):
     """Gini index or entropy (bits) of a vector of class counts (0 if empty)."""
     total = 0.0
@@ -84,10 +94,7 @@ def exhaustive_min_impurity(table, criterion):
     reflected Gray code. Ties keep the first split met. O(2^m J).
     """
     m, n_classes = table.shape
-    total = np.zeros(n_classes)
-    for i in range(m):
-        for x in range(n_classes):
-            total[x] += table[i, x]
+    total = class_totals(table)
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()
@@ -174,10 +181,7 @@ def superclass_search(table, superclasses, criterion, k_class):
         Its impurity, or its twoing value.
     """
     m, n_classes = table.shape
-    total = np.zeros(n_classes)
-    for i in range(m):
-        for x in range(n_classes):
-            total[x] += table[i, x]
+    total = class_totals(table)
     left = np.zeros(n_classes)
     left2 = np.zeros(2)
     total2 = np.zeros(2)
@@ -224,10 +228,7 @@ def sliq_search(table, criterion, extended):
     (ties: the earliest). Returns the side array and its impurity. O(m^2 J).
     """
     m, n_classes = table.shape
-    total = np.zeros(n_classes)
-    for i in range(m):
-        for x in range(n_classes):
-            total[x] += table[i, x]
+    total = class_totals(table)
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()
