@@ -86,6 +86,7 @@ class _ColumnFit(NamedTuple):
     table: np.ndarray
     statistics: dict
     kind: str
+    warnings: tuple  # messages, raised by fit in the caller's thread
 
 
 class BaseGrouper(TransformerMixin, BaseEstimator):
@@ -140,6 +141,14 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         state shared by all columns of this fit (e.g. random seeds).
         """
 
+    def _column_warning(self, result, table, context):
+        """Message of a ``UserWarning`` about one column's grouping, or None.
+
+        ``result`` is what :meth:`_group_table` returned for ``table``; the
+        message is raised by ``fit`` once every column is fitted.
+        """
+        return None
+
     def _category_order(self, categories, context):
         """Order of a column's categories (missing excluded) in ``categories_``.
 
@@ -190,6 +199,10 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
         self._kinds = [f.kind for f in fitted]
+        # Columns may be fitted in worker threads, where a warning's stack level
+        # cannot reach the caller: they are raised here, in column order.
+        for message in (m for f in fitted for m in f.warnings):
+            warnings.warn(message, UserWarning, stacklevel=3)
         self.groups_ = [
             [cats[ids == g] for g in range(n)]
             for cats, ids, n in zip(
@@ -227,14 +240,16 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             rows = np.concatenate([order, np.arange(n_known, len(categories))])
             table = table[rows]
             categories = categories[rows]
+        messages = []
         if len(categories) == 1:
-            warnings.warn(
+            messages.append(
                 f"Feature {name!r} has a single category {categories[0]!r}; it is "
-                "encoded as one group.",
-                UserWarning,
-                stacklevel=3,
+                "encoded as one group."
             )
         result = self._group_table(table, context)
+        message = self._column_warning(result, table, context)
+        if message is not None:
+            messages.append(message)
         group_ids = np.asarray(result.group_ids, dtype=np.intp)
         grouped = merge_rows(table, group_ids, result.n_groups)
         if result.rare_group >= 0:
@@ -250,6 +265,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             table=grouped,
             statistics=result.statistics,
             kind=factorized.kind,
+            warnings=tuple(messages),
         )
 
     def _fit_woe(self):

@@ -214,7 +214,7 @@ def _all_superclasses(n_classes):
 
 
 def twoing(table, *, impurity="gini", score="impurity"):
-    """Best split over all superclass bipartitions (exact, exponential in k).
+    """Best split over all superclass bipartitions (exponential in k).
 
     For each of the ``2^(k-1) - 1`` ways of grouping the classes into two
     superclasses, the rows are sorted by their proportion of the first superclass
@@ -227,9 +227,10 @@ def twoing(table, *, impurity="gini", score="impurity"):
     impurity : {"gini", "entropy"}, default="gini"
     score : {"impurity", "twoing"}, default="impurity"
         ``"impurity"``: the candidate of least ``impurity`` over all ``k`` classes
-        wins (the thesis's Twoing, "k-class" scoring); ``"twoing"``: the candidate
-        of largest twoing value ``p_L p_R / 4 (sum_j |p(j|L) - p(j|R)|)^2`` wins,
-        which is the maximum over all splits (CART's twoing rule), and it is the
+        wins (the thesis's Twoing, "k-class" scoring; a heuristic for that
+        impurity, exact for two classes); ``"twoing"``: the candidate of largest
+        twoing value ``p_L p_R / 4 (sum_j |p(j|L) - p(j|R)|)^2`` wins, which is
+        the exact maximum over all splits (CART's twoing rule), and it is the
         returned criterion.
 
     Returns
@@ -379,7 +380,7 @@ def sliq(table, *, impurity="gini"):
 
     All rows start on the left; each step moves to the right the row whose move
     gives the least impurity (ties: lowest row), the first move always, the next
-    ones only while they lower the impurity. O(n^2 k) per step.
+    ones only while they lower the impurity. O(n k) per step, O(n^2 k) in all.
 
     Parameters
     ----------

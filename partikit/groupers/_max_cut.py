@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from numbers import Integral
 
@@ -293,7 +292,7 @@ def _two_group_test(grouped):
 
 
 class MaxCutGrouper(BaseGrouper):
-    """Best binary partition of categories by a maximum cut (Pereira & Laber).
+    """Two groups of categories by a maximum cut of their graph (Pereira & Laber).
 
     Splits the categories of each column into **two groups** by a maximum cut of
     the graph whose vertices are the categories and whose edge ``(i, j)`` weighs
@@ -436,19 +435,19 @@ class MaxCutGrouper(BaseGrouper):
         )
 
     def _group_table(self, table, context):
-        result = max_cut_bipartition(
+        return max_cut_bipartition(
             table,
             weights=self.weights,
             solver=self.solver,
             n_hyperplanes=self.n_hyperplanes,
             random_state=int(self._column_seeds[context.index]),
         )
+
+    def _column_warning(self, result, table, context):
         if result.n_groups == 1 and table.shape[0] > 1:
-            warnings.warn(
+            return (
                 f"Feature {context.name!r}: its categories have no informative "
                 "split (their class distributions do not differ); it is encoded as "
-                "one group.",
-                UserWarning,
-                stacklevel=4,
+                "one group."
             )
-        return result
+        return None

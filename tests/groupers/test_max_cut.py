@@ -314,9 +314,11 @@ def test_single_category_column_warns_and_gives_one_group():
 def test_categories_with_one_profile_warn_and_give_one_group():
     X = np.array(["a", "a", "b", "b", "c", "c"] * 10).reshape(-1, 1)
     y = np.array([0, 1] * 30)
-    with pytest.warns(UserWarning, match="no informative split"):
-        grouper = MaxCutGrouper().fit(X, y)
+    with pytest.warns(UserWarning, match="no informative split") as record:
+        grouper = MaxCutGrouper(n_jobs=2).fit(X, y)
     assert grouper.n_groups_[0] == 1
+    # raised in the caller's thread, pointing at the caller's line
+    assert record[0].filename == __file__
 
 
 def test_single_class_target_raises():
