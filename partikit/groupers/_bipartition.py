@@ -141,6 +141,11 @@ def _best_candidate(prepared, lefts, members):
 
 
 def _superclass_split(prepared, superclasses, criterion, k_class):
+    # A superclass and its complement define the same two-class problem, but rows
+    # tied in their share sort the same way in both, so the two give different
+    # prefixes. Every method uses the form with the last class outside, the form
+    # Twoing enumerates: Twoing's candidates then include every other method's.
+    superclasses = np.where(superclasses[:, -1:] == 1, 1 - superclasses, superclasses)
     side, score = superclass_search(
         prepared.sub, np.ascontiguousarray(superclasses, dtype=np.uint8), criterion,
         k_class,
@@ -151,7 +156,7 @@ def _superclass_split(prepared, superclasses, criterion, k_class):
 def exact_two_class(table, *, impurity="gini"):
     """Optimal split for two classes by Breiman's sort, O(n log n).
 
-    Rows sorted by their proportion of the second class (stable: ties keep the row
+    Rows sorted by their proportion of the first class (stable: ties keep the row
     order); the best of the ``n - 1`` prefixes is an optimal split for any
     concave impurity (Breiman et al. 1984, theorem 4.5).
 
@@ -174,7 +179,7 @@ def exact_two_class(table, *, impurity="gini"):
         )
     if _is_trivial(prepared):
         return _no_split(prepared)
-    return _superclass_split(prepared, np.array([[0, 1]]), prepared.code, True)
+    return _superclass_split(prepared, np.array([[1, 0]]), prepared.code, True)
 
 
 def exhaustive(table, *, impurity="gini"):

@@ -271,3 +271,15 @@ def test_criterion_is_the_impurity_decrease():
     result = pc_ext(EXAMPLE, impurity="entropy")
     parent = naive_impurity(EXAMPLE.sum(axis=0), "entropy")
     assert_allclose(result.criterion, parent - result.impurity)
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_twoing_is_never_worse_than_a_single_superclass(impurity):
+    """Twoing's candidates include those of Largest Alone and List Scheduling, also
+    when rows tie in their share of the superclass (many ties at k = 3)."""
+    rng = np.random.RandomState(7)
+    for _ in range(300):
+        table = make_random_table(rng.randint(8, 31), 3, random_state=rng)
+        best = twoing(table, impurity=impurity).impurity
+        for method in (largest_alone, list_scheduling):
+            assert method(table, impurity=impurity).impurity >= best * (1 - 1e-12)
