@@ -277,30 +277,21 @@ def _principal_order(table):
 
 
 def _fuse_identical_profiles(table):
-    """Rows with the same class profile (to rounding) summed into one row.
+    """Rows with the same class profile (to 12 decimals) summed into one row.
 
     Returns the fused table and the fused row of each original row; fused rows are
     numbered by their first original row.
     """
-    profiles = table / table.sum(axis=1, keepdims=True)
-    order = np.lexsort(profiles.T[::-1])
-    fused_of = np.empty(len(table), dtype=np.intp)
-    label = -1
-    first = None
-    for row in order:
-        same = first is not None and np.allclose(
-            profiles[row], profiles[first], rtol=1e-9, atol=1e-12
-        )
-        if not same:
-            label += 1
-            first = row
-        fused_of[row] = label
+    profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
+    _, first_rows, fused_of = np.unique(
+        profiles, axis=0, return_index=True, return_inverse=True
+    )
+    fused_of = fused_of.ravel()
     # renumber by first original row, so that the fused order follows the table's
-    _, first_rows = np.unique(fused_of, return_index=True)
-    renumber = np.empty(label + 1, dtype=np.intp)
-    renumber[np.argsort(first_rows, kind="stable")] = np.arange(label + 1)
+    renumber = np.empty(len(first_rows), dtype=np.intp)
+    renumber[np.argsort(first_rows, kind="stable")] = np.arange(len(first_rows))
     fused_of = renumber[fused_of]
-    fused = np.zeros((label + 1, table.shape[1]))
+    fused = np.zeros((len(first_rows), table.shape[1]))
     np.add.at(fused, fused_of, table)
     return fused, fused_of
 
