@@ -398,3 +398,37 @@ def write_section(name, body, path=RESULTS):
         f.write(content)
     os.replace(tmp, path)
     print(f"\n[section '{name}' written to {path}]")
+
+
+def source_digest():
+    """(sha256 prefix of partikit's .py sources, newest mtime): which code ran."""
+    import datetime
+    import hashlib
+
+    import partikit
+
+    root = os.path.dirname(os.path.abspath(partikit.__file__))
+    digest = hashlib.sha256()
+    newest = 0.0
+    for folder, dirs, files in sorted(os.walk(root)):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    digest.update(path[len(root) :].encode() + f.read())
+                newest = max(newest, os.path.getmtime(path))
+    when = datetime.datetime.fromtimestamp(newest).astimezone()
+    return digest.hexdigest()[:12], f"{when:%Y-%m-%d %H:%M:%S %Z}"
+
+
+def digest_line(start, end):
+    line = f"* partikit sources: sha256 {start[0]} (newest .py modified {start[1]})"
+    if end != start:
+        line += (
+            f" — **changed during the run** (at end: {end[0]}, newest {end[1]}); "
+            "the numbers mix two versions of the code."
+        )
+    else:
+        line += ", unchanged during the run."
+    return line

@@ -43,10 +43,12 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
+    digest_line,
     finish,
     fmt_s,
     parse_args,
     progress,
+    source_digest,
     table,
 )
 
@@ -113,40 +115,6 @@ def impurity_of(tab, left, kind):
             phi = -float(q @ np.log2(q))
         value += size / total * phi
     return value
-
-
-def source_digest():
-    """(sha256 prefix of partikit's .py sources, newest mtime): which code ran."""
-    import datetime
-    import hashlib
-
-    import partikit
-
-    root = os.path.dirname(os.path.abspath(partikit.__file__))
-    digest = hashlib.sha256()
-    newest = 0.0
-    for folder, dirs, files in sorted(os.walk(root)):
-        dirs.sort()
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                with open(path, "rb") as f:
-                    digest.update(path[len(root) :].encode() + f.read())
-                newest = max(newest, os.path.getmtime(path))
-    when = datetime.datetime.fromtimestamp(newest).astimezone()
-    return digest.hexdigest()[:12], f"{when:%Y-%m-%d %H:%M:%S %Z}"
-
-
-def digest_line(start, end):
-    line = f"* partikit sources: sha256 {start[0]} (newest .py modified {start[1]})"
-    if end != start:
-        line += (
-            f" — **changed during the run** (at end: {end[0]}, newest {end[1]}); "
-            "the numbers mix two versions of the code."
-        )
-    else:
-        line += ", unchanged during the run."
-    return line
 
 
 def cpu_seconds():
