@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import gc
+import hashlib
 import importlib.metadata
 import os
 import platform
@@ -402,9 +403,6 @@ def write_section(name, body, path=RESULTS):
 
 def source_digest():
     """(sha256 prefix of partikit's .py sources, newest mtime): which code ran."""
-    import datetime
-    import hashlib
-
     import partikit
 
     root = os.path.dirname(os.path.abspath(partikit.__file__))
