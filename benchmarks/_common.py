@@ -430,3 +430,20 @@ def digest_line(start, end):
     else:
         line += ", unchanged during the run."
     return line
+
+
+def cpu_seconds():
+    """(busy CPU seconds of the whole machine, CPU seconds of this process and of
+    its waited-for children).
+
+    Their difference over a run is what other processes used: on a 2-core machine
+    one busy neighbour slows the numba kernels measurably.
+    """
+    try:
+        with open("/proc/stat") as f:
+            values = [int(v) for v in f.readline().split()[1:9]]
+        busy = (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError):
+        busy = float("nan")
+    own = os.times()
+    return busy, own.user + own.system + own.children_user + own.children_system

@@ -43,6 +43,7 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
+    cpu_seconds,
     digest_line,
     finish,
     fmt_s,
@@ -115,19 +116,6 @@ def impurity_of(tab, left, kind):
             phi = -float(q @ np.log2(q))
         value += size / total * phi
     return value
-
-
-def cpu_seconds():
-    """(busy CPU seconds of the machine, CPU seconds of this process and its
-    waited-for children)."""
-    try:
-        with open("/proc/stat") as f:
-            values = [int(v) for v in f.readline().split()[1:9]]
-        busy = (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError):
-        busy = float("nan")
-    own = os.times()
-    return busy, own.user + own.system + own.children_user + own.children_system
 
 
 # ----------------------------------------------------------------------------------

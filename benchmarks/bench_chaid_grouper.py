@@ -31,6 +31,7 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
+    cpu_seconds,
     finish,
     first_line,
     fmt_s,
@@ -58,22 +59,6 @@ NOT_RUN = "not run (cubic in k)"
 # ----------------------------------------------------------------------------------
 # load from other processes during the run
 # ----------------------------------------------------------------------------------
-
-
-def cpu_seconds():
-    """(busy CPU seconds of the whole machine, CPU seconds of this process).
-
-    Their difference over the run is what other processes used: on a 2-core
-    machine one busy neighbour slows the numba kernels measurably.
-    """
-    try:
-        with open("/proc/stat") as f:
-            values = [int(v) for v in f.readline().split()[1:9]]
-        busy = (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError):
-        busy = float("nan")
-    own = os.times()
-    return busy, own.user + own.system
 
 
 # ----------------------------------------------------------------------------------

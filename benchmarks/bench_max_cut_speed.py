@@ -44,6 +44,7 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
+    cpu_seconds,
     digest_line,
     finish,
     first_line,
@@ -67,18 +68,6 @@ THESIS_GW = (60, 70)
 THESIS_TWOING = (30, 300)
 #: The thesis authors' code (named in the thesis, section 6) as a distribution.
 REFERENCE_DISTRIBUTIONS = ("max_cut_paper", "max-cut-paper")
-
-
-def cpu_seconds():
-    """(busy CPU seconds of the machine, CPU seconds of this process)."""
-    try:
-        with open("/proc/stat") as f:
-            values = [int(v) for v in f.readline().split()[1:9]]
-        busy = (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError):
-        busy = float("nan")
-    own = os.times()
-    return busy, own.user + own.system
 
 
 def cvxpy_info():
