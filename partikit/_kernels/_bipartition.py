@@ -40,16 +40,6 @@ MAX_EXHAUSTIVE_ROWS = 20
 
 
 @njit(**NJIT)
-def class_totals(table):
-    """Column sums of a table."""
-    total = np.zeros(table.shape[1])
-    for i in range(table.shape[0]):
-        for x in range(table.shape[1]):
-            total[x] += table[i, x]
-    return total
-
-
-@njit(**NJIT)
 def node_impurity(counts, criterion):
     """Gini index or entropy (bits) of a vector of class counts (0 if empty)."""
     total = 0.0
@@ -71,18 +61,31 @@ def node_impurity(counts, criterion):
 
 
 @njit(**NJIT)
+def _side_term(counts, total, size, criterion):
+    """``size * phi`` of one side, its class counts ``counts`` (or, with ``total``
+    given, ``total - counts``), without building the side's count vector."""
+    if size <= 0.0:
+        return 0.0
+    value = 0.0
+    for x in range(counts.shape[0]):
+        c = counts[x] if total is None else total[x] - counts[x]
+        if criterion == GINI:
+            p = c / size
+            value += p * p
+        elif c > 0.0:
+            p = c / size
+            value -= p * math.log2(p)
+    return size * (1.0 - value) if criterion == GINI else size * value
+
+
+@njit(**NJIT)
 def split_impurity(left, total, criterion):
     """Weighted impurity of the split whose left side has class counts ``left``."""
-    right = total - left
-    n_left = 0.0
-    n_total = 0.0
-    for x in range(total.shape[0]):
-        n_left += left[x]
-        n_total += total[x]
-    n_right = n_total - n_left
+    n_left = left.sum()
+    n_total = total.sum()
     return (
-        n_left * node_impurity(left, criterion)
-        + n_right * node_impurity(right, criterion)
+        _side_term(left, None, n_left, criterion)
+        + _side_term(left, total, n_total - n_left, criterion)
     ) / n_total
 
 
@@ -94,7 +97,7 @@ def exhaustive_min_impurity(table, criterion):
     reflected Gray code. Ties keep the first split met. O(2^m J).
     """
     m, n_classes = table.shape
-    total = class_totals(table)
+    total = table.sum(axis=0)
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()
@@ -181,7 +184,7 @@ def superclass_search(table, superclasses, criterion, k_class):
         Its impurity, or its twoing value.
     """
     m, n_classes = table.shape
-    total = class_totals(table)
+    total = table.sum(axis=0)
     left = np.zeros(n_classes)
     left2 = np.zeros(2)
     total2 = np.zeros(2)
@@ -228,7 +231,7 @@ def sliq_search(table, criterion, extended):
     (ties: the earliest). Returns the side array and its impurity. O(m^2 J).
     """
     m, n_classes = table.shape
-    total = class_totals(table)
+    total = table.sum(axis=0)
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()

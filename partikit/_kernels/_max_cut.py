@@ -33,15 +33,6 @@ MAX_EXHAUSTIVE_VERTICES = 20
 
 
 @njit(**NJIT)
-def _row_totals(table):
-    totals = np.zeros(table.shape[0])
-    for i in range(table.shape[0]):
-        for x in range(table.shape[1]):
-            totals[i] += table[i, x]
-    return totals
-
-
-@njit(**NJIT)
 def squared_gini_weights(table):
     """Raw squared-Gini weights ``sum_{x != y} A_ix A_jy`` of every pair of rows.
 
@@ -49,7 +40,7 @@ def squared_gini_weights(table):
     ``2 / N^2`` (Lemma 1). The diagonal is zero.
     """
     n_rows, n_classes = table.shape
-    totals = _row_totals(table)
+    totals = table.sum(axis=1)
     weights = np.zeros((n_rows, n_rows))
     for i in range(n_rows):
         for j in range(i + 1, n_rows):
@@ -70,7 +61,7 @@ def chi2_weights(table):
     classes absent from both rows are skipped. Rows must be non-empty.
     """
     n_rows, n_classes = table.shape
-    totals = _row_totals(table)
+    totals = table.sum(axis=1)
     weights = np.zeros((n_rows, n_rows))
     for i in range(n_rows):
         for j in range(i + 1, n_rows):

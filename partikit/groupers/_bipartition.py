@@ -47,7 +47,7 @@ from partikit._kernels._bipartition import (
 )
 from partikit._kernels._chaid import LIKELIHOOD_RATIO, PEARSON, pair_statistics
 from partikit._stats import log10_chi2_sf
-from partikit._tables import check_table
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._max_cut import max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
@@ -100,8 +100,13 @@ def _prepare(table, impurity):
     return _Prepared(table, rows, sub, _IMPURITIES[impurity])
 
 
-def _is_trivial(prepared):
-    return prepared.sub.shape[0] < 2 or prepared.sub.shape[1] < 2
+def _split(table, impurity, search):
+    """``search(prepared)`` on the non-empty rows and classes of ``table``, or "no
+    split" when fewer than two of either remain."""
+    prepared = _prepare(table, impurity)
+    if prepared.sub.shape[0] < 2 or prepared.sub.shape[1] < 2:
+        return _no_split(prepared)
+    return search(prepared)
 
 
 def _result(prepared, side, criterion=None):
@@ -170,16 +175,17 @@ def exact_two_class(table, *, impurity="gini"):
     -------
     Bipartition
     """
-    prepared = _prepare(table, impurity)
-    if prepared.sub.shape[1] > 2:
-        raise ValueError(
-            "exact_two_class needs at most two classes with positive counts; this "
-            f"table has {prepared.sub.shape[1]}. Use twoing, pc_ext or a max-cut "
-            "method."
-        )
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    return _superclass_split(prepared, np.array([[1, 0]]), prepared.code, True)
+
+    def search(prepared):
+        if prepared.sub.shape[1] > 2:
+            raise ValueError(
+                "exact_two_class needs at most two classes with positive counts; "
+                f"this table has {prepared.sub.shape[1]}. Use twoing, pc_ext or a "
+                "max-cut method."
+            )
+        return _superclass_split(prepared, np.array([[1, 0]]), prepared.code, True)
+
+    return _split(table, impurity, search)
 
 
 def exhaustive(table, *, impurity="gini"):
@@ -197,17 +203,18 @@ def exhaustive(table, *, impurity="gini"):
     -------
     Bipartition
     """
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    n = prepared.sub.shape[0]
-    if n > MAX_EXHAUSTIVE_ROWS:
-        raise ValueError(
-            f"exhaustive enumerates 2^(n-1) splits and is limited to "
-            f"{MAX_EXHAUSTIVE_ROWS} non-empty rows; this table has {n}."
-        )
-    side, _ = exhaustive_min_impurity(prepared.sub, prepared.code)
-    return _result(prepared, side)
+
+    def search(prepared):
+        n = prepared.sub.shape[0]
+        if n > MAX_EXHAUSTIVE_ROWS:
+            raise ValueError(
+                f"exhaustive enumerates 2^(n-1) splits and is limited to "
+                f"{MAX_EXHAUSTIVE_ROWS} non-empty rows; this table has {n}."
+            )
+        side, _ = exhaustive_min_impurity(prepared.sub, prepared.code)
+        return _result(prepared, side)
+
+    return _split(table, impurity, search)
 
 
 def _all_superclasses(n_classes):
@@ -244,18 +251,20 @@ def twoing(table, *, impurity="gini", score="impurity"):
     """
     if score not in ("impurity", "twoing"):
         raise ValueError(f"score must be 'impurity' or 'twoing', got {score!r}.")
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    n_classes = prepared.sub.shape[1]
-    if n_classes > MAX_TWOING_CLASSES:
-        raise ValueError(
-            f"twoing enumerates 2^(k-1) superclass bipartitions and is limited to "
-            f"{MAX_TWOING_CLASSES} classes; this table has {n_classes}. Use a "
-            "max-cut method, pc_ext or largest_alone."
-        )
-    criterion = TWOING if score == "twoing" else prepared.code
-    return _superclass_split(prepared, _all_superclasses(n_classes), criterion, True)
+
+    def search(prepared):
+        n_classes = prepared.sub.shape[1]
+        if n_classes > MAX_TWOING_CLASSES:
+            raise ValueError(
+                f"twoing enumerates 2^(k-1) superclass bipartitions and is limited "
+                f"to {MAX_TWOING_CLASSES} classes; this table has {n_classes}. Use "
+                "a max-cut method, pc_ext or largest_alone."
+            )
+        criterion = TWOING if score == "twoing" else prepared.code
+        superclasses = _all_superclasses(n_classes)
+        return _superclass_split(prepared, superclasses, criterion, True)
+
+    return _split(table, impurity, search)
 
 
 def _principal_order(table):
@@ -283,17 +292,10 @@ def _fuse_identical_profiles(table):
     numbered by their first original row.
     """
     profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
-    _, first_rows, fused_of = np.unique(
-        profiles, axis=0, return_index=True, return_inverse=True
-    )
-    fused_of = fused_of.ravel()
-    # renumber by first original row, so that the fused order follows the table's
-    renumber = np.empty(len(first_rows), dtype=np.intp)
-    renumber[np.argsort(first_rows, kind="stable")] = np.arange(len(first_rows))
-    fused_of = renumber[fused_of]
-    fused = np.zeros((len(first_rows), table.shape[1]))
-    np.add.at(fused, fused_of, table)
-    return fused, fused_of
+    _, labels = np.unique(profiles, axis=0, return_inverse=True)
+    n_rows = len(table)
+    fused_of, _ = number_by_first_row(labels.ravel(), n_rows, np.arange(n_rows))
+    return merge_rows(table, fused_of, int(fused_of.max()) + 1), fused_of
 
 
 def _principal_component_split(prepared, extended):
@@ -343,10 +345,9 @@ def pc(table, *, impurity="gini"):
     The paper projects probability vectors, which partikit follows; the thesis
     code projects the count rows.
     """
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    return _principal_component_split(prepared, extended=False)
+    return _split(
+        table, impurity, lambda p: _principal_component_split(p, extended=False)
+    )
 
 
 def pc_ext(table, *, impurity="gini"):
@@ -365,10 +366,14 @@ def pc_ext(table, *, impurity="gini"):
     -------
     Bipartition
     """
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    return _principal_component_split(prepared, extended=True)
+    return _split(
+        table, impurity, lambda p: _principal_component_split(p, extended=True)
+    )
+
+
+def _sliq_split(prepared, extended):
+    side, _ = sliq_search(prepared.sub, prepared.code, extended)
+    return _result(prepared, side)
 
 
 def sliq(table, *, impurity="gini"):
@@ -387,11 +392,7 @@ def sliq(table, *, impurity="gini"):
     -------
     Bipartition
     """
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    side, _ = sliq_search(prepared.sub, prepared.code, False)
-    return _result(prepared, side)
+    return _split(table, impurity, lambda p: _sliq_split(p, extended=False))
 
 
 def sliq_ext(table, *, impurity="gini"):
@@ -406,11 +407,7 @@ def sliq_ext(table, *, impurity="gini"):
     -------
     Bipartition
     """
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    side, _ = sliq_search(prepared.sub, prepared.code, True)
-    return _result(prepared, side)
+    return _split(table, impurity, lambda p: _sliq_split(p, extended=True))
 
 
 def largest_alone_superclass(class_totals):
@@ -442,11 +439,11 @@ def list_scheduling_superclass(class_totals):
 
 
 def _superclass_heuristic(table, impurity, k_class, make_superclass):
-    prepared = _prepare(table, impurity)
-    if _is_trivial(prepared):
-        return _no_split(prepared)
-    superclass = make_superclass(prepared.sub.sum(axis=0))
-    return _superclass_split(prepared, superclass[None, :], prepared.code, k_class)
+    def search(prepared):
+        superclass = make_superclass(prepared.sub.sum(axis=0))[None, :]
+        return _superclass_split(prepared, superclass, prepared.code, k_class)
+
+    return _split(table, impurity, search)
 
 
 def largest_alone(table, *, impurity="gini", k_class=True):
@@ -495,15 +492,16 @@ def list_scheduling(table, *, impurity="gini", k_class=True):
 
 def _max_cut_method(weights):
     def method(table, *, impurity="gini", solver="local_search", **options):
-        prepared = _prepare(table, impurity)
-        if _is_trivial(prepared):
-            return _no_split(prepared)
-        result = max_cut_bipartition(
-            prepared.sub, weights=weights, solver=solver, **options
-        )
-        if result.n_groups < 2:
-            return _no_split(prepared)
-        return _result(prepared, result.group_ids == 1, result.statistics["cut_weight"])
+        def search(prepared):
+            result = max_cut_bipartition(
+                prepared.sub, weights=weights, solver=solver, **options
+            )
+            if result.n_groups < 2:
+                return _no_split(prepared)
+            cut = result.statistics["cut_weight"]
+            return _result(prepared, result.group_ids == 1, cut)
+
+        return _split(table, impurity, search)
 
     method.__name__ = f"maxcut_{weights}"
     method.__qualname__ = method.__name__

@@ -23,7 +23,7 @@ from partikit._kernels._max_cut import (
     squared_gini_weights,
 )
 from partikit._stats import chi2_test
-from partikit._tables import check_table, number_by_first_row
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
 _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
@@ -267,9 +267,8 @@ def max_cut_bipartition(
     scale = _weight_scale(sub, weights)
     value = cut_weight(raw, side)
     group_ids, _ = number_by_first_row(side, table.shape[0], rows)
-    grouped = np.zeros((2, table.shape[1]))
-    np.add.at(grouped, group_ids[rows], table[rows])
-    chi2, dof, log10_p = _two_group_test(grouped)
+    grouped = merge_rows(table[rows], group_ids[rows], 2)
+    chi2, dof, log10_p = chi2_test(grouped)
     statistics.update(
         cut_weight=float(value * scale),
         total_weight=float(total_raw * scale),
@@ -279,16 +278,11 @@ def max_cut_bipartition(
         n_swaps=int(n_swaps),
         gini=float(split_impurity(grouped[0], grouped.sum(axis=0), GINI)),
         entropy=float(split_impurity(grouped[0], grouped.sum(axis=0), ENTROPY)),
-        chi2=chi2,
-        dof=dof,
-        log10_pvalue=log10_p,
+        chi2=float(chi2),
+        dof=int(dof),
+        log10_pvalue=float(log10_p),
     )
     return MaxCutBipartition(group_ids, 2, -1, statistics)
-
-
-def _two_group_test(grouped):
-    statistic, dof, log10_p = chi2_test(grouped)
-    return float(statistic), int(dof), float(log10_p)
 
 
 class MaxCutGrouper(BaseGrouper):
