@@ -362,3 +362,53 @@ def check_lengths(estimator, X_columns, y, sample_weight) -> None:
         )
     if sample_weight is not None and not np.isscalar(sample_weight):
         check_consistent_length(X_columns[0], sample_weight)
+
+
+def check_numeric_X(estimator, X, *, reset: bool) -> np.ndarray:
+    """Validate ``X`` for a discretizer: a float64 array, NaN allowed, no infinity.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Receives ``n_features_in_`` and ``feature_names_in_`` when ``reset=True``;
+        they are checked against ``X`` otherwise.
+    X : {array-like, pandas or polars DataFrame} of shape (n_samples, n_features)
+        Numeric columns (float, int, bool, pandas nullable); NaN, None and
+        ``pd.NA`` are missing values.
+    reset : bool
+        True in ``fit``, False in ``transform``.
+
+    Returns
+    -------
+    X : ndarray of float64 of shape (n_samples, n_features)
+    """
+    if _is_pandas_df(X):
+        for name, dtype in X.dtypes.items():
+            if (
+                isinstance(dtype, pd.CategoricalDtype)
+                or pd.api.types.is_string_dtype(dtype)
+                and not pd.api.types.is_object_dtype(dtype)
+            ):
+                raise TypeError(
+                    f"Column {name!r} has dtype {dtype}; discretizers cut numeric "
+                    "columns into intervals. Group categorical columns with a "
+                    "partikit grouper instead."
+                )
+    if _is_polars_df(X):
+        names = pd.DataFrame(columns=pd.Index(X.columns, dtype=object))
+        validate_data(estimator, X=names, reset=reset, skip_check_array=True)
+        X = check_array(X.to_numpy(), dtype=np.float64, ensure_all_finite=False)
+    else:
+        X = validate_data(
+            estimator, X=X, reset=reset, dtype=np.float64, ensure_all_finite=False
+        )
+    infinite = np.isinf(X).any(axis=0)
+    if infinite.any():
+        j = int(np.flatnonzero(infinite)[0])
+        names = getattr(estimator, "feature_names_in_", None)
+        name = str(names[j]) if names is not None else f"x{j}"
+        raise ValueError(
+            f"Input X contains infinity in column {name!r}; a discretizer needs "
+            "finite values (NaN is the missing value and gets its own bin)."
+        )
+    return X

@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Calibrate MaxDeltaChi2 of the robust Khiops grouping, as Boulle (2004) did.
+"""Calibrate MaxDeltaChi2 of the robust Khiops grouping and discretization.
 
 For an attribute independent of the class, run the bottom-up merge all the way
 down to one group and record the largest DeltaChi2 met on the way (MaxDeltaChi2).
@@ -24,14 +24,22 @@ multinomial per category), which is exactly the table of such rows. Equal catego
 frequencies are the conservative choice: skewed frequencies give smaller maxima
 (checked by ``--check-conjectures``).
 
+The discretization (``--discretization``) is calibrated the same way, with merges of
+*adjacent* intervals only (a random order of the values makes an independent
+attribute): its maxima are smaller, and it starts from many more intervals, so its
+grid of I reaches 50,000. It writes
+``partikit/discretizers/_data/khiops_discretization_max_delta_chi2.csv``, which
+``KhiopsDiscretizer`` reads.
+
 Usage::
 
     python tools/calibrate_khiops.py                      # writes the shipped table
+    python tools/calibrate_khiops.py --discretization     # the discretization table
     python tools/calibrate_khiops.py --check-conjectures  # prints the invariance check
     python tools/calibrate_khiops.py --refit   # recompute the tail fit of the table
 
 The run is deterministic: every grid cell draws from its own seed derived from
-``SEED`` and (I, J). It takes about 20 minutes on 2 cores.
+``SEED`` and (I, J). Each table takes about 10 to 20 minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -46,7 +54,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 from scipy.stats import norm
 
-from partikit._kernels._khiops import chi2_merge_sequence
+from partikit._kernels._khiops import adjacent_merge_sequence, chi2_merge_sequence
 
 SEED = 20041
 ROWS_PER_CATEGORY = 500
@@ -55,6 +63,7 @@ GROUPS_GRID = (
     250, 300, 400, 500, 700, 1000, 1500,
 )  # fmt: skip
 CLASSES_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 50)
+INTERVALS_GRID = GROUPS_GRID + (2000, 3000, 5000, 7000, 10000, 20000, 50000)
 # The largest cells cost O(I^2 J) per simulation; fewer repetitions there keep the
 # run short while the standard error of the fitted standard deviation stays ~3%.
 LARGE_CELL = 400 * 400 * 10
@@ -68,8 +77,23 @@ OUTPUT = os.path.join(
 )
 
 
-def n_simulations(n_groups: int, n_classes: int) -> int:
+DISCRETIZATION_OUTPUT = os.path.join(
+    os.path.dirname(__file__),
+    "..",
+    "partikit",
+    "discretizers",
+    "_data",
+    "khiops_discretization_max_delta_chi2.csv",
+)
+
+
+def n_simulations(n_groups: int, n_classes: int, adjacent: bool = False) -> int:
     """Number of simulated attributes for one grid cell."""
+    if adjacent:
+        # Adjacent merges cost O(I (J + log I)) per simulation.
+        if n_groups * n_classes <= 200_000:
+            return 2000
+        return 500 if n_groups < 20_000 else 200
     if n_groups * n_groups * n_classes <= LARGE_CELL:
         return 2000
     return 500
@@ -85,6 +109,16 @@ def max_delta_chi2(table: np.ndarray) -> float:
     return float(delta.max())
 
 
+def max_delta_chi2_adjacent(table: np.ndarray) -> float:
+    """Largest DeltaChi2 of the full bottom-up merge of adjacent rows to one."""
+    table = table[table.sum(axis=1) > 0]
+    table = table[:, table.sum(axis=0) > 0]
+    if table.shape[0] < 2 or table.shape[1] < 2:
+        return 0.0
+    delta = adjacent_merge_sequence(table, 0.0)[3]
+    return float(delta.max())
+
+
 def simulate_cell(
     n_groups: int,
     n_classes: int,
@@ -93,8 +127,13 @@ def simulate_cell(
     category_weights=None,
     class_weights=None,
     seed=SEED,
+    adjacent=False,
 ) -> np.ndarray:
-    """MaxDeltaChi2 of ``n_sim`` attributes independent of the class."""
+    """MaxDeltaChi2 of ``n_sim`` attributes independent of the class.
+
+    ``adjacent=True`` merges adjacent rows only (the discretization).
+    """
+    statistic = max_delta_chi2_adjacent if adjacent else max_delta_chi2
     rng = np.random.default_rng([seed, n_groups, n_classes])
     q = (
         np.full(n_classes, 1.0 / n_classes)
@@ -108,7 +147,7 @@ def simulate_cell(
         else:
             sizes = rng.multinomial(rows_per_category * n_groups, category_weights)
         table = rng.multinomial(sizes, q).astype(np.float64)
-        values[s] = max_delta_chi2(table)
+        values[s] = statistic(table)
     return values
 
 
@@ -159,10 +198,10 @@ def refit(output):
 
 
 def _cell(args):
-    n_groups, n_classes = args
-    n_sim = n_simulations(n_groups, n_classes)
+    n_groups, n_classes, adjacent = args
+    n_sim = n_simulations(n_groups, n_classes, adjacent)
     start = time.perf_counter()
-    values = simulate_cell(n_groups, n_classes, n_sim)
+    values = simulate_cell(n_groups, n_classes, n_sim, adjacent=adjacent)
     elapsed = time.perf_counter() - start
     quantiles = np.quantile(values, [0.90, 0.95, 0.99])
     return (
@@ -176,12 +215,15 @@ def _cell(args):
     )
 
 
-def calibrate(output: str, workers: int) -> None:
+def calibrate(output: str, workers: int, adjacent: bool = False) -> None:
     """Simulate every grid cell and write the table."""
-    cells = [(i, j) for i in GROUPS_GRID for j in CLASSES_GRID]
+    grid = INTERVALS_GRID if adjacent else GROUPS_GRID
+    cells = [(i, j, adjacent) for i in grid for j in CLASSES_GRID]
     # Largest cells first so that the two workers finish together.
-    cells.sort(key=lambda c: -c[0] * c[0] * c[1])
-    chi2_merge_sequence(np.ones((3, 2)))  # compile once before forking
+    cells.sort(key=lambda c: -c[0] * (1 if adjacent else c[0]) * c[1])
+    # compile once before forking
+    chi2_merge_sequence(np.ones((3, 2)))
+    adjacent_merge_sequence(np.ones((3, 2)), 0.0)
     rows = []
     with ProcessPoolExecutor(max_workers=workers) as pool:
         for row in pool.map(_cell, cells):
@@ -193,9 +235,11 @@ def calibrate(output: str, workers: int) -> None:
             )
     today = datetime.date.today().isoformat()
     header = (
-        f"# MaxDeltaChi2 of the robust Khiops grouping, simulated by "
+        f"# MaxDeltaChi2 of the robust Khiops "
+        f"{'discretization' if adjacent else 'grouping'}, simulated by "
         f"tools/calibrate_khiops.py (seed {SEED}, "
-        f"{ROWS_PER_CATEGORY} rows per category) on {today}.\n"
+        f"{ROWS_PER_CATEGORY} rows per {'interval' if adjacent else 'category'}) "
+        f"on {today}.\n"
     )
     write_table([r[:8] for r in rows], output, header)
 
@@ -221,7 +265,12 @@ def check_conjectures() -> None:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=OUTPUT)
+    parser.add_argument("--output", default=None)
+    parser.add_argument(
+        "--discretization",
+        action="store_true",
+        help="calibrate the adjacent merges of KhiopsDiscretizer",
+    )
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--check-conjectures", action="store_true")
     parser.add_argument(
@@ -230,12 +279,14 @@ def main(argv=None) -> None:
         help="recompute tail_mean and tail_std of --output",
     )
     args = parser.parse_args(argv)
+    if args.output is None:
+        args.output = DISCRETIZATION_OUTPUT if args.discretization else OUTPUT
     if args.check_conjectures:
         check_conjectures()
     elif args.refit:
         refit(os.path.abspath(args.output))
     else:
-        calibrate(os.path.abspath(args.output), args.workers)
+        calibrate(os.path.abspath(args.output), args.workers, args.discretization)
 
 
 if __name__ == "__main__":

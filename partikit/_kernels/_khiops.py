@@ -216,3 +216,202 @@ def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
             n_labels += 1
         labels[i] = root_label[root]
     return labels
+
+
+# --------------------------------------------------------------------------------------
+# Adjacent merges (Khiops discretization, Boulle 2004)
+# --------------------------------------------------------------------------------------
+
+
+@njit(**NJIT)
+def _heap_less(keys, owners, a, b):
+    # Smallest DeltaChi2 first; ties to the leftmost pair.
+    return keys[a] < keys[b] or (keys[a] == keys[b] and owners[a] < owners[b])
+
+
+@njit(**NJIT)
+def _heap_push(keys, owners, stamps, size, key, owner, stamp):
+    i = size
+    keys[i] = key
+    owners[i] = owner
+    stamps[i] = stamp
+    while i > 0:
+        parent = (i - 1) // 2
+        if not _heap_less(keys, owners, i, parent):
+            break
+        keys[i], keys[parent] = keys[parent], keys[i]
+        owners[i], owners[parent] = owners[parent], owners[i]
+        stamps[i], stamps[parent] = stamps[parent], stamps[i]
+        i = parent
+    return size + 1
+
+
+@njit(**NJIT)
+def _heap_pop(keys, owners, stamps, size):
+    size -= 1
+    keys[0] = keys[size]
+    owners[0] = owners[size]
+    stamps[0] = stamps[size]
+    i = 0
+    while True:
+        left = 2 * i + 1
+        if left >= size:
+            break
+        child = left
+        if left + 1 < size and _heap_less(keys, owners, left + 1, left):
+            child = left + 1
+        if not _heap_less(keys, owners, child, i):
+            break
+        keys[i], keys[child] = keys[child], keys[i]
+        owners[i], owners[child] = owners[child], owners[i]
+        stamps[i], stamps[child] = stamps[child], stamps[i]
+        i = child
+    return size
+
+
+@njit(**NJIT)
+def _merge_into(counts, masses, profiles, left, right):
+    masses[left] += masses[right]
+    for j in range(counts.shape[1]):
+        counts[left, j] += counts[right, j]
+        profiles[left, j] = counts[left, j] / masses[left]
+
+
+@njit(**NJIT)
+def adjacent_merge_sequence(table, min_count):
+    """Bottom-up merges of adjacent intervals by smallest DeltaChi2.
+
+    First the frequency phase: while an interval weighs less than ``min_count``,
+    the adjacent pair with the smallest DeltaChi2 among the pairs holding such an
+    interval is merged. Then every remaining adjacent pair is a candidate and the
+    merging goes on, smallest DeltaChi2 first, down to one interval; those merges
+    are recorded (the caller decides where to stop). Ties go to the leftmost pair.
+    A doubly linked list and a binary heap with version stamps make each merge
+    O(J + log m).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (m, n_classes)
+        Class counts of the elementary intervals (distinct values) in value order;
+        no empty row, no empty column.
+    min_count : float
+        Minimum interval weight of the frequency phase (0: no frequency phase).
+
+    Returns
+    -------
+    initial_starts : ndarray of intp
+        First row of each interval after the frequency phase.
+    kept, absorbed : ndarray of intp
+        First rows of the left and right intervals of each later merge, in order.
+    delta : ndarray of float64
+        DeltaChi2 of each later merge.
+    """
+    m, n_classes = table.shape
+    counts = table.copy()
+    masses = np.empty(m, dtype=np.float64)
+    class_totals = np.zeros(n_classes, dtype=np.float64)
+    for i in range(m):
+        masses[i] = 0.0
+        for j in range(n_classes):
+            masses[i] += counts[i, j]
+            class_totals[j] += counts[i, j]
+    grand_total = class_totals.sum()
+    inv_q = np.empty(n_classes, dtype=np.float64)
+    for j in range(n_classes):
+        inv_q[j] = grand_total / class_totals[j]
+    profiles = np.empty_like(counts)
+    for i in range(m):
+        for j in range(n_classes):
+            profiles[i, j] = counts[i, j] / masses[i]
+    nxt = np.empty(m, dtype=np.intp)
+    prv = np.empty(m, dtype=np.intp)
+    for i in range(m):
+        nxt[i] = i + 1 if i + 1 < m else -1
+        prv[i] = i - 1
+    alive = np.ones(m, dtype=np.bool_)
+    version = np.zeros(m, dtype=np.intp)
+    capacity = 3 * m + 1
+    keys = np.empty(capacity, dtype=np.float64)
+    owners = np.empty(capacity, dtype=np.intp)
+    stamps = np.empty(capacity, dtype=np.intp)
+    n_alive = m
+
+    # Frequency phase: only pairs holding an under-weight interval compete.
+    size = 0
+    for i in range(m - 1):
+        if masses[i] < min_count or masses[i + 1] < min_count:
+            d = _delta_chi2(profiles, masses, inv_q, i, i + 1)
+            size = _heap_push(keys, owners, stamps, size, d, i, 0)
+    while size > 0 and n_alive > 1:
+        left = owners[0]
+        stamp = stamps[0]
+        size = _heap_pop(keys, owners, stamps, size)
+        if not alive[left] or stamp != version[left] or nxt[left] < 0:
+            continue
+        right = nxt[left]
+        _merge_into(counts, masses, profiles, left, right)
+        alive[right] = False
+        n_alive -= 1
+        nxt[left] = nxt[right]
+        if nxt[right] >= 0:
+            prv[nxt[right]] = left
+        version[left] += 1
+        before = prv[left]
+        if before >= 0:
+            version[before] += 1
+            if masses[before] < min_count or masses[left] < min_count:
+                d = _delta_chi2(profiles, masses, inv_q, before, left)
+                size = _heap_push(
+                    keys, owners, stamps, size, d, before, version[before]
+                )
+        after = nxt[left]
+        if after >= 0 and (masses[left] < min_count or masses[after] < min_count):
+            d = _delta_chi2(profiles, masses, inv_q, left, after)
+            size = _heap_push(keys, owners, stamps, size, d, left, version[left])
+
+    initial_starts = np.empty(n_alive, dtype=np.intp)
+    t = 0
+    for i in range(m):
+        if alive[i]:
+            initial_starts[t] = i
+            t += 1
+
+    # Optimisation phase: the whole greedy sequence down to one interval.
+    n_merges = n_alive - 1
+    kept = np.empty(n_merges, dtype=np.intp)
+    absorbed = np.empty(n_merges, dtype=np.intp)
+    delta = np.empty(n_merges, dtype=np.float64)
+    size = 0
+    for t in range(n_alive - 1):
+        i = initial_starts[t]
+        version[i] += 1
+        d = _delta_chi2(profiles, masses, inv_q, i, nxt[i])
+        size = _heap_push(keys, owners, stamps, size, d, i, version[i])
+    k = 0
+    while k < n_merges:
+        left = owners[0]
+        stamp = stamps[0]
+        d_best = keys[0]
+        size = _heap_pop(keys, owners, stamps, size)
+        if not alive[left] or stamp != version[left] or nxt[left] < 0:
+            continue
+        right = nxt[left]
+        kept[k] = left
+        absorbed[k] = right
+        delta[k] = d_best
+        k += 1
+        _merge_into(counts, masses, profiles, left, right)
+        alive[right] = False
+        nxt[left] = nxt[right]
+        if nxt[right] >= 0:
+            prv[nxt[right]] = left
+        version[left] += 1
+        before = prv[left]
+        if before >= 0:
+            version[before] += 1
+            d = _delta_chi2(profiles, masses, inv_q, before, left)
+            size = _heap_push(keys, owners, stamps, size, d, before, version[before])
+        if nxt[left] >= 0:
+            d = _delta_chi2(profiles, masses, inv_q, left, nxt[left])
+            size = _heap_push(keys, owners, stamps, size, d, left, version[left])
+    return initial_starts, kept, absorbed, delta

@@ -12,11 +12,11 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._encoding import onehot
 from partikit._kernels._tables import apply_lookup
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
@@ -375,17 +375,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             for j, woe in enumerate(self.woe_):
                 out[:, j] = woe[groups[:, j]]
             return out
-        offsets = np.concatenate([[0], np.cumsum(self.n_groups_)[:-1]])
-        indices = (groups + offsets).ravel()
-        onehot = sparse.csr_matrix(
-            (
-                np.ones(indices.size),
-                indices,
-                np.arange(0, indices.size + 1, len(columns)),
-            ),
-            shape=(n_samples, int(self.n_groups_.sum())),
-        )
-        return onehot.toarray() if self.encode == "onehot-dense" else onehot
+        return onehot(groups, self.n_groups_, dense=self.encode == "onehot-dense")
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns.

@@ -31,10 +31,10 @@ _MAX_DELTA_CHI2_TABLE = os.path.join(
 # --------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=1)
-def _max_delta_chi2_grid():
-    """Load the simulated (n_groups, n_classes) -> (mean, std) table once."""
-    with open(_MAX_DELTA_CHI2_TABLE) as f:
+@functools.lru_cache(maxsize=4)
+def _max_delta_chi2_grid(path):
+    """Load a simulated (n_groups, n_classes) -> (mean, std) table once."""
+    with open(path) as f:
         lines = [line for line in f if not line.startswith("#")]
     names = lines[0].strip().split(",")
     data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
@@ -49,7 +49,7 @@ def _max_delta_chi2_grid():
     mean[rows, cols] = column["tail_mean"]
     std[rows, cols] = column["tail_std"]
     if np.isnan(mean).any():
-        raise RuntimeError(f"{_MAX_DELTA_CHI2_TABLE} does not cover a full grid.")
+        raise RuntimeError(f"{path} does not cover a full grid.")
     return groups_grid, classes_grid, mean, std
 
 
@@ -66,7 +66,7 @@ def _interpolation_weights(x, grid):
     return k, t
 
 
-def max_delta_chi2_moments(n_groups, n_classes):
+def max_delta_chi2_moments(n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE):
     """Mean and standard deviation of MaxDeltaChi2 for an independent attribute.
 
     Parameters
@@ -76,6 +76,9 @@ def max_delta_chi2_moments(n_groups, n_classes):
         at least 2.
     n_classes : int
         Number of classes present, at least 2.
+    table : str, default=the grouping table
+        Path of the simulated table: the grouping one (merges of any two groups)
+        or the discretization one (merges of adjacent intervals).
 
     Returns
     -------
@@ -83,7 +86,7 @@ def max_delta_chi2_moments(n_groups, n_classes):
         Bilinear interpolation of the table simulated by
         ``tools/calibrate_khiops.py``, extrapolated linearly beyond it.
     """
-    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid()
+    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid(table)
     i, ti = _interpolation_weights(n_groups, groups_grid)
     j, tj = _interpolation_weights(n_classes, classes_grid)
 
@@ -95,7 +98,7 @@ def max_delta_chi2_moments(n_groups, n_classes):
     return bilinear(mean), max(bilinear(std), 0.0)
 
 
-def max_delta_chi2_threshold(n_groups, n_classes, p):
+def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE):
     """MaxDeltaChi2 at probability ``p``: the robustness threshold of Khiops.
 
     An attribute independent of the class meets no merge with a DeltaChi2 above this
@@ -110,6 +113,8 @@ def max_delta_chi2_threshold(n_groups, n_classes, p):
         Number of classes present.
     p : float
         Probability of the guarantee, in (0, 1).
+    table : str, default=the grouping table
+        See :func:`max_delta_chi2_moments`.
 
     Returns
     -------
@@ -132,7 +137,7 @@ def max_delta_chi2_threshold(n_groups, n_classes, p):
         return math.inf
     if n_groups == 2:
         return float(chi2_distribution.ppf(p, n_classes - 1))
-    mean, std = max_delta_chi2_moments(n_groups, n_classes)
+    mean, std = max_delta_chi2_moments(n_groups, n_classes, table)
     return mean + float(norm.ppf(p)) * std
 
 
@@ -256,6 +261,46 @@ class KhiopsGrouping:
     n_groups: int
     rare_group: int
     statistics: dict = field(default_factory=dict)
+
+
+def khiops_stopping_rule(initial, delta, threshold):
+    """Where the robust Khiops merging stops, given its greedy merge sequence.
+
+    A merge is made while its DeltaChi2 is at most ``threshold`` (forced), or it
+    lowers the confidence level of the whole table, or it merges identical
+    profiles (DeltaChi2 = 0, nothing lost); the first merge doing none of these
+    stops the merging. Shared by the grouping (merges of any two groups) and the
+    discretization (merges of adjacent intervals).
+
+    Parameters
+    ----------
+    initial : ndarray of shape (n_initial, n_classes)
+        Table when merging starts (no empty row or column).
+    delta : ndarray of shape (n_initial - 1,)
+        DeltaChi2 of the greedy merges, in order, down to one part.
+    threshold : float
+        MaxDeltaChi2 (``-inf``: no forced merge).
+
+    Returns
+    -------
+    n_merges : int
+        Number of merges made.
+    log_p : ndarray of shape (n_initial,)
+        Natural log of the confidence level before any merge and after each.
+    forced : ndarray of bool of shape (n_initial - 1,)
+    """
+    n_initial, n_classes = initial.shape
+    chi2_start, _ = chi2_statistic(initial)
+    chi2_after = np.maximum(chi2_start - np.cumsum(delta), 0.0)
+    n_groups_after = n_initial - 1 - np.arange(n_initial - 1)
+    dof = np.concatenate([[n_initial - 1], n_groups_after - 1]) * (n_classes - 1)
+    log_p = log_chi2_sf_array(
+        np.concatenate([[chi2_start], chi2_after]), dof.astype(np.float64)
+    )
+    forced = delta <= threshold
+    accepted = forced | (log_p[1:] < log_p[:-1]) | (delta <= 0.0)
+    n_merges = int(np.argmin(accepted)) if not accepted.all() else n_initial - 1
+    return n_merges, log_p, forced
 
 
 def _single_group(table, row_mask, statistics):
@@ -395,17 +440,7 @@ def khiops_grouping(
     kept, absorbed, delta, height = chi2_merge_sequence(initial)
     order = np.argsort(height, kind="stable")
     delta = delta[order]
-    chi2_start, _ = chi2_statistic(initial)
-    chi2_after = np.maximum(chi2_start - np.cumsum(delta), 0.0)
-    n_groups_after = n_initial - 1 - np.arange(n_initial - 1)
-    dof = np.concatenate([[n_initial - 1], n_groups_after - 1]) * (n_classes - 1)
-    log_p = log_chi2_sf_array(
-        np.concatenate([[chi2_start], chi2_after]), dof.astype(np.float64)
-    )
-    forced = delta <= threshold
-    # A merge of identical profiles (DeltaChi2 = 0) loses nothing: always made.
-    accepted = forced | (log_p[1:] < log_p[:-1]) | (delta <= 0.0)
-    n_merges = int(np.argmin(accepted)) if not accepted.all() else n_initial - 1
+    n_merges, log_p, forced = khiops_stopping_rule(initial, delta, threshold)
     if max_groups is not None and n_initial - n_merges > max_groups:
         n_merges = n_initial - max_groups
 

@@ -198,7 +198,7 @@ def test_max_delta_chi2_table_agrees_with_proposition_one():
 def test_max_delta_chi2_interpolates_and_extrapolates():
     """Check exact values on grid points, monotonicity in I and p, and finite
     linear extrapolation beyond the grid."""
-    groups, classes, mean, std = _max_delta_chi2_grid()
+    groups, classes, mean, std = _max_delta_chi2_grid(_MAX_DELTA_CHI2_TABLE)
     i, j = len(groups) // 2, len(classes) // 2
     assert max_delta_chi2_moments(groups[i], classes[j]) == pytest.approx(
         (mean[i, j], std[i, j])

@@ -1,0 +1,417 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Kernels of the discretizers: value tables, blocks, optimal multisplits, MDLP.
+
+A numeric attribute is summarised by its *value table*: one row per distinct value,
+in increasing order, holding the class counts of that value (a "bin" in Elomaa &
+Rousu's words). Every discretization algorithm reads that table only.
+
+The cumulative impurities are computed from prefix sums of the table, so the cost
+of any interval of consecutive units is O(J). Entropy costs are in bits:
+``cost(I) = n_I H(I) = n_I log2 n_I - sum_j n_Ij log2 n_Ij``; Gini costs are
+``n_I Gini(I) = n_I - sum_j n_Ij^2 / n_I``.
+
+References
+----------
+.. [1] Elomaa, T. and Rousu, J. (1999). Speeding up the search for optimal
+   partitions. PKDD'99, LNAI 1704, 89-97. doi:10.1007/978-3-540-48247-5_10
+.. [2] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
+   continuous-valued attributes for classification learning. IJCAI-93, 1022-1027.
+"""
+
+import math
+
+import numpy as np
+from numba import njit
+
+from partikit._kernels._config import NJIT
+
+#: Criterion codes.
+ENTROPY = 0
+GINI = 1
+
+#: Integer tables with at most this many examples read ``t log2 t`` from a table
+#: instead of calling log: the DP evaluates O(m^2) interval costs.
+MAX_XLOGX_TABLE = 1 << 22
+
+
+@njit(**NJIT)
+def value_table(x, order, y_codes, weights, n_classes):
+    """Distinct values of a column and the class counts of each, in one pass.
+
+    Parameters
+    ----------
+    x : ndarray of float64 of shape (n_samples,)
+        Finite values (no NaN).
+    order : ndarray of intp of shape (n_samples,)
+        A permutation sorting ``x`` increasingly.
+    y_codes : ndarray of intp of shape (n_samples,)
+        Class index of each row.
+    weights : ndarray of float64 of shape (n_samples,) or None
+        Frequency weights; None counts each row once.
+    n_classes : int
+
+    Returns
+    -------
+    values : ndarray of float64 of shape (n_values,)
+    table : ndarray of float64 of shape (n_values, n_classes)
+    """
+    n = order.shape[0]
+    n_values = 0
+    for r in range(n):
+        if r == 0 or x[order[r]] != x[order[r - 1]]:
+            n_values += 1
+    values = np.empty(n_values, dtype=np.float64)
+    table = np.zeros((n_values, n_classes), dtype=np.float64)
+    v = -1
+    for r in range(n):
+        i = order[r]
+        if r == 0 or x[i] != x[order[r - 1]]:
+            v += 1
+            values[v] = x[i]
+        label = y_codes[i]
+        if label < 0 or label >= n_classes:
+            raise ValueError("class code out of range")
+        if weights is None:
+            table[v, label] += 1.0
+        else:
+            table[v, label] += weights[i]
+    return values, table
+
+
+@njit(**NJIT)
+def block_starts(table):
+    """First row of every block of a value table.
+
+    The gap between rows ``r`` and ``r + 1`` is a boundary point unless both rows
+    are class-uniform with the same class; blocks are the runs of rows between
+    boundary points.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+        Rows with a positive total.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (n_blocks,)
+        Increasing, ``starts[0] == 0``.
+    """
+    n_rows, n_classes = table.shape
+    uniform_class = np.full(n_rows, -1, dtype=np.intp)
+    for r in range(n_rows):
+        n_present = 0
+        for c in range(n_classes):
+            if table[r, c] > 0:
+                n_present += 1
+                uniform_class[r] = c
+        if n_present != 1:
+            uniform_class[r] = -1
+    starts = np.empty(max(n_rows, 1), dtype=np.intp)
+    starts[0] = 0
+    n_blocks = 1
+    for r in range(1, n_rows):
+        same = uniform_class[r] >= 0 and uniform_class[r] == uniform_class[r - 1]
+        if not same:
+            starts[n_blocks] = r
+            n_blocks += 1
+    return starts[:n_blocks].copy()
+
+
+@njit(**NJIT)
+def prefix_sums(units):
+    """Prefix sums of unit class counts: row ``i`` sums units ``0 .. i-1``."""
+    m, n_classes = units.shape
+    cum = np.zeros((m + 1, n_classes), dtype=np.float64)
+    for i in range(m):
+        for c in range(n_classes):
+            cum[i + 1, c] = cum[i, c] + units[i, c]
+    return cum
+
+
+@njit(**NJIT)
+def xlogx_table(size):
+    """``t log2 t`` for t = 0 .. size - 1 (0 at t = 0)."""
+    out = np.zeros(size, dtype=np.float64)
+    for t in range(1, size):
+        out[t] = t * math.log2(t)
+    return out
+
+
+@njit(**NJIT)
+def _xlogx(v, xlogx):
+    if v <= 0.0:
+        return 0.0
+    if xlogx.shape[0] > 0:
+        return xlogx[int(v + 0.5)]
+    return v * math.log2(v)
+
+
+@njit(**NJIT)
+def interval_cost(cum, a, b, criterion, xlogx):
+    """Cumulative impurity of the units ``a .. b-1`` (entropy in bits, or Gini).
+
+    ``xlogx`` is a table from :func:`xlogx_table` when every count is an integer
+    below its size, else an empty array (logs are then computed).
+    """
+    n = 0.0
+    s = 0.0
+    for c in range(cum.shape[1]):
+        v = cum[b, c] - cum[a, c]
+        n += v
+        if criterion == ENTROPY:
+            s += _xlogx(v, xlogx)
+        else:
+            s += v * v
+    if n <= 0.0:
+        return 0.0
+    if criterion == ENTROPY:
+        return max(_xlogx(n, xlogx) - s, 0.0)
+    return max(n - s / n, 0.0)
+
+
+@njit(**NJIT)
+def _cost_row(cum, cum_int, xlogx, i, criterion, cost):
+    """``cost[j] = cost(j, i)`` for every j in 1 .. i-1, in one sweep.
+
+    The interval totals decrease as j grows, so the ``t log2 t`` lookups of the
+    integer path walk the table in order.
+    """
+    n_classes = cum.shape[1]
+    if criterion == ENTROPY and xlogx.shape[0] > 0:
+        n_i = 0
+        for c in range(n_classes):
+            n_i += cum_int[i, c]
+        for j in range(1, i):
+            n = 0
+            s = 0.0
+            for c in range(n_classes):
+                v = cum_int[i, c] - cum_int[j, c]
+                n += v
+                s += xlogx[v]
+            cost[j] = max(xlogx[n] - s, 0.0)
+        return
+    for j in range(1, i):
+        cost[j] = interval_cost(cum, j, i, criterion, xlogx)
+
+
+@njit(**NJIT)
+def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
+    """Optimal partitions of a sequence of units into at most k intervals, k <= K.
+
+    The dynamic programme of Elomaa & Rousu (Bin-Opt on bins, Block-Opt on blocks),
+    with the candidate pruning of their Table 2 when ``prune`` is true.
+
+    ``P[k, i]`` is the least cumulative impurity of the first ``i`` units cut into
+    at most ``k`` intervals. Candidate ``j`` extends the best ``(k-1)``-split of the
+    first ``j`` units by the interval ``j .. i-1``. Its value ``P[k-1, j] +
+    cost(j, i)`` is compared with the reject level ``P[k-1, i]``: a candidate that
+    does not go below it cannot improve ``P[k, i]`` and, by Theorem 2 of the paper
+    (the impurity is concave), never will for any longer prefix, so it leaves the
+    candidate list of level ``k-1`` for good. With "at most k" semantics the two
+    tests of Table 2 (the prune test and the improvement test) are the same test.
+
+    Parameters
+    ----------
+    units : ndarray of float64 of shape (m, n_classes)
+        Class counts of the units, in value order.
+    criterion : int
+        ``ENTROPY`` or ``GINI``.
+    max_parts : int
+        K, at least 1; capped at m.
+    prune : bool
+        Apply the candidate pruning (Block-Opt-P).
+    xlogx : ndarray of float64
+        See :func:`interval_cost`.
+    tolerance : float
+        Absolute tolerance: a candidate improves only if it is lower by more than
+        this (rounding of sums must not decide ties).
+
+    Returns
+    -------
+    values : ndarray of float64 of shape (K + 1,)
+        ``values[k]`` = optimal cumulative impurity with at most ``k`` intervals
+        (``values[0]`` is unused, +inf).
+    last_cut : ndarray of intp of shape (K + 1, m + 1)
+        ``last_cut[k, i]``: number of units before the last cut of the optimum
+        ``P[k, i]``, or -1 when that optimum has fewer than ``k`` intervals
+        (it is then ``P[k-1, i]``).
+    n_evaluations : int
+        Candidate evaluations ``P[k-1, j] + cost(j, i)`` made (line 9 of Table 2).
+    """
+    m, n_classes = units.shape
+    K = min(max_parts, m)
+    cum = prefix_sums(units)
+    cum_int = np.zeros((m + 1, n_classes), dtype=np.int64)
+    if xlogx.shape[0] > 0:
+        for i in range(m + 1):
+            for c in range(n_classes):
+                cum_int[i, c] = np.int64(cum[i, c] + 0.5)
+    P = np.full((K + 1, m + 1), np.inf)
+    last_cut = np.full((K + 1, m + 1), -1, dtype=np.intp)
+    cost = np.empty(m + 1, dtype=np.float64)
+    live = np.empty((K + 1, m + 1), dtype=np.intp)
+    n_live = np.zeros(K + 1, dtype=np.intp)
+    n_evaluations = 0
+    for i in range(1, m + 1):
+        limit = K if i == m else K - 1
+        top = min(i, limit)
+        # Level 1 is never pruned (splitting never raises a concave impurity), so
+        # the cost of every last interval j .. i-1 is needed.
+        if top >= 2:
+            _cost_row(cum, cum_int, xlogx, i, criterion, cost)
+        P[1, i] = interval_cost(cum, 0, i, criterion, xlogx)
+        for k in range(2, top + 1):
+            reject = P[k - 1, i]
+            best = reject
+            arg = -1
+            previous = P[k - 1]
+            if prune:
+                candidates = live[k - 1]
+                kept = 0
+                for t in range(n_live[k - 1]):
+                    j = candidates[t]
+                    current = previous[j] + cost[j]
+                    if current < reject - tolerance:
+                        candidates[kept] = j
+                        kept += 1
+                        if current < best - tolerance:
+                            best = current
+                            arg = j
+                n_evaluations += n_live[k - 1]
+                n_live[k - 1] = kept
+            else:
+                for j in range(k - 1, i):
+                    current = previous[j] + cost[j]
+                    if current < best - tolerance:
+                        best = current
+                        arg = j
+                n_evaluations += i - k + 1
+            P[k, i] = best
+            last_cut[k, i] = arg
+        # The prefix of i units is now a candidate of every level it was solved for.
+        if prune:
+            for k in range(1, top + 1):
+                live[k, n_live[k]] = i
+                n_live[k] += 1
+    values = np.full(K + 1, np.inf)
+    for k in range(1, K + 1):
+        values[k] = P[k, m]
+    return values, last_cut, n_evaluations
+
+
+@njit(**NJIT)
+def backtrack_cuts(last_cut, n_parts):
+    """Cut positions (units before each cut, increasing) of the optimum ``P[k, m]``."""
+    i = last_cut.shape[1] - 1
+    k = n_parts
+    out = np.empty(max(n_parts - 1, 0), dtype=np.intp)
+    n = 0
+    while k > 1 and i > 0:
+        j = last_cut[k, i]
+        if j >= 0:
+            out[n] = j
+            n += 1
+            i = j
+        k -= 1
+    cuts = out[:n][::-1].copy()
+    return cuts
+
+
+@njit(**NJIT)
+def _log2_three_power_minus_two(k):
+    """``log2(3^k - 2)``, exact for small k and without overflow for large k."""
+    if k <= 30:
+        return math.log2(3.0**k - 2.0)
+    return k * math.log2(3.0) + math.log1p(-2.0 * 3.0 ** (-k)) / math.log(2.0)
+
+
+@njit(**NJIT)
+def _n_present(cum, a, b):
+    count = 0
+    for c in range(cum.shape[1]):
+        if cum[b, c] - cum[a, c] > 0:
+            count += 1
+    return count
+
+
+@njit(**NJIT)
+def mdlp_cuts(units, xlogx):
+    """Fayyad & Irani's recursive MDLP discretization, run with an explicit stack.
+
+    Every interval (a run of units) is split at the cut of least class entropy
+    (ties: the leftmost); the split is accepted iff its gain passes the MDL test
+
+        N Gain > log2(N - 1) + log2(3^k - 2) - (k H(S) - k1 H(S1) - k2 H(S2))
+
+    (entropies in bits, ``k``, ``k1``, ``k2`` classes present), and both halves
+    are then split in turn.
+
+    Parameters
+    ----------
+    units : ndarray of float64 of shape (m, n_classes)
+        Class counts of blocks (or bins) in value order; by Fayyad & Irani's
+        theorem the best cut is always at a block boundary.
+    xlogx : ndarray of float64
+        See :func:`interval_cost`.
+
+    Returns
+    -------
+    cuts : ndarray of intp
+        Accepted cut positions (units before each cut), increasing.
+    n_tests : int
+        Number of intervals tested.
+    """
+    m = units.shape[0]
+    cum = prefix_sums(units)
+    stack = np.empty((m + 1, 2), dtype=np.intp)
+    accepted = np.zeros(m + 1, dtype=np.bool_)
+    top = 0
+    stack[0, 0] = 0
+    stack[0, 1] = m
+    top = 1
+    n_tests = 0
+    while top > 0:
+        top -= 1
+        a = stack[top, 0]
+        b = stack[top, 1]
+        if b - a < 2:
+            continue
+        n_tests += 1
+        whole = interval_cost(cum, a, b, ENTROPY, xlogx)
+        if whole <= 0.0:
+            continue
+        best = np.inf
+        cut = -1
+        for t in range(a + 1, b):
+            e = interval_cost(cum, a, t, ENTROPY, xlogx) + interval_cost(
+                cum, t, b, ENTROPY, xlogx
+            )
+            if e < best - 1e-12 * whole:
+                best = e
+                cut = t
+        gain = whole - best  # N * Gain, in bits
+        if gain <= 1e-12 * whole:
+            continue
+        n = 0.0
+        for c in range(cum.shape[1]):
+            n += cum[b, c] - cum[a, c]
+        n_left = 0.0
+        for c in range(cum.shape[1]):
+            n_left += cum[cut, c] - cum[a, c]
+        n_right = n - n_left
+        k = _n_present(cum, a, b)
+        k1 = _n_present(cum, a, cut)
+        k2 = _n_present(cum, cut, b)
+        h = whole / n
+        h1 = interval_cost(cum, a, cut, ENTROPY, xlogx) / n_left
+        h2 = interval_cost(cum, cut, b, ENTROPY, xlogx) / n_right
+        delta = _log2_three_power_minus_two(k) - (k * h - k1 * h1 - k2 * h2)
+        if gain > math.log2(max(n - 1.0, 1.0)) + delta:
+            accepted[cut] = True
+            stack[top, 0] = a
+            stack[top, 1] = cut
+            stack[top + 1, 0] = cut
+            stack[top + 1, 1] = b
+            top += 2
+    return np.flatnonzero(accepted), n_tests

@@ -1,0 +1,321 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""BaseDiscretizer: everything a supervised discretizer does besides its algorithm."""
+
+from __future__ import annotations
+
+import warnings
+from abc import abstractmethod
+from numbers import Integral
+from typing import NamedTuple
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._encoding import onehot
+from partikit._kernels._multisplit import value_table
+from partikit._validation import (
+    check_classification_y,
+    check_numeric_X,
+    check_sample_weight,
+)
+
+
+def _feature_name(estimator, j):
+    names = getattr(estimator, "feature_names_in_", None)
+    return str(names[j]) if names is not None else f"x{j}"
+
+
+def midpoints(values, cuts):
+    """Thresholds halfway between the values on each side of each cut.
+
+    ``a / 2 + b / 2`` rather than ``(a + b) / 2``, which overflows near the largest
+    float.
+
+    Parameters
+    ----------
+    values : ndarray of float64
+        Distinct values, increasing.
+    cuts : ndarray of int
+        Cut positions (number of values before each cut), in ``[1, len(values))``.
+
+    Returns
+    -------
+    thresholds : ndarray of float64
+    """
+    cuts = np.asarray(cuts, dtype=np.intp)
+    return values[cuts - 1] / 2 + values[cuts] / 2
+
+
+class CutResult(NamedTuple):
+    """What a discretization core returns for one value table.
+
+    Attributes
+    ----------
+    cuts : ndarray of intp
+        Cut positions in the value table (number of rows before each cut),
+        increasing.
+    statistics : dict
+        Algorithm-specific figures, stored in ``statistics_``.
+    """
+
+    cuts: np.ndarray
+    statistics: dict
+
+
+class ColumnContext(NamedTuple):
+    """What a discretizer may know of the column whose value table it cuts.
+
+    Attributes
+    ----------
+    index : int
+        Position of the column in X.
+    name : str
+        Its name (``feature_names_in_`` or ``x{index}``).
+    values : ndarray of float64
+        The distinct values, increasing (one per value-table row).
+    """
+
+    index: int
+    name: str
+    values: np.ndarray
+
+
+class _ColumnFit(NamedTuple):
+    bin_edges: np.ndarray
+    table: np.ndarray  # (n_bins + 1, n_classes): the missing bin last
+    statistics: dict
+    warnings: tuple
+
+
+class BaseDiscretizer(TransformerMixin, BaseEstimator):
+    """Base class of partikit's supervised discretizers.
+
+    A discretizer learns, for each numeric column, cut points from a
+    classification target, and encodes the column by the interval each value
+    falls in. Subclasses implement only :meth:`_cut_table`, a call to a pure
+    function on the column's value table (distinct values x classes, in value
+    order).
+
+    Parameters
+    ----------
+    encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
+        Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
+    n_jobs : int or None, default=None
+        Columns fitted in parallel (threads); None means 1, -1 all processors.
+    """
+
+    _parameter_constraints: dict = {
+        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense"})],
+        "n_jobs": [Integral, None],
+    }
+
+    @abstractmethod
+    def __init__(self, *, encode="ordinal", n_jobs=None):
+        self.encode = encode
+        self.n_jobs = n_jobs
+
+    @abstractmethod
+    def _cut_table(self, table, context):
+        """Cut one column's value table; returns a :class:`CutResult`.
+
+        ``table`` has one row per distinct value (at least 2), in value order;
+        ``context`` is the column's :class:`ColumnContext`.
+        """
+
+    def _start_fit(self):
+        """Prepare one fit, once X is checked (per-fit state shared by columns)."""
+
+    def _end_fit(self):
+        """Set subclass-specific fitted attributes once every column is fitted."""
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Learn the cut points of every column from the target.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Numeric columns. NaN (and ``pd.NA``) are missing values: they are left
+            out of the cut search and get a bin of their own.
+        y : array-like of shape (n_samples,)
+            Class labels (any type, two classes or more).
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights. Rows of zero weight are ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted discretizer.
+        """
+        X = check_numeric_X(self, X, reset=True)
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y "
+                "is None: a supervised discretization learns from a classification "
+                "target."
+            )
+        y = np.asarray(y)
+        if y.ndim == 0 or len(y) != X.shape[0]:
+            raise ValueError(
+                f"X has {X.shape[0]} rows but y has {y.size}: they must have the "
+                "same number of samples."
+            )
+        sample_weight = check_sample_weight(sample_weight, X.shape[0])
+        y_codes, self.classes_ = check_classification_y(y, sample_weight)
+        self._start_fit()
+        fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(self._fit_column)(X[:, j], j, y_codes, sample_weight)
+            for j in range(X.shape[1])
+        )
+        self.bin_edges_ = np.empty(len(fitted), dtype=object)
+        for j, f in enumerate(fitted):
+            self.bin_edges_[j] = f.bin_edges
+        self.n_bins_ = np.array([len(f.bin_edges) - 1 for f in fitted], dtype=np.intp)
+        self.missing_bin_ = self.n_bins_.copy()
+        self.table_ = [f.table for f in fitted]
+        self.statistics_ = [f.statistics for f in fitted]
+        # Worker threads cannot give a warning the caller's stack level: raised
+        # here, in column order.
+        for message in (m for f in fitted for m in f.warnings):
+            warnings.warn(message, UserWarning, stacklevel=3)
+        self._end_fit()
+        return self
+
+    def _fit_column(self, x, j, y_codes, sample_weight):
+        name = _feature_name(self, j)
+        n_classes = len(self.classes_)
+        # + 0.0 turns -0.0 into 0.0: they are one value.
+        x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
+        missing = np.isnan(x)
+        keep = ~missing
+        weights = None
+        if sample_weight is not None:
+            positive = sample_weight > 0
+            keep &= positive
+            missing &= positive
+            weights = sample_weight[keep]
+        kept = x[keep]
+        values, table = value_table(
+            kept,
+            np.argsort(kept, kind="stable"),
+            y_codes[keep],
+            weights,
+            n_classes,
+        )
+        missing_row = np.bincount(
+            y_codes[missing],
+            weights=None if sample_weight is None else sample_weight[missing],
+            minlength=n_classes,
+        ).astype(np.float64)
+        messages = []
+        if len(values) == 0:
+            messages.append(
+                f"Feature {name!r} has only missing values; it is encoded as one "
+                "bin (and the missing bin)."
+            )
+            edges = np.array([-np.inf, np.inf])
+            return _ColumnFit(
+                edges,
+                np.vstack([np.zeros(n_classes), missing_row]),
+                {},
+                tuple(messages),
+            )
+        if len(values) == 1:
+            messages.append(
+                f"Feature {name!r} has a single value {values[0]!r}; it is encoded "
+                "as one bin."
+            )
+            result = CutResult(np.zeros(0, dtype=np.intp), {})
+        else:
+            result = self._cut_table(table, ColumnContext(j, name, values))
+        cuts = np.asarray(result.cuts, dtype=np.intp)
+        edges = np.concatenate([[values[0]], midpoints(values, cuts), [values[-1]]])
+        binned = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+        message = result.statistics.pop("warning", None)
+        if message is not None:
+            messages.append(f"Feature {name!r}: {message}")
+        return _ColumnFit(
+            edges, np.vstack([binned, missing_row]), result.statistics, tuple(messages)
+        )
+
+    def _bin_codes(self, X):
+        codes = np.empty(X.shape, dtype=np.intp)
+        for j in range(X.shape[1]):
+            inner = self.bin_edges_[j][1:-1]
+            # t_{m-1} < x <= t_m goes to bin m; NaN sorts last and is then replaced.
+            codes[:, j] = np.searchsorted(inner, X[:, j], side="left")
+            codes[np.isnan(X[:, j]), j] = self.missing_bin_[j]
+        return codes
+
+    def transform(self, X):
+        """Encode every column by its bins.
+
+        Values below the first or above the last cut go to the end bins, also
+        when they lie outside the training range. NaN goes to ``missing_bin_``.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Same columns as in fit.
+
+        Returns
+        -------
+        X_out : ndarray or sparse matrix
+            ``encode="ordinal"``: float64 bin ids of shape (n_samples,
+            n_features), the missing bin being ``n_bins_[j]``; ``"onehot"``
+            (CSR) / ``"onehot-dense"``: one column per bin of each feature, plus a
+            missing column for features that had missing values in fit (a
+            missing value in another feature gives a row of zeros in its block).
+        """
+        check_is_fitted(self)
+        X = check_numeric_X(self, X, reset=False)
+        codes = self._bin_codes(X)
+        if self.encode == "ordinal":
+            return codes.astype(np.float64)
+        has_missing = self._has_missing_column()
+        codes[(codes == self.missing_bin_) & ~has_missing] = -1
+        return onehot(
+            codes, self.n_bins_ + has_missing, dense=self.encode == "onehot-dense"
+        )
+
+    def _has_missing_column(self):
+        return np.array([t[-1].sum() > 0 for t in self.table_], dtype=bool)
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Input feature names; ``feature_names_in_`` (or ``x0, x1, ...``) if None.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            The input names for ``"ordinal"``; with the one-hot encodings
+            ``"{name}_b{k}"`` for bin ``k`` of each feature and
+            ``"{name}_missing"`` for its missing bin when it has one.
+        """
+        check_is_fitted(self, "n_features_in_")
+        input_features = _check_feature_names_in(self, input_features)
+        if self.encode == "ordinal":
+            return np.asarray(input_features, dtype=object)
+        check_is_fitted(self, "n_bins_")
+        names = []
+        for name, n, missing in zip(
+            input_features, self.n_bins_, self._has_missing_column(), strict=True
+        ):
+            names.extend(f"{name}_b{k}" for k in range(n))
+            if missing:
+                names.append(f"{name}_missing")
+        return np.asarray(names, dtype=object)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.target_tags.required = True
+        return tags

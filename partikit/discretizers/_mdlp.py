@@ -1,0 +1,152 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Fayyad & Irani's MDLP discretization: the core and MDLPDiscretizer."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from partikit._kernels._multisplit import mdlp_cuts
+from partikit._tables import check_table
+from partikit.discretizers._base import BaseDiscretizer, CutResult
+from partikit.discretizers._blocks import block_units, log_table_for
+
+
+def mdlp_discretization(table):
+    """Fayyad & Irani's recursive minimum-description-length discretization.
+
+    The cut of least class entropy splits the value table in two if its
+    information gain passes the MDL test, and each half is split in turn until
+    no cut passes. Run with an explicit stack, so that no recursion limit
+    applies to large data.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_values, n_classes)
+        Class counts of each distinct value, in value order.
+
+    Returns
+    -------
+    CutResult
+        ``cuts``: value-table positions; ``statistics``: ``n_units`` (blocks)
+        and ``n_tests`` (intervals tested).
+
+    Notes
+    -----
+    An interval ``S`` of ``N`` examples with ``k`` classes present is cut at
+    ``T`` into ``S1`` and ``S2`` (``k1``, ``k2`` classes) when
+
+    .. math::
+
+        \\mathrm{Gain}(T) > \\frac{\\log_2(N - 1) + \\log_2(3^k - 2)
+        - [k H(S) - k_1 H(S_1) - k_2 H(S_2)]}{N}
+
+    (entropies in bits). Candidate cuts are the boundary points, which by
+    Fayyad & Irani's theorem include the cut of least entropy; ties go to the
+    leftmost cut. Weighted tables use the total weight as ``N``.
+
+    References
+    ----------
+    .. [1] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
+       continuous-valued attributes for classification learning. IJCAI-93,
+       1022-1027.
+
+    Examples
+    --------
+    Eight values of class a then twelve of class b are cut once:
+
+    >>> import numpy as np
+    >>> from partikit.discretizers import mdlp_discretization
+    >>> table = np.array([[1, 0]] * 8 + [[0, 1]] * 12)
+    >>> mdlp_discretization(table).cuts
+    array([8])
+    """
+    table = check_table(table)
+    table = table[:, table.sum(axis=0) > 0]
+    units = block_units(table)
+    if units.table.shape[0] < 2:
+        return CutResult(np.zeros(0, dtype=np.intp), {"n_units": 1, "n_tests": 0})
+    cuts, n_tests = mdlp_cuts(units.table, log_table_for(units.table))
+    return CutResult(
+        units.rows_of_cuts(cuts),
+        {"n_units": units.table.shape[0], "n_tests": int(n_tests)},
+    )
+
+
+class MDLPDiscretizer(BaseDiscretizer):
+    """Fayyad & Irani's MDLP discretization (recursive entropy cuts, MDL stop).
+
+    For each numeric column, cuts the values at the point of least class entropy,
+    keeps the cut if it passes the minimum-description-length test, and repeats
+    on both sides. The classic supervised baseline, here exact to the paper and
+    fast on millions of rows.
+
+    Read more in the :ref:`User Guide <discretization>`.
+
+    Parameters
+    ----------
+    encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
+        Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
+    n_jobs : int or None, default=None
+        Number of columns fitted in parallel (threads). None means 1, -1 all
+        processors.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels seen in fit with positive weight.
+    bin_edges_ : ndarray of ndarray of shape (n_features,)
+        Per feature, ``[min, t_1, ..., t_{k-1}, max]``: the training range and the
+        cut points, each halfway between the training values it separates. A
+        value ``x`` goes to bin ``m`` when ``t_m < x <= t_{m+1}``.
+    n_bins_ : ndarray of shape (n_features,)
+        Number of bins per feature (the missing bin excluded).
+    missing_bin_ : ndarray of shape (n_features,)
+        Ordinal code of missing values per feature (``n_bins_``).
+    table_ : list of ndarray of shape (n_bins + 1, n_classes)
+        Per feature, the (weighted) class counts of each bin, the missing bin
+        last.
+    statistics_ : list of dict
+        Per feature: ``n_units`` (blocks) and ``n_tests`` (intervals tested).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit. Defined only when ``X`` has feature
+        names that are all strings.
+
+    See Also
+    --------
+    BlockOptDiscretizer : The optimal multisplit of the same entropy criterion.
+    KhiopsDiscretizer : Boulle's robust chi-square discretization.
+
+    Notes
+    -----
+    The recursion is run with an explicit stack on the blocks of the value
+    table (runs of values between boundary points): each level of cuts costs
+    O(m J) for ``m`` blocks and ``J`` classes. Missing values are left out and
+    encoded as ``missing_bin_``; infinity raises a ``ValueError``; a column with
+    one distinct value gives one bin and a ``UserWarning``.
+
+    References
+    ----------
+    .. [1] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
+       continuous-valued attributes for classification learning. IJCAI-93,
+       1022-1027.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.discretizers import MDLPDiscretizer
+    >>> rng = np.random.RandomState(0)
+    >>> x = rng.uniform(0, 10, size=3000)
+    >>> y = (x > 3) & (x < 7)
+    >>> disc = MDLPDiscretizer().fit(x.reshape(-1, 1), y)
+    >>> np.round(disc.bin_edges_[0], 2)
+    array([ 0.  ,  3.  ,  7.  , 10.  ])
+    """
+
+    def __init__(self, *, encode="ordinal", n_jobs=None):
+        super().__init__(encode=encode, n_jobs=n_jobs)
+
+    def _cut_table(self, table, context):
+        return mdlp_discretization(table)
