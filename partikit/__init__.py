@@ -3,10 +3,24 @@
 """partikit: supervised partitioning for scikit-learn.
 
 Learn from a classification target how to group the categories of categorical
-attributes, and encode the attributes by those groups.
+attributes and how to cut numeric attributes into intervals, and encode the
+attributes by those groups and intervals.
 """
 
 from partikit._version import __version__
+from partikit.discretizers import (
+    BlockOptDiscretizer,
+    KhiopsDiscretizer,
+    MDLPDiscretizer,
+)
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
 
-__all__ = ["CHAIDGrouper", "KhiopsGrouper", "MaxCutGrouper", "__version__"]
+__all__ = [
+    "BlockOptDiscretizer",
+    "CHAIDGrouper",
+    "KhiopsDiscretizer",
+    "KhiopsGrouper",
+    "MDLPDiscretizer",
+    "MaxCutGrouper",
+    "__version__",
+]

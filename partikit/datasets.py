@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions, validate_params
 
-__all__ = ["make_grouped_categorical", "make_random_table"]
+__all__ = ["make_grouped_categorical", "make_interval_target", "make_random_table"]
 
 
 @validate_params(
@@ -192,3 +192,82 @@ def make_random_table(n_values, n_classes, *, max_count=7, random_state=None):
         table = rng.randint(0, max_count + 1, size=(n_values, n_classes))
         if (table.sum(axis=0) > 0).all() and (table.sum(axis=1) > 0).all():
             return table.astype(np.float64)
+
+
+@validate_params(
+    {
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_classes": [Interval(Integral, 2, None, closed="left")],
+        "n_intervals": [Interval(Integral, 1, None, closed="left")],
+        "signal": [Interval(Real, 0, 1, closed="both")],
+        "n_noise_features": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_interval_target(
+    n_samples=1_000_000,
+    n_classes=10,
+    n_intervals=8,
+    *,
+    signal=0.5,
+    n_noise_features=0,
+    random_state=None,
+):
+    """Make a numeric feature whose class depends on hidden intervals.
+
+    ``x`` is uniform on [0, 1). The unit interval is cut into ``n_intervals``
+    hidden intervals (random widths, none narrower than half the mean width).
+    Each hidden interval favours one class, drawn at random but never the class
+    of the previous interval (so a class may come back further right: the
+    pattern is not monotone); the class of a row is that class with probability
+    ``signal + (1 - signal) / n_classes``, any other class with probability
+    ``(1 - signal) / n_classes``. A supervised discretizer should find exactly
+    the hidden cuts; optional noise features (uniform, independent of the class)
+    should stay one interval.
+
+    Parameters
+    ----------
+    n_samples : int, default=1_000_000
+        Number of rows.
+    n_classes : int, default=10
+        Number of classes.
+    n_intervals : int, default=8
+        Number of hidden intervals.
+    signal : float, default=0.5
+        Extra probability of each interval's favoured class.
+    n_noise_features : int, default=0
+        Additional columns independent of the class.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the generator.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, 1 + n_noise_features)
+        The informative feature first.
+    y : ndarray of int of shape (n_samples,)
+        Class labels ``0 .. n_classes - 1``.
+    cuts : ndarray of shape (n_intervals - 1,)
+        The hidden cut points, increasing.
+
+    Examples
+    --------
+    >>> from partikit.datasets import make_interval_target
+    >>> X, y, cuts = make_interval_target(n_samples=1000, random_state=0)
+    >>> X.shape, len(cuts)
+    ((1000, 1), 7)
+    """
+    rng = check_random_state(random_state)
+    widths = 0.5 + rng.dirichlet(np.ones(n_intervals)) * 0.5 * n_intervals
+    edges = np.cumsum(widths) / widths.sum()
+    cuts = edges[:-1]
+    favoured = np.empty(n_intervals, dtype=np.intp)
+    for k in range(n_intervals):
+        choices = [c for c in range(n_classes) if k == 0 or c != favoured[k - 1]]
+        favoured[k] = rng.choice(choices)
+    x = rng.uniform(size=n_samples)
+    interval = np.searchsorted(cuts, x, side="right")
+    noise = rng.randint(n_classes, size=n_samples)
+    y = np.where(rng.uniform(size=n_samples) < signal, favoured[interval], noise)
+    X = np.column_stack([x, rng.uniform(size=(n_samples, n_noise_features))])
+    return X, y, cuts

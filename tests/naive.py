@@ -389,3 +389,184 @@ def naive_sliq(table, impurity, extended):
         if value < best:
             best, best_left = value, set(left)
     return best_left
+
+
+# --- discretizers ----------------------------------------------------------------
+
+
+def naive_value_table(x, y_codes, sample_weight, n_classes):
+    """Distinct values of ``x`` and the (weighted) class counts of each."""
+    values = sorted({float(v) for v in x})
+    table = np.zeros((len(values), n_classes))
+    position = {v: i for i, v in enumerate(values)}
+    for i, (v, c) in enumerate(zip(x, y_codes, strict=True)):
+        table[position[float(v)], c] += (
+            1.0 if sample_weight is None else sample_weight[i]
+        )
+    return np.array(values), table
+
+
+def naive_block_starts(table):
+    """First row of each block: a new block starts unless both rows are pure in
+    the same class."""
+
+    def pure_class(row):
+        present = [c for c, v in enumerate(row) if v > 0]
+        return present[0] if len(present) == 1 else None
+
+    starts = [0]
+    for r in range(1, len(table)):
+        a, b = pure_class(table[r - 1]), pure_class(table[r])
+        if a is None or a != b:
+            starts.append(r)
+    return np.array(starts)
+
+
+def naive_interval_cost(counts, criterion):
+    """``n H`` in bits (entropy) or ``n Gini`` of one interval's class counts."""
+    counts = [float(c) for c in counts if c > 0]
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    if criterion == "entropy":
+        return -sum(c * math.log2(c / n) for c in counts)
+    return n * (1.0 - sum((c / n) ** 2 for c in counts))
+
+
+def naive_partition_cost(table, cuts, criterion):
+    """Cumulative impurity of the intervals that ``cuts`` (rows before each cut)
+    make."""
+    bounds = [0, *cuts, len(table)]
+    return sum(
+        naive_interval_cost(np.sum(table[a:b], axis=0), criterion)
+        for a, b in itertools.pairwise(bounds)
+    )
+
+
+def naive_optimal_multisplit(table, criterion, max_parts):
+    """Least cumulative impurity with at most k intervals, k = 1..max_parts, by
+    enumerating every subset of cut positions between rows."""
+    n_rows = len(table)
+    best = [math.inf] * max_parts
+    for n_cuts in range(min(max_parts, n_rows)):
+        for cuts in itertools.combinations(range(1, n_rows), n_cuts):
+            value = naive_partition_cost(table, cuts, criterion)
+            for k in range(n_cuts + 1, max_parts + 1):
+                best[k - 1] = min(best[k - 1], value)
+    return np.array(best)
+
+
+def naive_mdlp(table):
+    """Fayyad & Irani's MDLP by plain recursion over row ranges (every gap is a
+    candidate); returns the accepted cut positions, sorted."""
+
+    def entropy(counts):
+        return naive_interval_cost(counts, "entropy") / max(sum(counts), 1e-300)
+
+    def split(a, b, out):
+        whole = np.sum(table[a:b], axis=0)
+        n = whole.sum()
+        best, cut = math.inf, None
+        for t in range(a + 1, b):
+            e = naive_partition_cost(table[a:b], [t - a], "entropy")
+            if e < best - 1e-9:
+                best, cut = e, t
+        if cut is None:
+            return
+        gain = naive_interval_cost(whole, "entropy") - best
+        if gain <= 1e-9:
+            return
+        left, right = np.sum(table[a:cut], axis=0), np.sum(table[cut:b], axis=0)
+        k, k1, k2 = ((c > 0).sum() for c in (whole, left, right))
+        delta = math.log2(3**k - 2) - (
+            k * entropy(whole) - k1 * entropy(left) - k2 * entropy(right)
+        )
+        if gain > math.log2(n - 1) + delta:
+            out.append(cut)
+            split(a, cut, out)
+            split(cut, b, out)
+
+    cuts = []
+    split(0, len(table), cuts)
+    return np.array(sorted(cuts), dtype=int)
+
+
+def naive_adjacent_merges(table, min_count):
+    """Khiops' adjacent merges by a plain greedy loop: frequency phase, then the
+    whole sequence. Returns (starts after the frequency phase, merges as
+    (left start, right start, DeltaChi2))."""
+    intervals = [(r, np.array(row, dtype=float)) for r, row in enumerate(table)]
+
+    def best_pair(eligible):
+        found = None
+        for t in range(len(intervals) - 1):
+            a, b = intervals[t][1], intervals[t + 1][1]
+            if not eligible(a, b):
+                continue
+            # DeltaChi2 with the proportions of the whole table, not of the pair
+            d = _delta_with_q(a, b, table.sum(axis=0) / table.sum())
+            if found is None or d < found[0]:
+                found = (d, t)
+        return found
+
+    while len(intervals) > 1:
+        found = best_pair(lambda a, b: a.sum() < min_count or b.sum() < min_count)
+        if found is None:
+            break
+        t = found[1]
+        intervals[t] = (intervals[t][0], intervals[t][1] + intervals[t + 1][1])
+        del intervals[t + 1]
+    starts = [s for s, _ in intervals]
+    merges = []
+    while len(intervals) > 1:
+        d, t = best_pair(lambda a, b: True)
+        merges.append((intervals[t][0], intervals[t + 1][0], d))
+        intervals[t] = (intervals[t][0], intervals[t][1] + intervals[t + 1][1])
+        del intervals[t + 1]
+    return np.array(starts), merges
+
+
+def _delta_with_q(a, b, q):
+    na, nb = a.sum(), b.sum()
+    present = q > 0
+    diff = a[present] / na - b[present] / nb
+    return na * nb / (na + nb) * float(np.sum(diff**2 / q[present]))
+
+
+def naive_max_cut_values(x, y, sample_weight=None):
+    """The max-cut metric of each threshold between distinct sorted values, by the
+    double sum over the pairs it separates."""
+    x = np.asarray(x, dtype=float)
+    w = np.ones(len(x)) if sample_weight is None else np.asarray(sample_weight)
+    values = []
+    for t in range(len(x) - 1):
+        if x[t] == x[t + 1]:
+            continue
+        total = 0.0
+        for i in range(t + 1):
+            for k in range(t + 1, len(x)):
+                if y[i] != y[k]:
+                    total += w[i] * w[k] * (x[k] - x[i])
+        values.append(total)
+    return np.array(values)
+
+
+def naive_refine_cuts(table, coarse_starts, cuts, criterion):
+    """Each cut in turn (left to right) moved to the best row of the two coarse
+    units around it, strictly between its neighbours; first best row on ties."""
+    cuts = list(cuts)
+    n_rows = len(table)
+    starts = list(coarse_starts)
+    for t in range(len(cuts)):
+        a = cuts[t - 1] if t > 0 else 0
+        b = cuts[t + 1] if t + 1 < len(cuts) else n_rows
+        u = max(i for i, s in enumerate(starts) if s <= cuts[t])
+        low = starts[u - 1] + 1 if u >= 1 else 1
+        high = starts[u + 1] - 1 if u + 1 < len(starts) else n_rows - 1
+        candidates = range(max(low, a + 1), min(high, b - 1) + 1)
+        costs = [
+            naive_partition_cost(table[a:b], [pos - a], criterion) for pos in candidates
+        ]
+        best = min(costs)
+        cuts[t] = candidates[next(i for i, c in enumerate(costs) if c <= best + 1e-9)]
+    return np.array(cuts), naive_partition_cost(table, cuts, criterion)

@@ -17,6 +17,7 @@ from partikit._kernels._multisplit import (
     GINI,
     backtrack_cuts,
     multisplit_dp,
+    refine_cuts,
 )
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
@@ -168,9 +169,30 @@ def optimal_multisplit(
     cuts = [
         units.rows_of_cuts(backtrack_cuts(last_cut, k)) for k in range(1, len(values))
     ]
-    return Multisplit(
-        values[1:].copy(), cuts, int(n_evaluations), n_units, criterion, algorithm
-    )
+    values = values[1:].copy()
+    if max_candidates is not None and n_units < table.shape[0]:
+        values, cuts = _refine(table, units, cuts, criterion, tolerance)
+    return Multisplit(values, cuts, int(n_evaluations), n_units, criterion, algorithm)
+
+
+def _refine(table, units, cuts, criterion, tolerance):
+    """Move the cuts of a pre-binned search to their best rows nearby.
+
+    A cut found among pre-bin boundaries is moved within the two pre-bins around
+    it; without this, a class change inside a pre-bin leaves a mixed pre-bin that
+    more intervals would isolate. Keeps "at most k" values non-increasing.
+    """
+    values = np.empty(len(cuts))
+    refined = []
+    for k, unit_cuts in enumerate(cuts):
+        moved, value = refine_cuts(
+            table, units.starts, unit_cuts, _CRITERIA[criterion], tolerance
+        )
+        if k > 0 and value >= values[k - 1] - tolerance:
+            moved, value = refined[k - 1], values[k - 1]
+        refined.append(moved)
+        values[k] = value
+    return values, refined
 
 
 def _entropy_bits(parts):
@@ -186,31 +208,41 @@ def _log2_binom(n, k):
     return float((gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)) / _LN2)
 
 
-def mdl_code_length(table, cuts, n_candidates):
+def mdl_code_length(table, cuts):
     """Bits to send the classes of a value table given its intervals, and them.
 
-    ``log2 C(m - 1, k - 1)`` to say which of the ``m - 1`` candidate cuts are used,
-    ``log2 C(n_I + J - 1, J - 1)`` per interval to send its class counts, and
-    ``sum_I n_I H(I)`` to send the classes given those counts (Rissanen's
-    two-part code, as in Fayyad & Irani's acceptance test, for k intervals at
-    once).
+    ``log2 C(V - 1, k - 1)`` to say which of the ``V - 1`` gaps between distinct
+    values are cuts, ``log2 C(n_I + J - 1, J - 1)`` per interval to send its class
+    counts, and ``sum_I n_I H(I)`` to send the classes given those counts
+    (Rissanen's two-part code, as in Fayyad & Irani's acceptance test, for ``k``
+    intervals at once). The gaps counted are all those between distinct values,
+    not only boundary points: a receiver knows the values, not the classes that
+    make the boundary points.
 
     Parameters
     ----------
     table : ndarray of shape (n_values, n_classes)
+        Value table (``V = n_values``).
     cuts : ndarray of int
         Cut positions in the table.
-    n_candidates : int
-        Number of units the cuts were chosen among (``m``).
 
     Returns
     -------
     bits : float
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.discretizers import mdl_code_length
+    >>> table = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]])
+    >>> round(mdl_code_length(table, []), 4)  # log2 C(11, 1) + 10 H(S)
+    12.2723
     """
+    table = check_table(table)
     parts = np.add.reduceat(table, np.concatenate([[0], cuts]).astype(np.intp))
     n_classes = int((table.sum(axis=0) > 0).sum())
     k = len(parts)
-    model = _log2_binom(max(n_candidates - 1, 0), k - 1)
+    model = _log2_binom(max(table.shape[0] - 1, 0), k - 1)
     model += sum(
         _log2_binom(n + n_classes - 1, n_classes - 1) for n in parts.sum(axis=1)
     )
@@ -243,12 +275,7 @@ def choose_arity(multisplit, table, method="mdl"):
     table = check_table(table)
     n_arities = len(multisplit.cuts)
     if method == "mdl":
-        scores = np.array(
-            [
-                mdl_code_length(table, cuts, multisplit.n_units)
-                for cuts in multisplit.cuts
-            ]
-        )
+        scores = np.array([mdl_code_length(table, cuts) for cuts in multisplit.cuts])
         return int(np.argmin(scores)) + 1, scores
     if method != "balanced":
         raise ValueError(f"method must be one of {list(ARITY_SELECTIONS)}.")

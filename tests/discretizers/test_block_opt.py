@@ -1,0 +1,286 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Optimal multisplitting: kernels against naive twins, Bin-Opt / Block-Opt /
+Block-Opt-P against brute force, the worked example, arity selection."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit._kernels import _multisplit as kernel
+from partikit.datasets import make_interval_target
+from partikit.discretizers import (
+    BlockOptDiscretizer,
+    block_units,
+    boundary_points,
+    choose_arity,
+    mdl_code_length,
+    optimal_multisplit,
+    quantile_units,
+)
+from tests.naive import (
+    naive_block_starts,
+    naive_interval_cost,
+    naive_optimal_multisplit,
+    naive_partition_cost,
+    naive_refine_cuts,
+    naive_value_table,
+)
+
+#: ALGORITHMS.md section 3.8: values 1..7 and their class counts (a, b).
+EXAMPLE = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]], float)
+ALGORITHMS = ["bin_opt", "block_opt", "block_opt_pruned"]
+CRITERIA = ["entropy", "gini"]
+
+
+def _random_value_tables(seed, count, max_rows=12, max_classes=4, pure=0.5):
+    """Value tables with runs of pure rows (so that blocks differ from rows)."""
+    rng = np.random.RandomState(seed)
+    for _ in range(count):
+        n_rows, n_classes = (
+            rng.randint(1, max_rows + 1),
+            rng.randint(2, max_classes + 1),
+        )
+        table = rng.randint(0, 4, size=(n_rows, n_classes)).astype(float)
+        for r in range(n_rows):
+            if rng.rand() < pure:
+                table[r] = 0
+                table[r, rng.randint(min(2, n_classes))] = rng.randint(1, 4)
+        table[table.sum(axis=1) == 0, 0] = 1
+        yield table
+
+
+# --- kernels against their naive twins -------------------------------------------
+
+
+def test_value_table_kernel_matches_naive(global_random_seed):
+    """Check distinct values and class counts, weighted and not, with ties."""
+    rng = np.random.RandomState(global_random_seed)
+    x = rng.randint(0, 30, size=500) / 3.0
+    y = rng.randint(0, 3, size=500)
+    w = rng.uniform(0.1, 2.0, size=500)
+    for weights in (None, w):
+        values, table = kernel.value_table(
+            x, np.argsort(x, kind="stable"), y, weights, 3
+        )
+        expected_values, expected_table = naive_value_table(x, y, weights, 3)
+        assert_array_equal(values, expected_values)
+        assert_allclose(table, expected_table)
+
+
+def test_block_starts_kernel_matches_naive(global_random_seed):
+    """Check block starts on random value tables with pure runs."""
+    for table in _random_value_tables(global_random_seed, 300):
+        assert_array_equal(kernel.block_starts(table), naive_block_starts(table))
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_interval_cost_kernel_matches_naive(criterion, global_random_seed):
+    """Check the interval cost, with and without the t log2 t lookup."""
+    code = kernel.ENTROPY if criterion == "entropy" else kernel.GINI
+    for table in _random_value_tables(global_random_seed, 100):
+        cum = kernel.prefix_sums(table)
+        lookup = kernel.xlogx_table(int(table.sum()) + 1)
+        m = len(table)
+        for a in range(m):
+            for b in range(a + 1, m + 1):
+                expected = naive_interval_cost(table[a:b].sum(axis=0), criterion)
+                for xlogx in (lookup, np.zeros(0)):
+                    got = kernel.interval_cost(cum, a, b, code, xlogx)
+                    assert got == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+def test_refine_cuts_kernel_matches_naive(criterion, global_random_seed):
+    """Check the local refinement of pre-binned cuts against a naive loop."""
+    rng = np.random.RandomState(global_random_seed)
+    code = kernel.ENTROPY if criterion == "entropy" else kernel.GINI
+    for table in _random_value_tables(global_random_seed, 100, max_rows=30):
+        if len(table) < 6:
+            continue
+        coarse = np.unique(
+            np.concatenate([[0], rng.choice(np.arange(1, len(table)), size=4)])
+        )
+        k = rng.randint(1, len(coarse))
+        cuts = np.sort(rng.choice(coarse[1:], size=k, replace=False))
+        refined, value = kernel.refine_cuts(table, coarse, cuts, code, 1e-12)
+        expected, expected_value = naive_refine_cuts(table, coarse, cuts, criterion)
+        assert value == pytest.approx(expected_value, abs=1e-9)
+        assert naive_partition_cost(table, refined, criterion) == pytest.approx(
+            expected_value, abs=1e-9
+        )
+        assert naive_partition_cost(table, refined, criterion) <= (
+            naive_partition_cost(table, cuts, criterion) + 1e-9
+        )
+
+
+# --- exactness: the three searches against brute force ---------------------------
+
+
+@pytest.mark.parametrize("criterion", CRITERIA)
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_optimal_multisplit_equals_brute_force(
+    algorithm, criterion, global_random_seed
+):
+    """Check that Bin-Opt, Block-Opt and Block-Opt-P reach the brute-force optimum
+    over all cut subsets, for every arity, and that their cuts achieve it."""
+    for table in _random_value_tables(global_random_seed, 150):
+        max_bins = len(table) + 1
+        result = optimal_multisplit(
+            table, criterion=criterion, max_bins=max_bins, algorithm=algorithm
+        )
+        expected = naive_optimal_multisplit(table, criterion, len(result.values))
+        assert_allclose(result.values, expected, rtol=1e-9, atol=1e-9)
+        for k, cuts in enumerate(result.cuts, start=1):
+            assert len(cuts) <= k - 1
+            assert np.all(np.diff(cuts) > 0)
+            assert naive_partition_cost(table, cuts, criterion) == pytest.approx(
+                expected[k - 1], abs=1e-9
+            )
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(2, 10).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(0, 5), min_size=3, max_size=3).filter(any),
+            min_size=n,
+            max_size=n,
+        )
+    ),
+    st.integers(1, 6),
+    st.sampled_from(CRITERIA),
+)
+def test_pruning_never_loses_the_optimum(rows, max_bins, criterion):
+    """Check (hypothesis) that Block-Opt-P equals Bin-Opt and evaluates no more
+    candidates than Block-Opt."""
+    table = np.array(rows, dtype=float)
+    pruned = optimal_multisplit(table, criterion=criterion, max_bins=max_bins)
+    plain = optimal_multisplit(
+        table, criterion=criterion, max_bins=max_bins, algorithm="block_opt"
+    )
+    bins = optimal_multisplit(
+        table, criterion=criterion, max_bins=max_bins, algorithm="bin_opt"
+    )
+    assert_allclose(pruned.values, bins.values[: len(pruned.values)], atol=1e-9)
+    assert_allclose(plain.values, bins.values[: len(plain.values)], atol=1e-9)
+    assert pruned.n_evaluations <= plain.n_evaluations <= bins.n_evaluations
+
+
+def test_worked_example_values_and_cuts():
+    """Check ALGORITHMS 3.8: boundary points, blocks, optimal F per arity, cuts."""
+    assert_array_equal(boundary_points(EXAMPLE), [0, 1, 1, 0, 1, 0])
+    units = block_units(EXAMPLE)
+    assert_array_equal(units.starts, [0, 2, 3, 5])
+    assert_array_equal(units.table, [[3, 0], [1, 1], [0, 2], [3, 0]])
+    for algorithm in ALGORITHMS:
+        result = optimal_multisplit(EXAMPLE, max_bins=4, algorithm=algorithm)
+        assert_allclose(result.values, [8.8129, 6.8966, 3.2451, 2.0], atol=1e-4)
+        values = np.arange(1, 8)
+        thresholds = [list((values[c - 1] + values[c]) / 2) for c in result.cuts]
+        assert thresholds == [[], [2.5], [2.5, 5.5], [2.5, 3.5, 5.5]]
+
+
+def test_worked_example_balanced_gain_picks_three_intervals():
+    """Check ALGORITHMS 3.8: IG_k / log2 k = 0.1916, 0.3513, 0.3406 -> k = 3."""
+    result = optimal_multisplit(EXAMPLE, max_bins=4)
+    k, scores = choose_arity(result, EXAMPLE, "balanced")
+    assert k == 3
+    assert_allclose(scores[1:], [0.1916, 0.3513, 0.3406], atol=1e-4)
+
+
+def test_worked_example_mdl_keeps_one_interval():
+    """Check that the MDL code length prefers no cut on 10 examples, as MDLP
+    rejects the cut (ALGORITHMS 3.8), and equals its formula."""
+    result = optimal_multisplit(EXAMPLE, max_bins=4)
+    k, scores = choose_arity(result, EXAMPLE, "mdl")
+    assert k == 1
+    # one interval: log2 C(11, 1) for the counts + N H(S) for the classes
+    assert scores[0] == pytest.approx(math.log2(11) + 8.8129, abs=1e-4)
+    # two intervals: log2 C(6, 1) for the cut among the 6 gaps between values,
+    # then the counts of [3, 0] and [4, 3]
+    expected = math.log2(6) + math.log2(4) + math.log2(8) + 6.8966
+    assert scores[1] == pytest.approx(expected, abs=1e-4)
+    assert mdl_code_length(EXAMPLE, result.cuts[1]) == pytest.approx(scores[1])
+
+
+def test_mdl_keeps_independent_column_in_one_interval(global_random_seed):
+    """Check that a column independent of the class stays one interval."""
+    rng = np.random.RandomState(global_random_seed)
+    x = rng.uniform(size=(5000, 1))
+    y = rng.randint(0, 3, size=5000)
+    assert BlockOptDiscretizer().fit(x, y).n_bins_[0] == 1
+
+
+def test_mdl_finds_the_hidden_intervals():
+    """Check that n_bins='auto' (MDL) finds the hidden intervals of
+    make_interval_target, every cut within 1e-3."""
+    X, y, cuts = make_interval_target(n_samples=50_000, random_state=0)
+    disc = BlockOptDiscretizer(max_candidates=1000).fit(X, y)
+    found = disc.bin_edges_[0][1:-1]
+    assert len(found) == len(cuts)
+    assert np.abs(found - cuts).max() < 1e-3
+
+
+def test_max_candidates_is_exact_when_candidates_suffice():
+    """Check that pre-binning with at least as many candidates as values changes
+    nothing, and that it caps the units otherwise."""
+    rng = np.random.RandomState(0)
+    table = rng.randint(0, 5, size=(200, 3)).astype(float) + 0.0
+    table[table.sum(axis=1) == 0, 0] = 1
+    exact = optimal_multisplit(table, max_bins=5)
+    same = optimal_multisplit(table, max_bins=5, max_candidates=500)
+    assert_allclose(same.values, exact.values)
+    coarse = optimal_multisplit(table, max_bins=5, max_candidates=20)
+    assert coarse.n_units <= 20
+    assert np.all(coarse.values >= exact.values - 1e-9)
+    assert len(quantile_units(table, 20).starts) <= 20
+
+
+def test_quantile_units_cut_near_weighted_quantiles():
+    """Check that pre-bins hold about equal weight."""
+    table = np.ones((1000, 2))
+    table[:, 1] = 0
+    table[::2] = [0, 1]  # every row its own block
+    units = quantile_units(table, 10)
+    weights = units.table.sum(axis=1)
+    assert len(weights) == 10
+    assert weights.min() >= 95 and weights.max() <= 105
+
+
+def test_n_bins_int_gives_at_most_that_many_intervals():
+    """Check n_bins=int: the optimum with at most n_bins intervals."""
+    X, y, _ = make_interval_target(n_samples=20_000, random_state=1)
+    disc = BlockOptDiscretizer(n_bins=3).fit(X, y)
+    assert disc.n_bins_[0] == 3
+    split = optimal_multisplit(disc.table_[0][:-1], max_bins=3)
+    assert split.values[-1] <= split.values[-2]
+
+
+def test_gini_criterion_and_balanced_selection_on_estimator():
+    """Check the gini criterion and balanced selection through the estimator."""
+    X, y, cuts = make_interval_target(n_samples=20_000, random_state=2)
+    gini = BlockOptDiscretizer(criterion="gini", max_bins=10).fit(X, y)
+    balanced = BlockOptDiscretizer(arity_selection="balanced").fit(X, y)
+    assert 2 <= gini.n_bins_[0] <= 10
+    assert 2 <= balanced.n_bins_[0] <= 10
+    assert gini.statistics_[0]["scores"].shape == (10,)
+
+
+def test_many_blocks_warn():
+    """Check the warning that suggests max_candidates above 50,000 blocks."""
+    from partikit.discretizers import _block_opt
+
+    x = np.arange(400, dtype=float).reshape(-1, 1)
+    y = np.arange(400) % 2
+    old = _block_opt.MANY_UNITS
+    _block_opt.MANY_UNITS = 100
+    try:
+        with pytest.warns(UserWarning, match="max_candidates"):
+            BlockOptDiscretizer(max_bins=3).fit(x, y)
+    finally:
+        _block_opt.MANY_UNITS = old

@@ -1,0 +1,249 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""MDLP, Khiops discretization and the max-cut threshold: kernels against naive
+twins and the worked examples of ALGORITHMS sections 1.10, 3.8 and 5.6."""
+
+import math
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from scipy.stats import chi2 as chi2_distribution
+
+from partikit._kernels import _khiops as khiops_kernel
+from partikit._kernels import _multisplit as kernel
+from partikit._kernels._thresholds import max_cut_sweep
+from partikit.datasets import make_interval_target
+from partikit.discretizers import (
+    KhiopsDiscretizer,
+    MDLPDiscretizer,
+    khiops_discretization,
+    max_cut_threshold,
+    mdlp_discretization,
+)
+from partikit.discretizers._khiops import DISCRETIZATION_TABLE
+from partikit.groupers._khiops import max_delta_chi2_threshold
+from tests.naive import (
+    naive_adjacent_merges,
+    naive_max_cut_values,
+    naive_mdlp,
+)
+
+
+def _random_tables(seed, count, max_rows=14, max_classes=4):
+    rng = np.random.RandomState(seed)
+    for _ in range(count):
+        n_rows, n_classes = (
+            rng.randint(2, max_rows + 1),
+            rng.randint(2, max_classes + 1),
+        )
+        # skewed columns make accepted MDLP cuts common enough to test
+        probabilities = rng.dirichlet(np.ones(n_classes) * 0.3, size=n_rows)
+        table = np.array(
+            [rng.multinomial(rng.randint(1, 15), p) for p in probabilities]
+        )
+        table = table[table.sum(axis=1) > 0].astype(float)
+        if table.sum(axis=0).min() > 0 and len(table) >= 2:
+            yield table
+
+
+# --- MDLP -------------------------------------------------------------------------
+
+
+def test_mdlp_kernel_matches_naive(global_random_seed):
+    """Check the stack-based MDLP on blocks against plain recursion on rows."""
+    n_accepted = 0
+    for table in _random_tables(global_random_seed, 400):
+        got = mdlp_discretization(table).cuts
+        assert_array_equal(got, naive_mdlp(table))
+        n_accepted += len(got) > 0
+    assert n_accepted >= 20  # the comparison covers accepted cuts too
+
+
+def test_mdlp_worked_examples():
+    """Check ALGORITHMS 3.8: the cut 2.5 is rejected on 10 examples; 8 a then
+    12 b is cut once, at 8.5."""
+    rejected = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]])
+    assert len(mdlp_discretization(rejected).cuts) == 0
+    x = np.arange(1, 21, dtype=float).reshape(-1, 1)
+    y = np.array(["a"] * 8 + ["b"] * 12)
+    disc = MDLPDiscretizer().fit(x, y)
+    assert_array_equal(disc.bin_edges_[0], [1, 8.5, 20])
+
+
+def test_mdlp_threshold_of_worked_example():
+    """Check the numbers of ALGORITHMS 3.8: gain 0.1916 < threshold 0.6185."""
+    whole = kernel.interval_cost(
+        kernel.prefix_sums(np.array([[7.0, 3.0]])), 0, 1, kernel.ENTROPY, np.zeros(0)
+    )
+    after = 6.8966
+    assert (whole - after) / 10 == pytest.approx(0.1916, abs=1e-4)
+    delta = math.log2(7) - (2 * 0.8813 - 0 - 2 * 0.9852)
+    assert delta == pytest.approx(3.0152, abs=1e-3)
+    assert (math.log2(9) + delta) / 10 == pytest.approx(0.6185, abs=1e-3)
+
+
+def test_mdlp_on_a_million_rows_finds_the_hidden_cuts():
+    """Check recovery on make_interval_target with 200,000 rows (every cut within
+    1e-3); the benchmark runs the 1,000,000-row version."""
+    X, y, cuts = make_interval_target(n_samples=200_000, random_state=0)
+    found = MDLPDiscretizer().fit(X, y).bin_edges_[0][1:-1]
+    assert len(found) == len(cuts)
+    assert np.abs(found - cuts).max() < 1e-3
+
+
+# --- Khiops -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("min_count", [0.0, 4.0, 12.0])
+def test_adjacent_merge_kernel_matches_naive(min_count, global_random_seed):
+    """Check the frequency phase and the greedy sequence against a plain loop."""
+    for table in _random_tables(global_random_seed, 150):
+        starts, kept, absorbed, delta = khiops_kernel.adjacent_merge_sequence(
+            table, min_count
+        )
+        expected_starts, merges = naive_adjacent_merges(table, min_count)
+        assert_array_equal(starts, expected_starts)
+        assert len(delta) == len(merges)
+        # DeltaChi2 values agree; ties may merge in either order only at equal value
+        assert_allclose(delta, [d for _, _, d in merges], rtol=1e-9, atol=1e-9)
+        exact = np.array([d for _, _, d in merges])
+        if len(np.unique(np.round(exact, 9))) == len(exact):
+            assert_array_equal(kept, [a for a, _, _ in merges])
+            assert_array_equal(absorbed, [b for _, b, _ in merges])
+
+
+def test_khiops_worked_example_a_noise_is_absorbed():
+    """Check ALGORITHMS 1.10(a): six pure intervals without robustness (CL
+    0.0348), one interval with it (MaxDeltaChi2 = 8.0099)."""
+    y = (np.array(list("aaabaabbbbab")) == "b").astype(int)
+    table = np.eye(2)[y]
+    plain = khiops_discretization(table, min_frequency=0, robust=False)
+    assert_array_equal(plain.cuts, [3, 4, 6, 10, 11])
+    assert 10 ** plain.statistics["log10_pvalue"] == pytest.approx(0.0348, abs=1e-4)
+    assert plain.statistics["chi2"] == pytest.approx(12.0)
+    threshold = chi2_distribution.ppf(0.95 ** (1 / 11), 1)
+    assert threshold == pytest.approx(8.0099, abs=1e-4)
+    for min_frequency in (0, 4):
+        robust = khiops_discretization(
+            table, min_frequency=min_frequency, max_delta_chi2=threshold
+        )
+        assert len(robust.cuts) == 0
+
+
+def test_khiops_worked_example_b_signal_survives():
+    """Check ALGORITHMS 1.10(b): 4 intervals after the frequency phase, two
+    forced merges (0.306, 1.224), then a stop: cut at 14.5, X2 = 19.2857."""
+    y = (np.arange(30) >= 15).astype(int)
+    y[[6, 23, 24]] = [1, 0, 0]
+    result = khiops_discretization(
+        np.eye(2)[y], min_frequency=6, max_delta_chi2=9.7769, keep_trace=True
+    )
+    assert result.statistics["n_initial_intervals"] == 4
+    trace = result.statistics["trace"]
+    assert_allclose(trace.delta_chi2[:2], [0.306, 1.224], atol=1e-3)
+    assert_array_equal(trace.forced, [True, True, False])
+    assert_array_equal(trace.accepted, [True, True, False])
+    assert_array_equal(result.cuts, [15])
+    assert result.statistics["chi2"] == pytest.approx(19.2857, abs=1e-4)
+    x = np.arange(30, dtype=float).reshape(-1, 1)
+    disc = KhiopsDiscretizer(min_frequency=6).fit(x, y)
+    assert_array_equal(disc.bin_edges_[0], [0, 14.5, 29])
+
+
+def test_khiops_threshold_at_two_intervals_is_chi2_quantile():
+    """Check that two intervals use the exact chi2(J - 1) quantile."""
+    assert max_delta_chi2_threshold(2, 4, 0.95, DISCRETIZATION_TABLE) == (
+        pytest.approx(chi2_distribution.ppf(0.95, 3))
+    )
+
+
+def test_khiops_discretization_table_is_below_the_grouping_one():
+    """Check that adjacent merges meet smaller chance maxima than merges of any
+    two groups (the reason for a table of their own)."""
+    for n_intervals, n_classes in [(10, 2), (100, 5), (1000, 10)]:
+        adjacent = max_delta_chi2_threshold(
+            n_intervals, n_classes, 0.95, DISCRETIZATION_TABLE
+        )
+        grouping = max_delta_chi2_threshold(n_intervals, n_classes, 0.95)
+        assert adjacent < grouping
+
+
+def test_khiops_independent_column_is_one_interval_with_probability_p():
+    """Check the guarantee: about 95% of independent columns end in one
+    interval (200 columns; the binomial 99.9% lower bound is 0.905)."""
+    rng = np.random.RandomState(0)
+    X = rng.uniform(size=(2000, 200))
+    y = rng.randint(0, 3, size=2000)
+    disc = KhiopsDiscretizer().fit(X, y)
+    assert np.mean(disc.n_bins_ == 1) >= 0.905
+
+
+def test_khiops_max_bins_and_recovery():
+    """Check recovery of the hidden cuts and the max_bins cap."""
+    X, y, cuts = make_interval_target(n_samples=200_000, random_state=0)
+    found = KhiopsDiscretizer().fit(X, y).bin_edges_[0][1:-1]
+    assert len(found) == len(cuts)
+    assert np.abs(found - cuts).max() < 1e-3
+    assert KhiopsDiscretizer(max_bins=3).fit(X, y).n_bins_[0] == 3
+
+
+# --- max-cut threshold ------------------------------------------------------------
+
+
+def test_max_cut_worked_example():
+    """Check ALGORITHMS 5.6: thresholds 1.5, 3, 5.5, 7.5 score 14, 26, 31, 17."""
+    result = max_cut_threshold([1, 2, 2, 4, 7, 8], list("aababb"))
+    assert_allclose(result.thresholds, [1.5, 3, 5.5, 7.5])
+    assert_allclose(result.values, [14, 26, 31, 17])
+    assert result.threshold == 5.5
+    assert result.value == 31
+    assert result.n_left == 4
+
+
+def test_max_cut_kernel_matches_naive(global_random_seed):
+    """Check the O(n) sweep against the double sum, weighted and not."""
+    rng = np.random.RandomState(global_random_seed)
+    for _ in range(200):
+        n = rng.randint(2, 25)
+        x = np.sort(rng.randint(0, 10, size=n) * 1.5 - 4)
+        y = rng.randint(0, 3, size=n)
+        w = rng.uniform(0.5, 2, size=n) if rng.rand() < 0.5 else None
+        result = max_cut_threshold(x, y, sample_weight=w)
+        assert_allclose(result.values, naive_max_cut_values(x, y, w), atol=1e-9)
+        if len(result.values):
+            assert result.value == pytest.approx(result.values.max())
+
+
+def test_max_cut_sweep_kernel_left_weights():
+    """Check the raw kernel output: metric and left weight after each position."""
+    x = np.array([1.0, 2.0, 2.0, 4.0])
+    values, left = max_cut_sweep(x, np.array([0, 0, 1, 0]), None, 2)
+    assert_allclose(left, [1, 2, 3])
+    assert_allclose(values[[0, 2]], naive_max_cut_values(x, [0, 0, 1, 0]))
+
+
+def test_max_cut_ties_go_to_the_balanced_split():
+    """Check that among equal metrics the more balanced split wins."""
+    # symmetric data: thresholds 1.5 and 3.5 tie, 2.5 splits evenly
+    x = [1, 2, 3, 4]
+    y = [0, 1, 1, 0]
+    result = max_cut_threshold(x, y)
+    assert result.values[0] == result.values[2]
+    best = result.values.max()
+    tied = np.flatnonzero(result.values == best)
+    balance = [abs(2 * (t + 1) - 4) for t in tied]
+    assert result.n_left == tied[int(np.argmin(balance))] + 1
+
+
+def test_max_cut_no_threshold_and_large_magnitudes():
+    """Check a single distinct value (no threshold) and values near 1e300."""
+    none = max_cut_threshold([3.0, 3.0], [0, 1])
+    assert math.isnan(none.threshold) and none.value == 0
+    big = max_cut_threshold([-1e300, 1e300], [0, 1])
+    assert big.threshold == 0.0
+    assert big.value == pytest.approx(2e300)
+    with pytest.raises(ValueError, match="sorted"):
+        max_cut_threshold([2.0, 1.0], [0, 1])
+    with pytest.raises(ValueError, match="finite"):
+        max_cut_threshold([1.0, np.inf], [0, 1])
