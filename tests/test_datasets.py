@@ -1,5 +1,7 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -68,3 +70,23 @@ def test_make_grouped_categorical_gives_every_group_its_own_profile():
     rates = [np.mean(y[groups == g] == 0) for g in range(4)]
     assert_rates = np.abs(np.subtract.outer(rates, rates))[np.triu_indices(4, 1)]
     assert assert_rates.min() > 0.05
+
+
+def test_make_interval_target_shapes_cuts_and_pattern():
+    """Check shapes, the hidden cuts and that neighbouring intervals favour
+    different classes."""
+    from partikit.datasets import make_interval_target
+
+    X, y, cuts = make_interval_target(
+        n_samples=20_000, n_classes=4, n_intervals=5, n_noise_features=2, random_state=0
+    )
+    assert X.shape == (20_000, 3) and y.shape == (20_000,)
+    assert len(cuts) == 4 and np.all(np.diff(cuts) > 0.5 / 5 / 2)
+    assert 0 < cuts[0] and cuts[-1] < 1
+    interval = np.searchsorted(cuts, X[:, 0], side="right")
+    favoured = [np.bincount(y[interval == k], minlength=4).argmax() for k in range(5)]
+    assert all(a != b for a, b in itertools.pairwise(favoured))
+    again = make_interval_target(
+        n_samples=20_000, n_classes=4, n_intervals=5, n_noise_features=2, random_state=0
+    )
+    assert np.array_equal(again[0], X)

@@ -247,3 +247,24 @@ def test_max_cut_no_threshold_and_large_magnitudes():
         max_cut_threshold([2.0, 1.0], [0, 1])
     with pytest.raises(ValueError, match="finite"):
         max_cut_threshold([1.0, np.inf], [0, 1])
+
+
+def test_discretization_table_agrees_with_proposition_one():
+    """Check the simulated adjacent-merge table: chi2(J-1) at I = 2, a tail fit
+    that reproduces the simulated 0.95 quantile, a threshold increasing in I."""
+    import pandas as pd
+    from scipy.stats import norm
+
+    table = pd.read_csv(DISCRETIZATION_TABLE, comment="#")
+    two = table[table.n_groups == 2]
+    assert_allclose(two["mean"], two.n_classes - 1, rtol=0.1)
+    assert_allclose(two.q95, chi2_distribution.ppf(0.95, two.n_classes - 1), rtol=0.1)
+    rest = table[table.n_groups > 2]
+    assert_allclose(
+        rest.tail_mean + norm.ppf(0.95) * rest.tail_std, rest.q95, rtol=0.05
+    )
+    thresholds = [
+        max_delta_chi2_threshold(n, 5, 0.95, DISCRETIZATION_TABLE)
+        for n in (3, 10, 100, 1000, 20_000, 100_000)
+    ]
+    assert np.all(np.diff(thresholds) > 0) and np.isfinite(thresholds).all()
