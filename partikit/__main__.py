@@ -12,7 +12,8 @@ import numpy as np
 
 
 def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None:
-    """Fit the groupers on synthetic data with a known grouping and print it."""
+    """Fit the groupers on synthetic data with a known grouping and print it, then
+    discretize a synthetic numeric column and print the cut points found."""
     from sklearn.metrics import adjusted_rand_score
 
     from partikit import KhiopsGrouper, MaxCutGrouper
@@ -93,6 +94,62 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     encoded = grouper.transform(X.head(5))
     print("transform of the first 5 rows (group ids):", file=out)
     print(np.column_stack([X.head(5).to_numpy(), encoded.astype(int)]), file=out)
+    print(file=out)
+    discretization_demo(random_state=random_state, out=out)
+
+
+def discretization_demo(
+    n_samples: int = 100_000, random_state: int = 0, out=sys.stdout
+) -> None:
+    """Discretize a column with hidden cut points and print the cuts found."""
+    from partikit import BlockOptDiscretizer, MDLPDiscretizer
+    from partikit.datasets import make_interval_target
+
+    X, y, hidden = make_interval_target(
+        n_samples=n_samples,
+        n_classes=10,
+        n_intervals=8,
+        n_noise_features=1,
+        random_state=random_state,
+    )
+    names = ["x", "noise"]
+    print(
+        f"Discretization: {n_samples} rows, column 'x' (uniform on [0, 1)) has a "
+        f"class (10 classes) that\ndepends on {len(hidden) + 1} hidden intervals, "
+        "column 'noise' is independent of the class.",
+        file=out,
+    )
+    print(f"  hidden cut points: {_format_cuts(hidden)}\n", file=out)
+    for label, discretizer in [
+        ("MDLPDiscretizer()", MDLPDiscretizer()),
+        (
+            "BlockOptDiscretizer(max_candidates=256)",
+            BlockOptDiscretizer(max_candidates=256),
+        ),
+    ]:
+        start = time.perf_counter()
+        discretizer.fit(X, y)
+        elapsed = time.perf_counter() - start
+        print(f"{label}.fit took {elapsed:.2f} s.", file=out)
+        for j, name in enumerate(names):
+            cuts = discretizer.bin_edges_[j][1:-1]
+            line = f"  Column {name!r}: {discretizer.n_bins_[j]} interval(s)"
+            if len(cuts):
+                line += f", cut points {_format_cuts(cuts)}"
+            print(line, file=out)
+        found = discretizer.bin_edges_[0][1:-1]
+        if len(found):
+            error = np.abs(found[:, None] - hidden[None, :]).min(axis=0).max()
+            print(
+                f"  largest distance from a hidden cut point to a cut found: "
+                f"{error:.1e}",
+                file=out,
+            )
+        print(file=out)
+
+
+def _format_cuts(cuts) -> str:
+    return " ".join(f"{c:.4f}" for c in cuts)
 
 
 def main(argv=None) -> int:
@@ -100,7 +157,9 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="partikit", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     demo_parser = sub.add_parser(
-        "demo", help="group the categories of built-in synthetic data and print them"
+        "demo",
+        help="group the categories and discretize a numeric column of built-in "
+        "synthetic data, and print what was found",
     )
     demo_parser.add_argument("--n-samples", type=int, default=20_000)
     demo_parser.add_argument("--random-state", type=int, default=0)

@@ -19,6 +19,23 @@ def test_demo_prints_groups_and_recovers_hidden_grouping():
     assert "MaxCutGrouper().fit on 'category'" in text and "  group 1: " in text
 
 
+def test_demo_discretization_recovers_hidden_cut_points():
+    """Check that the demo's discretization part prints the hidden cut points, and
+    that both discretizers find 8 intervals close to them and one interval for the
+    noise column."""
+    out = io.StringIO()
+    demo(n_samples=20_000, random_state=0, out=out)
+    text = out.getvalue()
+    assert "Discretization: 100000 rows" in text
+    assert "hidden cut points: 0.1113 0.2509 0.3700" in text
+    for label in ["MDLPDiscretizer()", "BlockOptDiscretizer(max_candidates=256)"]:
+        part = text.split(f"{label}.fit took")[1].split("\n\n")[0]
+        assert "Column 'x': 8 interval(s), cut points 0.1113 0.2509" in part
+        assert "Column 'noise': 1 interval(s)" in part
+        error = float(part.rsplit("to a cut found: ", 1)[1])
+        assert error < 1e-3
+
+
 def test_module_entry_point_runs():
     """Check `python -m partikit demo` end to end in a subprocess."""
     completed = subprocess.run(
@@ -29,6 +46,7 @@ def test_module_entry_point_runs():
     )
     assert completed.returncode == 0, completed.stderr
     assert "group(s)" in completed.stdout
+    assert "Column 'noise': 1 interval(s)" in completed.stdout
 
 
 def test_main_requires_a_command(capsys):

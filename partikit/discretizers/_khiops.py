@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
+from scipy.stats import chi2 as chi2_distribution
+from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merge_sequence
@@ -17,8 +19,9 @@ from partikit._stats import LN10, chi2_test
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.groupers._khiops import (
+    _interpolation_weights,
+    _max_delta_chi2_grid,
     khiops_stopping_rule,
-    max_delta_chi2_threshold,
     resolve_min_frequency,
 )
 
@@ -26,6 +29,52 @@ from partikit.groupers._khiops import (
 DISCRETIZATION_TABLE = os.path.join(
     os.path.dirname(__file__), "_data", "khiops_discretization_max_delta_chi2.csv"
 )
+
+
+def discretization_max_delta_chi2(n_values, n_classes, p):
+    """MaxDeltaChi2 of the Khiops discretization at probability ``p``.
+
+    The largest DeltaChi2 that the adjacent merges of a column independent of the
+    class meet, with probability ``p``, when its ``n_values`` distinct values are
+    merged down to one interval.
+
+    Parameters
+    ----------
+    n_values : int
+        Number of distinct values (elementary intervals) of the column.
+    n_classes : int
+        Number of classes present.
+    p : float
+        Probability of the guarantee, in (0, 1).
+
+    Returns
+    -------
+    threshold : float
+        ``+inf`` when there is nothing to merge.
+
+    Notes
+    -----
+    With two values it is the chi-square quantile with ``J - 1`` degrees of
+    freedom (Boulle's proposition). Otherwise it is the quantile of the normal law
+    fitted to the upper quantiles simulated by ``tools/calibrate_khiops.py
+    --discretization``, interpolated bilinearly in ``(log I, J)``: the maxima of
+    adjacent merges grow like ``log I``, and the table (I up to 20,000) is
+    extended linearly in ``log I``, not in ``I``.
+    """
+    if n_values < 2 or n_classes < 2:
+        return math.inf
+    if n_values == 2:
+        return float(chi2_distribution.ppf(p, n_classes - 1))
+    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid(DISCRETIZATION_TABLE)
+    i, ti = _interpolation_weights(math.log(n_values), np.log(groups_grid))
+    j, tj = _interpolation_weights(n_classes, classes_grid)
+
+    def bilinear(values):
+        low = (1 - ti) * values[i, j] + ti * values[i + 1, j]
+        high = (1 - ti) * values[i, j + 1] + ti * values[i + 1, j + 1]
+        return float((1 - tj) * low + tj * high)
+
+    return bilinear(mean) + float(norm.ppf(p)) * max(bilinear(std), 0.0)
 
 
 @dataclass
@@ -104,14 +153,17 @@ def khiops_discretization(
 
     Notes
     -----
-    MaxDeltaChi2 depends on the number of intervals when the optimisation phase
-    starts and on the number of classes. With two intervals it is the chi-square
-    quantile with ``J - 1`` degrees of freedom; otherwise it is the quantile at
-    ``p`` of a normal law fitted, by ``tools/calibrate_khiops.py``, to the upper
-    quantiles of the largest DeltaChi2 met while an independent column's adjacent
-    intervals are merged down to one (a table of its own: adjacent merges meet
-    smaller maxima than the grouping's merges of any two groups). Each merge costs
-    O(J + log m) (linked list and heap).
+    MaxDeltaChi2 (:func:`discretization_max_delta_chi2`) depends on the number
+    of distinct values and of classes: the quantile at ``p`` of the largest
+    DeltaChi2 met while an independent column's adjacent intervals are merged
+    down to one, simulated by ``tools/calibrate_khiops.py --discretization`` (a
+    table of its own: adjacent merges meet smaller maxima than the grouping's
+    merges of any two groups). It is taken at the number of distinct values, not
+    of intervals left by the frequency phase: that phase merges the most similar
+    neighbours first, so the intervals it leaves differ more than chance
+    intervals of their size, and a threshold taken at their number would keep
+    noise cuts far more often than ``1 - p``. Each merge costs O(J + log m)
+    (linked list and heap).
 
     References
     ----------
@@ -156,9 +208,9 @@ def khiops_discretization(
     if max_delta_chi2 is not None:
         threshold = float(max_delta_chi2)
     elif robust:
-        threshold = max_delta_chi2_threshold(
-            n_initial, n_classes, p, DISCRETIZATION_TABLE
-        )
+        # From the distinct values, as in Boulle's method: the merges of the
+        # frequency phase are part of the full merge whose maximum is modelled.
+        threshold = discretization_max_delta_chi2(n_values, n_classes, p)
     else:
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
