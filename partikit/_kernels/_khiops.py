@@ -223,50 +223,71 @@ def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
 # --------------------------------------------------------------------------------------
 
 
-@njit(**NJIT)
-def _heap_less(keys, owners, a, b):
-    # Smallest DeltaChi2 first; ties to the leftmost pair.
-    return keys[a] < keys[b] or (keys[a] == keys[b] and owners[a] < owners[b])
+# The candidate pairs live in a 4-ary min-heap of rows (DeltaChi2, owner, stamp)
+# of one float64 array, so that a node and its four children are read from a few
+# adjacent cache lines: the heap of a million-value column does not fit in cache,
+# and a binary heap of separate arrays spent its time in cache misses. ``owner``
+# is the pair's left interval (ties go to the leftmost pair) and ``stamp`` the
+# owner's version when the entry was pushed (older entries are stale). Both are
+# integers below 2^53, exact in float64.
 
 
 @njit(**NJIT)
-def _heap_push(keys, owners, stamps, size, key, owner, stamp):
+def _heap_less(heap, a, b):
+    return heap[a, 0] < heap[b, 0] or (
+        heap[a, 0] == heap[b, 0] and heap[a, 1] < heap[b, 1]
+    )
+
+
+@njit(**NJIT)
+def _heap_swap(heap, a, b):
+    for c in range(3):
+        value = heap[a, c]
+        heap[a, c] = heap[b, c]
+        heap[b, c] = value
+
+
+@njit(**NJIT)
+def _heap_push(heap, size, delta, owner, stamp):
     i = size
-    keys[i] = key
-    owners[i] = owner
-    stamps[i] = stamp
+    heap[i, 0] = delta
+    heap[i, 1] = owner
+    heap[i, 2] = stamp
     while i > 0:
-        parent = (i - 1) // 2
-        if not _heap_less(keys, owners, i, parent):
+        parent = (i - 1) // 4
+        if not _heap_less(heap, i, parent):
             break
-        keys[i], keys[parent] = keys[parent], keys[i]
-        owners[i], owners[parent] = owners[parent], owners[i]
-        stamps[i], stamps[parent] = stamps[parent], stamps[i]
+        _heap_swap(heap, i, parent)
         i = parent
     return size + 1
 
 
 @njit(**NJIT)
-def _heap_pop(keys, owners, stamps, size):
+def _heap_pop(heap, size):
+    """Remove the smallest entry; returns the new size."""
     size -= 1
-    keys[0] = keys[size]
-    owners[0] = owners[size]
-    stamps[0] = stamps[size]
+    for c in range(3):
+        heap[0, c] = heap[size, c]
     i = 0
     while True:
-        left = 2 * i + 1
-        if left >= size:
+        first = 4 * i + 1
+        if first >= size:
             break
-        child = left
-        if left + 1 < size and _heap_less(keys, owners, left + 1, left):
-            child = left + 1
-        if not _heap_less(keys, owners, child, i):
+        child = first
+        for c in range(first + 1, min(first + 4, size)):
+            if _heap_less(heap, c, child):
+                child = c
+        if not _heap_less(heap, child, i):
             break
-        keys[i], keys[child] = keys[child], keys[i]
-        owners[i], owners[child] = owners[child], owners[i]
-        stamps[i], stamps[child] = stamps[child], stamps[i]
+        _heap_swap(heap, i, child)
         i = child
     return size
+
+
+@njit(**NJIT)
+def _heap_top(heap):
+    """DeltaChi2, owner and stamp of the smallest entry."""
+    return heap[0, 0], np.intp(heap[0, 1]), np.intp(heap[0, 2])
 
 
 @njit(**NJIT)
@@ -286,7 +307,7 @@ def adjacent_merge_sequence(table, min_count):
     interval is merged. Then every remaining adjacent pair is a candidate and the
     merging goes on, smallest DeltaChi2 first, down to one interval; those merges
     are recorded (the caller decides where to stop). Ties go to the leftmost pair.
-    A doubly linked list and a binary heap with version stamps make each merge
+    A doubly linked list and a 4-ary heap with version stamps make each merge
     O(J + log m).
 
     Parameters
@@ -330,10 +351,7 @@ def adjacent_merge_sequence(table, min_count):
         prv[i] = i - 1
     alive = np.ones(m, dtype=np.bool_)
     version = np.zeros(m, dtype=np.intp)
-    capacity = 3 * m + 1
-    keys = np.empty(capacity, dtype=np.float64)
-    owners = np.empty(capacity, dtype=np.intp)
-    stamps = np.empty(capacity, dtype=np.intp)
+    heap = np.empty((3 * m + 1, 3), dtype=np.float64)
     n_alive = m
 
     # Frequency phase: only pairs holding an under-weight interval compete.
@@ -341,11 +359,10 @@ def adjacent_merge_sequence(table, min_count):
     for i in range(m - 1):
         if masses[i] < min_count or masses[i + 1] < min_count:
             d = _delta_chi2(profiles, masses, inv_q, i, i + 1)
-            size = _heap_push(keys, owners, stamps, size, d, i, 0)
+            size = _heap_push(heap, size, d, i, 0)
     while size > 0 and n_alive > 1:
-        left = owners[0]
-        stamp = stamps[0]
-        size = _heap_pop(keys, owners, stamps, size)
+        _, left, stamp = _heap_top(heap)
+        size = _heap_pop(heap, size)
         if not alive[left] or stamp != version[left] or nxt[left] < 0:
             continue
         right = nxt[left]
@@ -361,13 +378,11 @@ def adjacent_merge_sequence(table, min_count):
             version[before] += 1
             if masses[before] < min_count or masses[left] < min_count:
                 d = _delta_chi2(profiles, masses, inv_q, before, left)
-                size = _heap_push(
-                    keys, owners, stamps, size, d, before, version[before]
-                )
+                size = _heap_push(heap, size, d, before, version[before])
         after = nxt[left]
         if after >= 0 and (masses[left] < min_count or masses[after] < min_count):
             d = _delta_chi2(profiles, masses, inv_q, left, after)
-            size = _heap_push(keys, owners, stamps, size, d, left, version[left])
+            size = _heap_push(heap, size, d, left, version[left])
 
     initial_starts = np.empty(n_alive, dtype=np.intp)
     t = 0
@@ -386,13 +401,11 @@ def adjacent_merge_sequence(table, min_count):
         i = initial_starts[t]
         version[i] += 1
         d = _delta_chi2(profiles, masses, inv_q, i, nxt[i])
-        size = _heap_push(keys, owners, stamps, size, d, i, version[i])
+        size = _heap_push(heap, size, d, i, version[i])
     k = 0
     while k < n_merges:
-        left = owners[0]
-        stamp = stamps[0]
-        d_best = keys[0]
-        size = _heap_pop(keys, owners, stamps, size)
+        d_best, left, stamp = _heap_top(heap)
+        size = _heap_pop(heap, size)
         if not alive[left] or stamp != version[left] or nxt[left] < 0:
             continue
         right = nxt[left]
@@ -410,8 +423,8 @@ def adjacent_merge_sequence(table, min_count):
         if before >= 0:
             version[before] += 1
             d = _delta_chi2(profiles, masses, inv_q, before, left)
-            size = _heap_push(keys, owners, stamps, size, d, before, version[before])
+            size = _heap_push(heap, size, d, before, version[before])
         if nxt[left] >= 0:
             d = _delta_chi2(profiles, masses, inv_q, left, nxt[left])
-            size = _heap_push(keys, owners, stamps, size, d, left, version[left])
+            size = _heap_push(heap, size, d, left, version[left])
     return initial_starts, kept, absorbed, delta
