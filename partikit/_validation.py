@@ -282,8 +282,9 @@ def check_classification_y(y, sample_weight=None):
     )
     if target_type not in ("binary", "multiclass"):
         raise ValueError(
-            f"Unknown label type: {target_type!r}. partikit's groupers need a "
-            "classification target (binary or multiclass labels)."
+            f"Unknown label type: {target_type!r}. partikit's groupers and "
+            "discretizers need a classification target (binary or multiclass "
+            "labels)."
         )
     y_codes, classes = _encode_labels(y)
     if sample_weight is not None:
@@ -295,9 +296,9 @@ def check_classification_y(y, sample_weight=None):
     if len(classes) < 2:
         raise ValueError(
             f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
-            "are dropped; a supervised grouping needs at least 2 classes. With a "
-            "single class every category would fall in one group, which is almost "
-            "certainly a mistake in the target."
+            "are dropped; a supervised grouping or discretization needs at least 2 "
+            "classes. With a single class every column would be one group or one "
+            "bin, which is almost certainly a mistake in the target."
         )
     return np.ascontiguousarray(y_codes, dtype=np.intp), classes
 
@@ -399,9 +400,17 @@ def check_numeric_X(estimator, X, *, reset: bool) -> np.ndarray:
         validate_data(estimator, X=names, reset=reset, skip_check_array=True)
         X = check_array(X.to_numpy(), dtype=np.float64, ensure_all_finite=False)
     else:
-        X = validate_data(
-            estimator, X=X, reset=reset, dtype=np.float64, ensure_all_finite=False
-        )
+        try:
+            X = validate_data(
+                estimator, X=X, reset=reset, dtype=np.float64, ensure_all_finite=False
+            )
+        except ValueError as error:
+            if "convert" not in str(error):
+                raise
+            raise ValueError(
+                f"{error}. Discretizers cut numeric columns into intervals; group "
+                "categorical columns with a partikit grouper instead."
+            ) from error
     infinite = np.isinf(X).any(axis=0)
     if infinite.any():
         j = int(np.flatnonzero(infinite)[0])

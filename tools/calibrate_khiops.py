@@ -27,8 +27,8 @@ frequencies are the conservative choice: skewed frequencies give smaller maxima
 The discretization (``--discretization``) is calibrated the same way, with merges of
 *adjacent* intervals only (a random order of the values makes an independent
 attribute): its maxima are smaller, and it starts from many more intervals, so its
-grid of I reaches 20,000 (linear extrapolation beyond, which
-over-estimates the slowly growing maxima: more merges are forced, never fewer). It writes
+grid of I reaches 20,000; ``KhiopsDiscretizer`` interpolates it in ``log I``,
+in which the maxima grow about linearly, and extends it that way beyond. It writes
 ``partikit/discretizers/_data/khiops_discretization_max_delta_chi2.csv``, which
 ``KhiopsDiscretizer`` reads.
 

@@ -226,8 +226,8 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             )
         if len(values) == 1:
             messages.append(
-                f"Feature {name!r} has a single value {values[0]!r}; it is encoded "
-                "as one bin."
+                f"Feature {name!r} has a single value {float(values[0])!r}; it is "
+                "encoded as one bin."
             )
             result = CutResult(np.zeros(0, dtype=np.intp), {})
         else:

@@ -47,7 +47,7 @@ class Multisplit:
 
     Attributes
     ----------
-    values : ndarray of float64 of shape (K,)
+    values : ndarray of float64 of shape (min(K, n_units),)
         ``values[k - 1]``: least cumulative impurity with at most ``k`` intervals
         (entropy: ``sum_I n_I H(I)`` in bits, i.e. ``N`` times the average class
         entropy; gini: ``sum_I n_I Gini(I)``). Non-increasing.
@@ -101,7 +101,11 @@ def optimal_multisplit(
     max_candidates : int or None, default=None
         Approximate search: the cut candidates are first reduced to the gaps
         nearest ``max_candidates`` weighted quantiles (see
-        :func:`~partikit.discretizers.quantile_units`). None searches exactly.
+        :func:`~partikit.discretizers.quantile_units`), the search runs over the
+        blocks of those pre-bins (with pruning unless ``algorithm="block_opt"``;
+        ``"bin_opt"`` is then the same as ``"block_opt"``), and each cut found is
+        moved to its best position within the two pre-bins around it. None
+        searches exactly.
 
     Returns
     -------
@@ -406,7 +410,7 @@ class BlockOptDiscretizer(BaseDiscretizer):
     >>> y = (x > 3) & (x < 7)
     >>> disc = BlockOptDiscretizer().fit(x.reshape(-1, 1), y)
     >>> np.round(disc.bin_edges_[0], 2)
-    array([ 0.  ,  3.  ,  7.  , 10.  ])
+    array([ 0.,  3.,  7., 10.])
     >>> disc.transform([[1.0], [5.0], [np.nan]])
     array([[0.],
            [1.],

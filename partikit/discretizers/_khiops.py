@@ -131,9 +131,9 @@ def khiops_discretization(
     p : float, default=0.95
         Probability that a column independent of the class ends in one interval.
     min_frequency : "auto", int or float, default="auto"
-        Minimum interval weight of the frequency phase; see
-        :func:`partikit.groupers._khiops.resolve_min_frequency` (``"auto"``:
-        Cochran's validity rule for the chi-square approximation).
+        Minimum interval weight of the frequency phase, as the parameter of
+        :class:`KhiopsDiscretizer` (``"auto"``: Cochran's validity rule for the
+        chi-square approximation).
     max_bins : int or None, default=None
         After the stopping rule, merging goes on until at most this many
         intervals remain.
@@ -334,7 +334,7 @@ class KhiopsDiscretizer(BaseDiscretizer):
     >>> y = (x > 3) & (x < 7)
     >>> disc = KhiopsDiscretizer().fit(x.reshape(-1, 1), y)
     >>> np.round(disc.bin_edges_[0], 2)
-    array([ 0.  ,  3.  ,  7.  , 10.  ])
+    array([ 0.,  3.,  7., 10.])
     """
 
     _parameter_constraints: dict = {

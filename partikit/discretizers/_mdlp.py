@@ -142,7 +142,7 @@ class MDLPDiscretizer(BaseDiscretizer):
     >>> y = (x > 3) & (x < 7)
     >>> disc = MDLPDiscretizer().fit(x.reshape(-1, 1), y)
     >>> np.round(disc.bin_edges_[0], 2)
-    array([ 0.  ,  3.  ,  7.  , 10.  ])
+    array([ 0.,  3.,  7., 10.])
     """
 
     def __init__(self, *, encode="ordinal", n_jobs=None):
