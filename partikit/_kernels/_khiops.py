@@ -40,6 +40,28 @@ def _delta_chi2(profiles, masses, inv_q, a, b):
 
 
 @njit(**NJIT)
+def _profiles(table):
+    """Working copies for merging: counts, row masses, 1 / q_j and row profiles."""
+    n_rows, n_classes = table.shape
+    counts = table.copy()
+    masses = np.zeros(n_rows, dtype=np.float64)
+    class_totals = np.zeros(n_classes, dtype=np.float64)
+    for i in range(n_rows):
+        for j in range(n_classes):
+            masses[i] += counts[i, j]
+            class_totals[j] += counts[i, j]
+    grand_total = class_totals.sum()
+    inv_q = np.empty(n_classes, dtype=np.float64)
+    for j in range(n_classes):
+        inv_q[j] = grand_total / class_totals[j]
+    profiles = np.empty_like(counts)
+    for i in range(n_rows):
+        for j in range(n_classes):
+            profiles[i, j] = counts[i, j] / masses[i]
+    return counts, masses, inv_q, profiles
+
+
+@njit(**NJIT)
 def chi2_merge_sequence(table):
     """Full bottom-up merge sequence of the rows of a table, by DeltaChi2.
 
@@ -79,22 +101,7 @@ def chi2_merge_sequence(table):
     if n_rows < 2:
         return kept, absorbed, delta, height
 
-    counts = table.copy()
-    masses = np.empty(n_rows, dtype=np.float64)
-    for i in range(n_rows):
-        masses[i] = counts[i].sum()
-    class_totals = np.zeros(n_classes, dtype=np.float64)
-    for i in range(n_rows):
-        for j in range(n_classes):
-            class_totals[j] += counts[i, j]
-    grand_total = class_totals.sum()
-    inv_q = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        inv_q[j] = grand_total / class_totals[j]
-    profiles = np.empty_like(counts)
-    for i in range(n_rows):
-        for j in range(n_classes):
-            profiles[i, j] = counts[i, j] / masses[i]
+    counts, masses, inv_q, profiles = _profiles(table)
 
     # Active rows as a compact array with swap-removal; scans visit live rows only.
     active = np.arange(n_rows)
@@ -327,23 +334,8 @@ def adjacent_merge_sequence(table, min_count):
     delta : ndarray of float64
         DeltaChi2 of each later merge.
     """
-    m, n_classes = table.shape
-    counts = table.copy()
-    masses = np.empty(m, dtype=np.float64)
-    class_totals = np.zeros(n_classes, dtype=np.float64)
-    for i in range(m):
-        masses[i] = 0.0
-        for j in range(n_classes):
-            masses[i] += counts[i, j]
-            class_totals[j] += counts[i, j]
-    grand_total = class_totals.sum()
-    inv_q = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        inv_q[j] = grand_total / class_totals[j]
-    profiles = np.empty_like(counts)
-    for i in range(m):
-        for j in range(n_classes):
-            profiles[i, j] = counts[i, j] / masses[i]
+    m = table.shape[0]
+    counts, masses, inv_q, profiles = _profiles(table)
     nxt = np.empty(m, dtype=np.intp)
     prv = np.empty(m, dtype=np.intp)
     for i in range(m):
