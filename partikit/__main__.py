@@ -130,7 +130,11 @@ def discretization_demo(
         start = time.perf_counter()
         discretizer.fit(X, y)
         elapsed = time.perf_counter() - start
-        print(f"{label}.fit took {elapsed:.2f} s.", file=out)
+        print(
+            f"{label}.fit took {elapsed:.2f} s (the first run includes numba "
+            "compilation).",
+            file=out,
+        )
         for j, name in enumerate(names):
             cuts = discretizer.bin_edges_[j][1:-1]
             line = f"  Column {name!r}: {discretizer.n_bins_[j]} interval(s)"
