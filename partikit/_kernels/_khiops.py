@@ -305,6 +305,57 @@ def _merge_into(counts, masses, profiles, left, right):
         profiles[left, j] = counts[left, j] / masses[left]
 
 
+@njit(inline="always", **NJIT)
+def _push_pair(heap, size, profiles, masses, inv_q, version, a, b, limit):
+    """Push the pair (a, b) if one of its intervals weighs less than ``limit``."""
+    if masses[a] < limit or masses[b] < limit:
+        d = _delta_chi2(profiles, masses, inv_q, a, b)
+        size = _heap_push(heap, size, d, a, version[a])
+    return size
+
+
+@njit(**NJIT)
+def _merge_adjacent(
+    heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version, limit,
+    kept, absorbed, delta,
+):  # fmt: skip
+    """Merge the best pair of the heap until it is empty; returns the merge count.
+
+    Only pairs holding an interval lighter than ``limit`` are ever pushed (+inf:
+    every pair). Merges are recorded in ``kept``, ``absorbed`` and ``delta`` while
+    they have room (empty arrays: not recorded).
+    """
+    n_merges = 0
+    while size > 0:
+        d_best, left, stamp = _heap_top(heap)
+        size = _heap_pop(heap, size)
+        if not alive[left] or stamp != version[left] or nxt[left] < 0:
+            continue
+        right = nxt[left]
+        if n_merges < kept.shape[0]:
+            kept[n_merges] = left
+            absorbed[n_merges] = right
+            delta[n_merges] = d_best
+        n_merges += 1
+        _merge_into(counts, masses, profiles, left, right)
+        alive[right] = False
+        nxt[left] = nxt[right]
+        if nxt[right] >= 0:
+            prv[nxt[right]] = left
+        version[left] += 1
+        before = prv[left]
+        if before >= 0:
+            version[before] += 1
+            size = _push_pair(
+                heap, size, profiles, masses, inv_q, version, before, left, limit
+            )
+        if nxt[left] >= 0:
+            size = _push_pair(
+                heap, size, profiles, masses, inv_q, version, left, nxt[left], limit
+            )
+    return n_merges
+
+
 @njit(**NJIT)
 def adjacent_merge_sequence(table, min_count):
     """Bottom-up merges of adjacent intervals by smallest DeltaChi2.
@@ -344,79 +395,32 @@ def adjacent_merge_sequence(table, min_count):
     alive = np.ones(m, dtype=np.bool_)
     version = np.zeros(m, dtype=np.intp)
     heap = np.empty((3 * m + 1, 3), dtype=np.float64)
-    n_alive = m
+    unrecorded = np.empty(0, dtype=np.intp)
 
     # Frequency phase: only pairs holding an under-weight interval compete.
     size = 0
     for i in range(m - 1):
-        if masses[i] < min_count or masses[i + 1] < min_count:
-            d = _delta_chi2(profiles, masses, inv_q, i, i + 1)
-            size = _heap_push(heap, size, d, i, 0)
-    while size > 0 and n_alive > 1:
-        _, left, stamp = _heap_top(heap)
-        size = _heap_pop(heap, size)
-        if not alive[left] or stamp != version[left] or nxt[left] < 0:
-            continue
-        right = nxt[left]
-        _merge_into(counts, masses, profiles, left, right)
-        alive[right] = False
-        n_alive -= 1
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prv[nxt[right]] = left
-        version[left] += 1
-        before = prv[left]
-        if before >= 0:
-            version[before] += 1
-            if masses[before] < min_count or masses[left] < min_count:
-                d = _delta_chi2(profiles, masses, inv_q, before, left)
-                size = _heap_push(heap, size, d, before, version[before])
-        after = nxt[left]
-        if after >= 0 and (masses[left] < min_count or masses[after] < min_count):
-            d = _delta_chi2(profiles, masses, inv_q, left, after)
-            size = _heap_push(heap, size, d, left, version[left])
-
-    initial_starts = np.empty(n_alive, dtype=np.intp)
-    t = 0
-    for i in range(m):
-        if alive[i]:
-            initial_starts[t] = i
-            t += 1
+        size = _push_pair(
+            heap, size, profiles, masses, inv_q, version, i, i + 1, min_count
+        )
+    n_alive = m - _merge_adjacent(
+        heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version,
+        min_count, unrecorded, unrecorded, np.empty(0),
+    )  # fmt: skip
+    initial_starts = np.flatnonzero(alive)
 
     # Optimisation phase: the whole greedy sequence down to one interval.
-    n_merges = n_alive - 1
-    kept = np.empty(n_merges, dtype=np.intp)
-    absorbed = np.empty(n_merges, dtype=np.intp)
-    delta = np.empty(n_merges, dtype=np.float64)
+    kept = np.empty(n_alive - 1, dtype=np.intp)
+    absorbed = np.empty(n_alive - 1, dtype=np.intp)
+    delta = np.empty(n_alive - 1, dtype=np.float64)
     size = 0
-    for t in range(n_alive - 1):
-        i = initial_starts[t]
+    for i in initial_starts[:-1]:
         version[i] += 1
-        d = _delta_chi2(profiles, masses, inv_q, i, nxt[i])
-        size = _heap_push(heap, size, d, i, version[i])
-    k = 0
-    while k < n_merges:
-        d_best, left, stamp = _heap_top(heap)
-        size = _heap_pop(heap, size)
-        if not alive[left] or stamp != version[left] or nxt[left] < 0:
-            continue
-        right = nxt[left]
-        kept[k] = left
-        absorbed[k] = right
-        delta[k] = d_best
-        k += 1
-        _merge_into(counts, masses, profiles, left, right)
-        alive[right] = False
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prv[nxt[right]] = left
-        version[left] += 1
-        before = prv[left]
-        if before >= 0:
-            version[before] += 1
-            d = _delta_chi2(profiles, masses, inv_q, before, left)
-            size = _heap_push(heap, size, d, before, version[before])
-        if nxt[left] >= 0:
-            d = _delta_chi2(profiles, masses, inv_q, left, nxt[left])
-            size = _heap_push(heap, size, d, left, version[left])
+        size = _push_pair(
+            heap, size, profiles, masses, inv_q, version, i, nxt[i], np.inf
+        )
+    _merge_adjacent(
+        heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version,
+        np.inf, kept, absorbed, delta,
+    )  # fmt: skip
     return initial_starts, kept, absorbed, delta
