@@ -347,12 +347,23 @@ def check_sample_weight(sample_weight, n_samples):
     return sample_weight
 
 
+def feature_name(estimator, j) -> str:
+    """Name of feature ``j``: ``feature_names_in_[j]``, else ``x{j}``."""
+    names = getattr(estimator, "feature_names_in_", None)
+    return str(names[j]) if names is not None else f"x{j}"
+
+
 def check_lengths(estimator, X_columns, y, sample_weight) -> None:
-    """Raise a ``ValueError`` when y is missing or X and y lengths do not match."""
+    """Raise a ``ValueError`` when y is missing or X and y lengths do not match.
+
+    ``X_columns`` is a sequence whose first item has one entry per row (a
+    column, or the whole array).
+    """
     if y is None:
         raise ValueError(
             f"{type(estimator).__name__} requires y to be passed, but the target y "
-            "is None: a supervised grouping learns from a classification target."
+            "is None: a supervised grouping or discretization learns from a "
+            "classification target."
         )
     n_samples = len(X_columns[0])
     y = np.asarray(y)
@@ -413,9 +424,7 @@ def check_numeric_X(estimator, X, *, reset: bool) -> np.ndarray:
             ) from error
     infinite = np.isinf(X).any(axis=0)
     if infinite.any():
-        j = int(np.flatnonzero(infinite)[0])
-        names = getattr(estimator, "feature_names_in_", None)
-        name = str(names[j]) if names is not None else f"x{j}"
+        name = feature_name(estimator, int(np.flatnonzero(infinite)[0]))
         raise ValueError(
             f"Input X contains infinity in column {name!r}; a discretizer needs "
             "finite values (NaN is the missing value and gets its own bin)."

@@ -19,14 +19,11 @@ from partikit._encoding import onehot
 from partikit._kernels._multisplit import value_table
 from partikit._validation import (
     check_classification_y,
+    check_lengths,
     check_numeric_X,
     check_sample_weight,
+    feature_name,
 )
-
-
-def _feature_name(estimator, j):
-    names = getattr(estimator, "feature_names_in_", None)
-    return str(names[j]) if names is not None else f"x{j}"
 
 
 def midpoints(values, cuts):
@@ -152,18 +149,7 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             The fitted discretizer.
         """
         X = check_numeric_X(self, X, reset=True)
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y "
-                "is None: a supervised discretization learns from a classification "
-                "target."
-            )
-        y = np.asarray(y)
-        if y.ndim == 0 or len(y) != X.shape[0]:
-            raise ValueError(
-                f"X has {X.shape[0]} rows but y has {y.size}: they must have the "
-                "same number of samples."
-            )
+        check_lengths(self, [X], y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         y_codes, self.classes_ = check_classification_y(y, sample_weight)
         self._start_fit()
@@ -186,7 +172,7 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         return self
 
     def _fit_column(self, x, j, y_codes, sample_weight):
-        name = _feature_name(self, j)
+        name = feature_name(self, j)
         n_classes = len(self.classes_)
         # + 0.0 turns -0.0 into 0.0: they are one value.
         x = np.ascontiguousarray(x, dtype=np.float64) + 0.0

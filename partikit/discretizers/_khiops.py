@@ -19,9 +19,8 @@ from partikit._stats import LN10, chi2_test
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.groupers._khiops import (
-    _interpolation_weights,
-    _max_delta_chi2_grid,
     khiops_stopping_rule,
+    max_delta_chi2_moments,
     resolve_min_frequency,
 )
 
@@ -65,16 +64,10 @@ def discretization_max_delta_chi2(n_values, n_classes, p):
         return math.inf
     if n_values == 2:
         return float(chi2_distribution.ppf(p, n_classes - 1))
-    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid(DISCRETIZATION_TABLE)
-    i, ti = _interpolation_weights(math.log(n_values), np.log(groups_grid))
-    j, tj = _interpolation_weights(n_classes, classes_grid)
-
-    def bilinear(values):
-        low = (1 - ti) * values[i, j] + ti * values[i + 1, j]
-        high = (1 - ti) * values[i, j + 1] + ti * values[i + 1, j + 1]
-        return float((1 - tj) * low + tj * high)
-
-    return bilinear(mean) + float(norm.ppf(p)) * max(bilinear(std), 0.0)
+    mean, std = max_delta_chi2_moments(
+        n_values, n_classes, DISCRETIZATION_TABLE, log_groups=True
+    )
+    return mean + float(norm.ppf(p)) * std
 
 
 @dataclass

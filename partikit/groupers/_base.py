@@ -25,6 +25,7 @@ from partikit._validation import (
     check_lengths,
     check_sample_weight,
     factorize_column,
+    feature_name,
 )
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
@@ -40,11 +41,6 @@ def _append_missing(categories):
     if categories.dtype.kind != "f":
         categories = categories.astype(object)
     return np.append(categories, np.array([np.nan], dtype=categories.dtype))
-
-
-def _feature_name(estimator, j):
-    names = getattr(estimator, "feature_names_in_", None)
-    return str(names[j]) if names is not None else f"x{j}"
 
 
 class ColumnContext(NamedTuple):
@@ -214,7 +210,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         return self
 
     def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
-        name = _feature_name(self, j)
+        name = feature_name(self, j)
         factorized = factorize_column(column, name)
         n_values = len(factorized.categories)
         table = build_table(
@@ -308,7 +304,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
 
     def _encode_column(self, column, j, out):
         """Write the group id of every row of column ``j`` into ``out[:, j]``."""
-        name = _feature_name(self, j)
+        name = feature_name(self, j)
         factorized = factorize_column(column, name)
         categories = self.categories_[j]
         group_ids = self.group_ids_[j]

@@ -66,7 +66,9 @@ def _interpolation_weights(x, grid):
     return k, t
 
 
-def max_delta_chi2_moments(n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE):
+def max_delta_chi2_moments(
+    n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE, *, log_groups=False
+):
     """Mean and standard deviation of MaxDeltaChi2 for an independent attribute.
 
     Parameters
@@ -79,6 +81,9 @@ def max_delta_chi2_moments(n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE):
     table : str, default=the grouping table
         Path of the simulated table: the grouping one (merges of any two groups)
         or the discretization one (merges of adjacent intervals).
+    log_groups : bool, default=False
+        Interpolate and extrapolate linearly in ``log(n_groups)`` instead of
+        ``n_groups`` (for maxima that grow like ``log I``).
 
     Returns
     -------
@@ -87,7 +92,10 @@ def max_delta_chi2_moments(n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE):
         ``tools/calibrate_khiops.py``, extrapolated linearly beyond it.
     """
     groups_grid, classes_grid, mean, std = _max_delta_chi2_grid(table)
-    i, ti = _interpolation_weights(n_groups, groups_grid)
+    if log_groups:
+        i, ti = _interpolation_weights(math.log(n_groups), np.log(groups_grid))
+    else:
+        i, ti = _interpolation_weights(n_groups, groups_grid)
     j, tj = _interpolation_weights(n_classes, classes_grid)
 
     def bilinear(values):
