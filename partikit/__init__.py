@@ -13,9 +13,15 @@ from partikit.discretizers import (
     KhiopsDiscretizer,
     MDLPDiscretizer,
 )
-from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+from partikit.groupers import (
+    AttributeAggregator,
+    CHAIDGrouper,
+    KhiopsGrouper,
+    MaxCutGrouper,
+)
 
 __all__ = [
+    "AttributeAggregator",
     "BlockOptDiscretizer",
     "CHAIDGrouper",
     "KhiopsDiscretizer",

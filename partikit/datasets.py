@@ -13,7 +13,12 @@ from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions, validate_params
 
-__all__ = ["make_grouped_categorical", "make_interval_target", "make_random_table"]
+__all__ = [
+    "make_grouped_categorical",
+    "make_interval_target",
+    "make_k_of_n",
+    "make_random_table",
+]
 
 
 @validate_params(
@@ -271,3 +276,95 @@ def make_interval_target(
     y = np.where(rng.uniform(size=n_samples) < signal, favoured[interval], noise)
     X = np.column_stack([x, rng.uniform(size=(n_samples, n_noise_features))])
     return X, y, cuts
+
+
+@validate_params(
+    {
+        "n_samples": [Interval(Integral, 1, None, closed="left")],
+        "n_tests": [Interval(Integral, 1, None, closed="left")],
+        "k": [Interval(Integral, 1, None, closed="left")],
+        "noise": [Interval(Real, 0, 1, closed="both")],
+        "positive_rate": [Interval(Real, 0, 1, closed="both")],
+        "n_noise_features": [Interval(Integral, 0, None, closed="left")],
+        "dtype": [StrOptions({"category", "object"})],
+        "random_state": ["random_state"],
+    },
+    prefer_skip_nested_validation=True,
+)
+def make_k_of_n(
+    n_samples=10_000,
+    n_tests=5,
+    k=3,
+    *,
+    noise=0.1,
+    positive_rate=0.5,
+    n_noise_features=0,
+    dtype="category",
+    random_state=None,
+):
+    """Make binary tests whose class is "at least k of the n tests are positive".
+
+    The example of the introduction of Pereira's thesis: ``n_tests`` binary
+    attributes (say medical tests), each ``"pos"`` with probability
+    ``positive_rate``, independently; the class is 1 when at least ``k`` of them
+    are positive, flipped with probability ``noise``. No single test decides the
+    class, and a linear model on the tests separately cannot express the
+    threshold on their count, while their aggregate (the ``2 ** n_tests``
+    combinations) can. Optional noise features are binary columns like the tests,
+    independent of the class.
+
+    Parameters
+    ----------
+    n_samples : int, default=10_000
+        Number of rows.
+    n_tests : int, default=5
+        Number of informative binary columns.
+    k : int, default=3
+        Positive tests needed for class 1; at most ``n_tests``.
+    noise : float, default=0.1
+        Probability that a row's class is flipped.
+    positive_rate : float, default=0.5
+        Probability that a test is positive.
+    n_noise_features : int, default=0
+        Binary columns independent of the class, after the tests.
+    dtype : {"category", "object"}, default="category"
+        Columns as pandas ``category`` or as object (str) columns.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the generator.
+
+    Returns
+    -------
+    X : pandas.DataFrame of shape (n_samples, n_tests + n_noise_features)
+        Columns ``test_0 ..`` then ``noise_0 ..``, values ``"neg"`` and ``"pos"``.
+    y : ndarray of int of shape (n_samples,)
+        Class labels 0 and 1.
+
+    References
+    ----------
+    .. [1] F. A. M. Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", PhD thesis, PUC-Rio, 2018, chapter 1.
+
+    Examples
+    --------
+    >>> from partikit.datasets import make_k_of_n
+    >>> X, y = make_k_of_n(n_samples=1000, n_noise_features=1, random_state=0)
+    >>> list(X.columns)
+    ['test_0', 'test_1', 'test_2', 'test_3', 'test_4', 'noise_0']
+    """
+    if k > n_tests:
+        raise ValueError(f"k={k} positive tests cannot be met with n_tests={n_tests}.")
+    rng = check_random_state(random_state)
+    positive = rng.uniform(size=(n_samples, n_tests + n_noise_features))
+    positive = positive < positive_rate
+    y = positive[:, :n_tests].sum(axis=1) >= k
+    y = (y ^ (rng.uniform(size=n_samples) < noise)).astype(np.intp)
+    names = [f"test_{j}" for j in range(n_tests)]
+    names += [f"noise_{j}" for j in range(n_noise_features)]
+    values = np.array(["neg", "pos"], dtype=object)
+    X = pd.DataFrame(
+        {
+            name: _as_column(values, positive[:, j].astype(np.intp), dtype)
+            for j, name in enumerate(names)
+        }
+    )
+    return X, y

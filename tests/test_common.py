@@ -16,16 +16,27 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
+from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
 from partikit.utils import all_estimators
 
 #: Per-estimator constructor arguments for fast, deterministic checks. Empty: the
 #: defaults are fast.
 INIT_PARAMS = {}
 
+#: Configurations that change what an estimator is (supervised or not, output
+#: type), checked besides the defaults.
+OTHER_CONFIGURATIONS = [
+    AttributeAggregator(grouper=CHAIDGrouper()),
+    AttributeAggregator(grouper=KhiopsGrouper(encode="onehot"), keep_original=False),
+    AttributeAggregator(search="pairs"),
+    AttributeAggregator(search="greedy", grouper=CHAIDGrouper(), top_k=1),
+]
+
 
 def _tested_instances():
     for name, cls in all_estimators():
         yield cls(**INIT_PARAMS.get(name, {}))
+    yield from OTHER_CONFIGURATIONS
 
 
 def test_all_estimators_found():

@@ -43,6 +43,68 @@ def _append_missing(categories):
     return np.append(categories, np.array([np.nan], dtype=categories.dtype))
 
 
+def category_lookup(factorized, categories, values, fitted_kind, name):
+    """Translate a column's raw codes into values learned per fitted category.
+
+    Parameters
+    ----------
+    factorized : FactorizedColumn
+        The column as :func:`~partikit._validation.factorize_column` returns it.
+    categories : ndarray
+        The categories learned in fit, sorted, the missing category (NaN) last
+        when there is one.
+    values : ndarray of int
+        The value of each category (a group id, a level).
+    fitted_kind : {"string", "numeric"}
+        What the categories were in fit.
+    name : str
+        The column's name, for the error message.
+
+    Returns
+    -------
+    lookup : ndarray of intp of shape (n_raw_codes + 1,)
+        ``lookup[raw code + 1]`` is the value of the row's category, -1 for a
+        category not learned in fit (slot 0 is the missing value).
+
+    Raises
+    ------
+    ValueError
+        If the column held another kind of values in fit.
+    """
+    has_missing = len(categories) > 0 and pd.isna(categories[-1])
+    known = categories[:-1] if has_missing else categories
+    seen_values = factorized.categories
+    if len(seen_values) and factorized.kind != fitted_kind:
+        raise ValueError(
+            f"Column {name!r} held {fitted_kind} categories in fit but holds "
+            f"{factorized.kind} values in transform."
+        )
+    position = pd.Index(known).get_indexer(seen_values)
+    value_of_seen = np.where(position >= 0, values[np.maximum(position, 0)], -1)
+    lookup = np.empty(len(factorized.lookup), dtype=np.intp)
+    lookup[0] = values[-1] if has_missing else -1
+    lookup[1:] = value_of_seen[factorized.lookup[1:]]
+    return lookup
+
+
+def group_feature_names(input_features, encode, n_groups):
+    """Output names of a grouping: the input names, or one per group.
+
+    ``"{name}_g{k}"`` for group ``k`` of each feature with the one-hot encodings;
+    the input names for ``"ordinal"`` and ``"woe"``.
+    """
+    if encode in ("ordinal", "woe"):
+        return np.asarray(input_features, dtype=object)
+    return np.asarray(
+        [
+            f"{name}_g{k}"
+            for name, n in zip(input_features, n_groups, strict=True)
+            for k in range(n)
+        ],
+        dtype=object,
+    )
+
+
 class ColumnContext(NamedTuple):
     """What a grouper may know of the column whose table it groups.
 
@@ -306,22 +368,10 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         """Write the group id of every row of column ``j`` into ``out[:, j]``."""
         name = feature_name(self, j)
         factorized = factorize_column(column, name)
-        categories = self.categories_[j]
-        group_ids = self.group_ids_[j]
-        has_missing = len(categories) > 0 and pd.isna(categories[-1])
-        known = categories[:-1] if has_missing else categories
+        lookup = category_lookup(
+            factorized, self.categories_[j], self.group_ids_[j], self._kinds[j], name
+        )
         seen_values = factorized.categories
-        if len(seen_values) and factorized.kind != self._kinds[j]:
-            raise ValueError(
-                f"Column {name!r} held {self._kinds[j]} categories in fit but holds "
-                f"{factorized.kind} values in transform."
-            )
-        position = pd.Index(known).get_indexer(seen_values)
-        value_group = np.where(position >= 0, group_ids[np.maximum(position, 0)], -1)
-        # lookup[raw code + 1] -> group, -1 for unknown; slot 0 is the missing value
-        lookup = np.empty(len(factorized.lookup), dtype=np.intp)
-        lookup[0] = group_ids[-1] if has_missing else -1
-        lookup[1:] = value_group[factorized.lookup[1:]]
         if self.handle_unknown == "default_group":
             apply_lookup(factorized.raw_codes, lookup, out, j, self.default_group_[j])
             return
@@ -389,16 +439,10 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
-        if self.encode in ("ordinal", "woe"):
-            return np.asarray(input_features, dtype=object)
-        check_is_fitted(self, "n_groups_")
-        return np.asarray(
-            [
-                f"{name}_g{k}"
-                for name, n in zip(input_features, self.n_groups_, strict=True)
-                for k in range(n)
-            ],
-            dtype=object,
+        if self.encode not in ("ordinal", "woe"):
+            check_is_fitted(self, "n_groups_")
+        return group_feature_names(
+            input_features, self.encode, getattr(self, "n_groups_", None)
         )
 
     def __sklearn_tags__(self):

@@ -1,0 +1,971 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""AttributeAggregator: combine columns into multi-valued attributes, then group.
+
+Aggregating attributes replaces a few low-cardinality columns by their cartesian
+product, one value per combination seen in fit. The combinations are numbered
+through a mixed-radix integer key (one digit per member column), never through
+strings, so that aggregating costs about one factorize of an integer column.
+"""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+from numbers import Integral
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.utils.validation import check_consistent_length, check_is_fitted
+
+from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
+from partikit._kernels._aggregation import accumulate_keys, positive_rows
+from partikit._kernels._tables import apply_lookup
+from partikit._stats import (
+    bonferroni_adjust,
+    chi2_statistic,
+    log10_bonferroni_nominal,
+    log10_chi2_sf,
+)
+from partikit._validation import (
+    check_categorical_X,
+    check_classification_y,
+    check_lengths,
+    check_sample_weight,
+    factorize_column,
+    feature_name,
+)
+from partikit.groupers._base import (
+    BaseGrouper,
+    _append_missing,
+    category_lookup,
+    group_feature_names,
+)
+from partikit.groupers._chaid import CHAIDGrouper
+
+#: Code of a combination not seen in fit, when there is no grouper.
+UNKNOWN_CODE = -1
+#: Label of the value that pools the rarest combinations (``max_cardinality``).
+RARE_LABEL = "<rare>"
+#: Largest number of possible keys: beyond it, keys are renumbered by rank among
+#: those seen (they are int64).
+MAX_KEYS = 1 << 62
+#: Candidate aggregates scored per fit of the scoring grouper (bounds the memory
+#: of their codes).
+_CANDIDATES_PER_FIT = 64
+#: Unseen combinations listed in an error message.
+_MAX_SHOWN = 5
+
+
+# --------------------------------------------------------------------------------------
+# Stage 1: combinations of member levels
+# --------------------------------------------------------------------------------------
+
+
+class Member(NamedTuple):
+    """One column as a member of aggregates: its levels learned in fit.
+
+    Attributes
+    ----------
+    categories : ndarray
+        The values seen with positive weight, sorted, then NaN when missing values
+        were seen: level ``l`` is ``categories[l]``.
+    kind : {"string", "numeric"}
+    labels : ndarray of str objects
+        Readable form of each level (``str(value)``, ``"nan"`` for missing).
+    """
+
+    categories: np.ndarray
+    kind: str
+    labels: np.ndarray
+
+
+def _level_label(value):
+    return "nan" if pd.isna(value) else str(value)
+
+
+def fit_member(column, name, sample_weight):
+    """Learn the levels of one member column.
+
+    Returns the :class:`Member`, the column's raw codes and the lookup from raw
+    code + 1 to level (-1 for values seen only with zero weight).
+    """
+    factorized = factorize_column(column, name)
+    n_values = len(factorized.categories)
+    present = positive_rows(
+        factorized.raw_codes, factorized.lookup, sample_weight, n_values + 1
+    )
+    categories = factorized.categories[present[:-1]]
+    if present[-1]:
+        categories = _append_missing(categories)
+    levels = np.arange(len(categories), dtype=np.intp)
+    lookup = category_lookup(factorized, categories, levels, factorized.kind, name)
+    labels = np.array([_level_label(v) for v in categories], dtype=object)
+    return Member(categories, factorized.kind, labels), factorized.raw_codes, lookup
+
+
+def member_lookup(member, column, name):
+    """Raw codes of a column at transform time and their levels (-1: unseen)."""
+    factorized = factorize_column(column, name)
+    levels = np.arange(len(member.categories), dtype=np.intp)
+    lookup = category_lookup(factorized, member.categories, levels, member.kind, name)
+    return factorized.raw_codes, lookup
+
+
+class Compression(NamedTuple):
+    """Keys renumbered by rank before a member, to keep them within int64.
+
+    Attributes
+    ----------
+    member : int
+        Position (in the aggregate) of the member whose digit comes next.
+    n_keys : int
+        Number of possible keys before the renumbering.
+    seen : ndarray of int64
+        The keys seen in fit at that point, sorted: key ``seen[r]`` becomes ``r``.
+    """
+
+    member: int
+    n_keys: int
+    seen: np.ndarray
+
+
+def combination_keys(member_codes, sizes, sample_weight=None, compressions=None):
+    """Mixed-radix key of every row: the first member is the most significant digit.
+
+    Parameters
+    ----------
+    member_codes : sequence of (raw_codes, lookup)
+        Each member's raw codes and the lookup from raw code + 1 to its level
+        (negative: no level).
+    sizes : sequence of int
+        Number of levels of each member.
+    sample_weight : ndarray or None, default=None
+        Fit only: rows of zero weight do not make a key seen.
+    compressions : list of Compression or None, default=None
+        None in fit: the keys are renumbered by rank among the keys seen so far
+        whenever the next digit would take them beyond ``MAX_KEYS`` (``2**62``),
+        and the renumberings are returned. At transform, the renumberings of fit,
+        replayed.
+
+    Returns
+    -------
+    keys : ndarray of int64 of shape (n_samples,)
+        -1 for a row with a member value without level (or, at transform, a
+        prefix of members not seen in fit). Ordering keys orders the combinations
+        lexicographically by member levels.
+    n_keys : int
+        Number of possible keys.
+    compressions : list of Compression
+    """
+    fitting = compressions is None
+    planned = {} if fitting else {c.member: c for c in compressions}
+    compressions = [] if fitting else list(compressions)
+    keys = np.zeros(len(member_codes[0][0]), dtype=np.int64)
+    n_keys = 1
+    for position, ((codes, lookup), size) in enumerate(
+        zip(member_codes, sizes, strict=True)
+    ):
+        if fitting and n_keys * size > MAX_KEYS:
+            seen = seen_keys(keys, n_keys, sample_weight)
+            planned[position] = Compression(position, n_keys, seen)
+            compressions.append(planned[position])
+        if position in planned:
+            step = planned[position]
+            ranks = np.arange(len(step.seen), dtype=np.intp)
+            keys = codes_of_keys(keys, step.n_keys, step.seen, ranks).astype(np.int64)
+            n_keys = len(step.seen)
+        accumulate_keys(codes, lookup, size, keys)
+        n_keys *= size
+    return keys, n_keys, compressions
+
+
+def _is_dense(n_keys, n_samples):
+    # A key-indexed array costs at most a few row-sized arrays; beyond that the
+    # keys are sorted or hashed instead.
+    return n_keys <= max(1 << 16, 4 * n_samples)
+
+
+def seen_keys(keys, n_keys, sample_weight):
+    """Sorted distinct keys of the rows of positive weight (-1 excluded)."""
+    if _is_dense(n_keys, len(keys)):
+        present = positive_rows(keys, None, sample_weight, n_keys + 1)[:-1]
+        return np.flatnonzero(present).astype(np.int64)
+    valid = keys >= 0
+    if sample_weight is not None:
+        valid &= sample_weight > 0
+    return np.sort(pd.unique(keys[valid])).astype(np.int64)
+
+
+def codes_of_keys(keys, n_keys, seen, code_of_seen):
+    """Code of every row's combination: ``code_of_seen`` of its key, -1 if unseen.
+
+    Parameters
+    ----------
+    keys : ndarray of int64
+    n_keys : int
+        Number of possible keys.
+    seen : ndarray of int64
+        The keys seen in fit, sorted.
+    code_of_seen : ndarray of intp
+        The code of each seen key.
+
+    Returns
+    -------
+    codes : ndarray of intp
+    """
+    codes = np.empty((len(keys), 1), dtype=np.intp)
+    if _is_dense(n_keys, len(keys)):
+        lookup = np.full(n_keys + 1, -1, dtype=np.intp)
+        lookup[seen + 1] = code_of_seen
+        apply_lookup(keys, lookup, codes, 0, -1)
+        return codes[:, 0]
+    position = np.searchsorted(seen, keys).clip(max=max(len(seen) - 1, 0))
+    found = (seen[position] == keys) & (keys >= 0) if len(seen) else keys < -1
+    return np.where(found, code_of_seen[position] if len(seen) else -1, -1)
+
+
+def pool_rare(weights, max_cardinality):
+    """Keep the heaviest combinations and pool the others into one code.
+
+    Parameters
+    ----------
+    weights : ndarray of float64 of shape (n_combinations,)
+        Weight of each combination seen in fit.
+    max_cardinality : int or None
+        Number of codes allowed; None keeps every combination.
+
+    Returns
+    -------
+    code_of_seen : ndarray of intp of shape (n_combinations,)
+        The kept combinations keep their order (codes ``0 .. max_cardinality - 2``);
+        the pooled ones share the last code, ``max_cardinality - 1``. Ties in weight
+        keep the lower combination.
+    n_codes : int
+    n_pooled : int
+    """
+    n_seen = len(weights)
+    if max_cardinality is None or n_seen <= max_cardinality:
+        return np.arange(n_seen, dtype=np.intp), n_seen, 0
+    heaviest = np.lexsort((np.arange(n_seen), -weights))[: max_cardinality - 1]
+    kept = np.sort(heaviest)
+    code_of_seen = np.full(n_seen, max_cardinality - 1, dtype=np.intp)
+    code_of_seen[kept] = np.arange(len(kept))
+    return code_of_seen, max_cardinality, n_seen - len(kept)
+
+
+def combination_levels(seen, sizes, compressions):
+    """Level of each member in each seen key: array of shape (n_seen, n_members)."""
+    levels = np.empty((len(seen), len(sizes)), dtype=np.intp)
+    steps = {c.member: c for c in compressions}
+    rest = seen.copy()
+    for j in range(len(sizes) - 1, -1, -1):
+        rest, levels[:, j] = np.divmod(rest, sizes[j])
+        if j in steps:
+            rest = steps[j].seen[rest]
+    return levels
+
+
+class Aggregate(NamedTuple):
+    """What fit learns of one aggregate (plain arrays: picklable)."""
+
+    members: tuple  # column indices, increasing
+    sizes: tuple  # number of levels of each member
+    compressions: tuple  # renumberings of the keys on the way (Compression)
+    n_keys: int  # number of possible final keys
+    seen: np.ndarray  # final keys seen in fit, sorted
+    code_of_seen: np.ndarray  # code of each seen key
+    labels: np.ndarray  # readable label of each code
+    n_pooled: int  # combinations pooled into the rare code
+
+
+def fit_aggregate(members, member_codes, fitted_members, sample_weight,
+                  max_cardinality, separator):  # fmt: skip
+    """Learn the combinations of one aggregate; returns it and the row codes."""
+    sizes = tuple(len(fitted_members[j].categories) for j in members)
+    keys, n_keys, compressions = combination_keys(
+        [member_codes[j] for j in members], sizes, sample_weight
+    )
+    seen = seen_keys(keys, n_keys, sample_weight)
+    codes = codes_of_keys(keys, n_keys, seen, np.arange(len(seen), dtype=np.intp))
+    n_pooled = 0
+    code_of_seen = np.arange(len(seen), dtype=np.intp)
+    if max_cardinality is not None and len(seen) > max_cardinality:
+        valid = codes >= 0
+        weights = np.bincount(
+            codes[valid],
+            weights=None if sample_weight is None else sample_weight[valid],
+            minlength=len(seen),
+        ).astype(np.float64)
+        code_of_seen, _, n_pooled = pool_rare(weights, max_cardinality)
+        codes = np.where(valid, code_of_seen[np.maximum(codes, 0)], -1)
+    levels = combination_levels(seen, sizes, compressions)
+    labels = np.array(
+        [
+            separator.join(
+                fitted_members[j].labels[levels[k, m]] for m, j in enumerate(members)
+            )  # fmt: skip
+            for k in range(len(seen))
+        ],
+        dtype=object,
+    )
+    if n_pooled:
+        keep = np.zeros(len(seen), dtype=bool)
+        keep[code_of_seen < max_cardinality - 1] = True
+        labels = np.append(labels[keep], RARE_LABEL)
+    aggregate = Aggregate(
+        members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
+        n_pooled,
+    )  # fmt: skip
+    return aggregate, codes
+
+
+# --------------------------------------------------------------------------------------
+# Stage 2: the significance of a grouped attribute
+# --------------------------------------------------------------------------------------
+
+
+def grouped_significance(grouped_table, n_categories):
+    """Bonferroni-adjusted significance of a grouped attribute, in log10.
+
+    The chi-square test of the grouped table (groups x classes), adjusted by
+    CHAID's multiplier for a nominal predictor: the number of ways to partition
+    the attribute's ``n_categories`` categories into its groups.
+
+    Parameters
+    ----------
+    grouped_table : array-like of shape (n_groups, n_classes)
+        Class counts of each group.
+    n_categories : int
+        Number of categories that were grouped.
+
+    Returns
+    -------
+    log10_adjusted_pvalue : float
+        At most 0; the smaller, the more significant.
+
+    References
+    ----------
+    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+
+    Examples
+    --------
+    >>> from partikit.groupers._aggregation import grouped_significance
+    >>> round(grouped_significance([[40.0, 10.0], [10.0, 40.0]], 4), 2)
+    -8.2
+    """
+    grouped_table = np.asarray(grouped_table, dtype=np.float64)
+    statistic, dof = chi2_statistic(grouped_table)
+    log10_p = float(log10_chi2_sf(statistic, dof)) if dof > 0 else 0.0
+    n_groups = int((grouped_table.sum(axis=1) > 0).sum())
+    if n_categories < 1 or n_groups < 1:
+        return 0.0
+    return bonferroni_adjust(
+        log10_p, log10_bonferroni_nominal(n_categories, min(n_groups, n_categories))
+    )
+
+
+# --------------------------------------------------------------------------------------
+# The estimator
+# --------------------------------------------------------------------------------------
+
+
+class AttributeAggregator(TransformerMixin, BaseEstimator):
+    """Combine groups of columns into multi-valued attributes, optionally grouped.
+
+    Each aggregate is the cartesian product of its member columns: one value per
+    combination of member values seen in fit (a missing value in a member is a
+    value of its own). Aggregates capture interactions that a decision tree or a
+    linear model would otherwise need many splits or features for: five binary
+    tests whose sum decides the class become one 32-valued attribute. A grouper
+    then merges the combinations into a few groups, so that the output stays
+    low-cardinality.
+
+    Read more in the :ref:`User Guide <aggregation>`.
+
+    Parameters
+    ----------
+    groups : list of lists of str or int, or None, default=None
+        The columns to combine, by name (DataFrame input) or position: one
+        aggregate per list, of at least two distinct columns. Groups may share
+        columns, but not be the same set twice. None: one aggregate of all the
+        columns, unless ``search`` finds the groups.
+    grouper : partikit grouper or None, default=None
+        A grouper (e.g. :class:`~partikit.groupers.KhiopsGrouper`) fitted on the
+        output columns (the kept columns and the aggregates) and encoding them:
+        the output is then the grouper's (its ``encode``), and combinations not
+        seen in fit follow its ``handle_unknown``. None: aggregates are output as
+        the codes of their combinations (``combinations_``) and the kept columns
+        as they are.
+    keep_original : bool, default=True
+        Whether the members of the aggregates stay in the output (in front of the
+        aggregates). Columns in no aggregate are always kept.
+    search : {"pairs", "greedy"} or None, default=None
+        Find which columns to combine instead of taking ``groups``, by comparing
+        the significance of each grouped candidate aggregate with that of its
+        parts (see Notes). ``"pairs"``: the best pairs of columns (they may share
+        columns); ``"greedy"``: disjoint aggregates, each grown one column at a
+        time from the best pair. Needs ``y``.
+    max_order : int or None, default=None
+        ``search="greedy"``: most columns in one aggregate; None: no limit other
+        than the significance (and ``max_cardinality``).
+    top_k : int or None, default=None
+        ``search``: most aggregates kept, best first; None: all those that are
+        more significant than their parts.
+    max_cardinality : int or None, default=10_000
+        Most values of an aggregate. When more combinations are seen in fit, the
+        ``max_cardinality - 1`` heaviest keep their own value and the others are
+        pooled into one value labelled ``"<rare>"``, with a ``UserWarning``. None:
+        no limit.
+    separator : str, default="|"
+        Joins the members' values in the readable labels of the combinations
+        (``"vhigh|low"``).
+
+    Attributes
+    ----------
+    aggregates_ : list of tuples of str
+        The member names of each aggregate, in column order.
+    combinations_ : list of ndarray of str objects
+        For each aggregate, the readable label of each code (the members' values
+        joined by ``separator``), in the lexicographic order of the members'
+        sorted values (missing last); ``"<rare>"`` last when combinations were
+        pooled.
+    n_combinations_ : ndarray of int
+        Number of values of each aggregate.
+    grouper_ : grouper or None
+        The fitted clone of ``grouper``; its ``groups_`` list the combinations
+        (readable labels) of each group.
+    search_results_ : pandas.DataFrame or None
+        With ``search``: every candidate aggregate scored, one row each, with its
+        ``members``, ``n_combinations``, ``n_groups``, ``log10_adjusted_pvalue``
+        (its significance, grouped), ``parts_log10_adjusted_pvalue`` (the most
+        significant of its parts), ``gain`` (the difference, in decades) and
+        ``selected``.
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (n_features_in_,)
+        Names of features seen during fit. Defined only when X has feature names
+        that are all strings.
+
+    See Also
+    --------
+    CHAIDGrouper : Grouping with Bonferroni-adjusted tests, the default scorer of
+        ``search``.
+    KhiopsGrouper : Robust grouping of the combinations.
+
+    Notes
+    -----
+    **Combinations.** Every member's values are numbered in sorted order (missing
+    last), and a row's combination is the mixed-radix integer of its members'
+    numbers (the first member the most significant digit); the combinations seen
+    with positive weight in fit are numbered in increasing key order, so the codes
+    do not depend on row order. Without a grouper, a combination not seen in fit
+    (or a member value not seen in fit) gets code -1.
+
+    **Search.** A column or candidate aggregate is scored by grouping it with
+    ``grouper`` (a default :class:`~partikit.groupers.CHAIDGrouper` when None)
+    and testing its grouped table (groups x classes) by Pearson's chi-square; the
+    p-value is multiplied by CHAID's Bonferroni multiplier for a nominal predictor,
+    the number of ways to partition its values into that many groups (Kass
+    1980), which charges an aggregate for its many combinations. A candidate's
+    ``gain`` is the log10 adjusted p-value of the most significant of its parts
+    minus its own: how many decades more significant the aggregate is. A
+    candidate is kept when its gain is positive.
+
+    ``"pairs"`` scores every pair of columns (the parts are the two columns) and
+    keeps the pairs with positive gain, largest gain first. ``"greedy"`` takes
+    the pair of largest gain, then adds the column of largest gain (the parts are
+    the aggregate so far and the added column) while the gain is positive and
+    ``max_order`` allows; its columns then leave the pool and the next aggregate
+    is grown from the remaining ones. Ties go to the candidate whose column
+    indices come first lexicographically.
+
+    References
+    ----------
+    .. [1] F. A. M. Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", PhD thesis, PUC-Rio, 2018 (with E. S.
+       Laber), chapter 1 and section 6.1.
+    .. [2] G. V. Kass, "An exploratory technique for investigating large quantities
+       of categorical data", Applied Statistics 29(2):119-127, 1980,
+       doi:10.2307/2986296.
+    .. [3] M. Boulle, "A robust method for partitioning the values of categorical
+       attributes", Revue des Nouvelles Technologies de l'Information, 2004.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit.groupers import AttributeAggregator
+    >>> X = pd.DataFrame({"buying": ["high", "low", "low", "high"],
+    ...                   "maint": ["low", "low", "high", "low"]})
+    >>> aggregator = AttributeAggregator().fit(X)
+    >>> aggregator.combinations_[0]
+    array(['high|low', 'low|high', 'low|low'], dtype=object)
+    >>> aggregator.get_feature_names_out()
+    array(['buying', 'maint', 'buying*maint'], dtype=object)
+    >>> aggregator.transform(X)[:, 2]
+    array([0, 2, 1, 0], dtype=object)
+    """
+
+    _parameter_constraints: dict = {
+        "groups": [list, None],
+        "grouper": [BaseGrouper, None],
+        "keep_original": ["boolean"],
+        "search": [StrOptions({"pairs", "greedy"}), None],
+        "max_order": [Interval(Integral, 2, None, closed="left"), None],
+        "top_k": [Interval(Integral, 1, None, closed="left"), None],
+        "max_cardinality": [Interval(Integral, 2, None, closed="left"), None],
+        "separator": [str],
+    }
+
+    def __init__(
+        self,
+        groups=None,
+        *,
+        grouper=None,
+        keep_original=True,
+        search=None,
+        max_order=None,
+        top_k=None,
+        max_cardinality=10_000,
+        separator="|",
+    ):
+        self.groups = groups
+        self.grouper = grouper
+        self.keep_original = keep_original
+        self.search = search
+        self.max_order = max_order
+        self.top_k = top_k
+        self.max_cardinality = max_cardinality
+        self.separator = separator
+
+    # ------------------------------------------------------------------ groups
+
+    def _column_index(self, key):
+        names = getattr(self, "feature_names_in_", None)
+        if isinstance(key, (Integral, np.integer)) and not isinstance(key, bool):
+            if 0 <= key < self.n_features_in_:
+                return int(key)
+        elif isinstance(key, str) and names is not None:
+            position = np.flatnonzero(names == key)
+            if len(position):
+                return int(position[0])
+        raise ValueError(
+            f"groups names column {key!r}, which is not a column of X (X has "
+            f"{self.n_features_in_} columns"
+            + (f": {list(names)}" if names is not None else ", given by position")
+            + ")."
+        )
+
+    def _resolve_groups(self):
+        """The aggregates given by ``groups``, as sorted tuples of column indices."""
+        if self.groups is None:
+            if self.n_features_in_ < 2:
+                raise ValueError(
+                    "X has 1 feature(s); AttributeAggregator combines at least 2 "
+                    "columns."
+                )
+            return [tuple(range(self.n_features_in_))]
+        aggregates = []
+        for group in self.groups:
+            if isinstance(group, (str, Integral)) or not hasattr(group, "__iter__"):
+                raise ValueError(
+                    f"groups must be a list of lists of columns; got the item "
+                    f"{group!r}."
+                )
+            members = [self._column_index(key) for key in group]
+            if len(set(members)) != len(members):
+                raise ValueError(f"The group {list(group)!r} repeats a column.")
+            if len(members) < 2:
+                raise ValueError(
+                    f"The group {list(group)!r} has {len(members)} column; an "
+                    "aggregate combines at least 2 columns (columns in no group "
+                    "are output as they are, or grouped by the grouper)."
+                )
+            members = tuple(sorted(members))
+            if members in aggregates:
+                raise ValueError(
+                    f"The group {list(group)!r} is given twice (as the same set of "
+                    "columns)."
+                )
+            aggregates.append(members)
+        if not aggregates:
+            raise ValueError("groups is empty: give at least one group of columns.")
+        return aggregates
+
+    # ------------------------------------------------------------------ fit
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None, sample_weight=None):
+        """Learn the combinations of every aggregate, and group them.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical columns: strings, pandas ``category``, integers, floats or
+            booleans. NaN, None and ``pd.NA`` are a value of their own.
+        y : array-like of shape (n_samples,), default=None
+            Class labels; needed by ``grouper`` and ``search``, ignored otherwise.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights. Rows of zero weight are ignored, also when the
+            combinations are learned.
+
+        Returns
+        -------
+        self : object
+            The fitted aggregator.
+        """
+        columns = check_categorical_X(self, X, reset=True)
+        if self.search is not None and self.groups is not None:
+            raise ValueError(
+                "groups and search are exclusive: give the groups of columns, or "
+                "let search find them (groups=None)."
+            )
+        aggregates = None if self.search is not None else self._resolve_groups()
+        supervised = self.grouper is not None or self.search is not None
+        y_codes = None
+        if supervised:
+            check_lengths(self, columns, y, sample_weight)
+        elif sample_weight is not None and not np.isscalar(sample_weight):
+            check_consistent_length(columns[0], sample_weight)
+        sample_weight = check_sample_weight(sample_weight, len(columns[0]))
+        if supervised:
+            y_codes, _ = check_classification_y(y, sample_weight)
+
+        used = (
+            range(self.n_features_in_)
+            if aggregates is None
+            else sorted({j for members in aggregates for j in members})
+        )
+        members, member_codes = {}, {}
+        for j in used:
+            member, codes, lookup = fit_member(
+                columns[j], feature_name(self, j), sample_weight
+            )
+            members[j] = member
+            member_codes[j] = (codes, lookup)
+        self.search_results_ = None
+        if aggregates is None:
+            aggregates, self.search_results_ = self._search(
+                members, member_codes, y, sample_weight
+            )
+
+        fitted, codes = [], []
+        for aggregate in aggregates:
+            result, row_codes = fit_aggregate(
+                aggregate, member_codes, members, sample_weight,
+                self.max_cardinality, self.separator,
+            )  # fmt: skip
+            self._check_labels(result)
+            fitted.append(result)
+            codes.append(row_codes)
+        self._members = {j: members[j] for a in aggregates for j in a}
+        self._aggregates = fitted
+        self.aggregates_ = [
+            tuple(feature_name(self, j) for j in a.members) for a in fitted
+        ]
+        self.combinations_ = [a.labels for a in fitted]
+        self.n_combinations_ = np.array([len(a.labels) for a in fitted], dtype=np.intp)
+        self._kept = self._kept_columns(aggregates)
+        names = self._output_names(self._input_names())
+        duplicated = pd.Index(names)[pd.Index(names).duplicated()].unique().tolist()
+        if duplicated:
+            raise ValueError(
+                f"The output would hold the columns {duplicated} more than once (an "
+                "aggregate named like an input column, or kept twice)."
+            )
+        for a, name in zip(
+            fitted, self._aggregate_names(self._input_names()), strict=True
+        ):
+            if a.n_pooled:
+                warnings.warn(
+                    f"Aggregate {name!r} has {a.n_pooled + len(a.labels) - 1} "
+                    f"combinations, more than max_cardinality={self.max_cardinality}"
+                    f": the {a.n_pooled} rarest are pooled into one value "
+                    f"{RARE_LABEL!r}.",
+                    UserWarning,
+                    stacklevel=3,
+                )
+        self.grouper_ = None
+        if self.grouper is not None:
+            frame = self._grouper_frame(columns, codes)
+            # The aggregator wraps the output (set_output) itself, with X's index.
+            self.grouper_ = clone(self.grouper).set_output(transform="default")
+            self.grouper_.fit(frame, y, sample_weight)
+        return self
+
+    def _check_labels(self, aggregate):
+        labels = pd.Index(aggregate.labels)
+        if labels.has_duplicates:
+            same = labels[labels.duplicated()][:_MAX_SHOWN].tolist()
+            raise ValueError(
+                f"Different combinations have the same label {same}: member values "
+                f"contain the separator {self.separator!r}. Choose another "
+                "separator."
+            )
+
+    def _kept_columns(self, aggregates):
+        consumed = set() if self.keep_original else {j for a in aggregates for j in a}
+        return [j for j in range(self.n_features_in_) if j not in consumed]
+
+    def _input_names(self):
+        return [feature_name(self, j) for j in range(self.n_features_in_)]
+
+    def _aggregate_names(self, input_features):
+        return [
+            "*".join(input_features[j] for j in a.members) for a in self._aggregates
+        ]
+
+    def _output_names(self, input_features):
+        return [input_features[j] for j in self._kept] + self._aggregate_names(
+            input_features
+        )
+
+    # ------------------------------------------------------------------ search
+
+    def _score(self, candidates, member_codes, members, y, sample_weight):
+        """log10 adjusted p-value, number of values and of groups of each candidate."""
+        scorer = clone(
+            self.grouper if self.grouper is not None else CHAIDGrouper()
+        ).set_params(encode="ordinal")
+        scores = []
+        for start in range(0, len(candidates), _CANDIDATES_PER_FIT):
+            chunk = candidates[start : start + _CANDIDATES_PER_FIT]
+            frame = {}
+            for k, candidate in enumerate(chunk):
+                aggregate, codes = fit_aggregate(
+                    candidate, member_codes, members, sample_weight,
+                    self.max_cardinality, self.separator,
+                )  # fmt: skip
+                frame[f"c{k}"] = pd.Categorical.from_codes(
+                    codes, categories=pd.RangeIndex(len(aggregate.labels))
+                )
+            with warnings.catch_warnings():
+                # single-category or uninformative candidates are expected here
+                warnings.simplefilter("ignore", UserWarning)
+                scorer.fit(pd.DataFrame(frame), y, sample_weight=sample_weight)
+            for k in range(len(chunk)):
+                n_values = len(scorer.categories_[k])
+                scores.append(
+                    (
+                        grouped_significance(scorer.table_[k], n_values),
+                        n_values,
+                        int(scorer.n_groups_[k]),
+                    )
+                )
+        return scores
+
+    def _search(self, members, member_codes, y, sample_weight):
+        """The aggregates found by ``search`` and the table of every candidate."""
+        n_features = self.n_features_in_
+        if n_features < 2:
+            raise ValueError(
+                "X has 1 feature(s); search needs at least 2 columns to combine."
+            )
+        rows = []
+        score = {}
+
+        def evaluate(candidates, parts):
+            results = self._score(candidates, member_codes, members, y, sample_weight)
+            gains = []
+            for candidate, part_list, (value, n_values, n_groups) in zip(
+                candidates, parts, results, strict=True
+            ):
+                score[candidate] = value
+                best_part = min(score[p] for p in part_list)
+                gain = best_part - value
+                gains.append(gain)
+                rows.append(
+                    {
+                        "members": tuple(feature_name(self, j) for j in candidate),
+                        "n_combinations": n_values,
+                        "n_groups": n_groups,
+                        "log10_adjusted_pvalue": value,
+                        "parts_log10_adjusted_pvalue": best_part,
+                        "gain": gain,
+                        "selected": False,
+                    }
+                )
+            return np.array(gains)
+
+        singles = [(j,) for j in range(n_features)]
+        for candidate, (value, _, _) in zip(
+            singles,
+            self._score(singles, member_codes, members, y, sample_weight),
+            strict=True,
+        ):
+            score[candidate] = value
+        pairs = list(itertools.combinations(range(n_features), 2))
+        pair_rows = len(rows)
+        pair_gains = evaluate(pairs, [((a,), (b,)) for a, b in pairs])
+        selected = []
+        if self.search == "pairs":
+            # largest gain first; the stable sort keeps the lexicographic order
+            for k in np.argsort(-pair_gains, kind="stable"):
+                if pair_gains[k] <= 0 or len(selected) == self.top_k:
+                    break
+                selected.append(pairs[k])
+                rows[pair_rows + k]["selected"] = True
+        else:
+            pool = set(range(n_features))
+            gain_of_pair = dict(zip(pairs, pair_gains, strict=True))
+            while self.top_k is None or len(selected) < self.top_k:
+                in_pool = [p for p in pairs if p[0] in pool and p[1] in pool]
+                if not in_pool:
+                    break
+                best = max(in_pool, key=lambda p: (gain_of_pair[p], [-i for i in p]))
+                if gain_of_pair[best] <= 0:
+                    break
+                aggregate, row = best, pair_rows + pairs.index(best)
+                while self.max_order is None or len(aggregate) < self.max_order:
+                    others = sorted(pool - set(aggregate))
+                    if not others:
+                        break
+                    grown = [tuple(sorted(aggregate + (c,))) for c in others]
+                    first_row = len(rows)
+                    gains = evaluate(grown, [(aggregate, (c,)) for c in others])
+                    k = int(np.argmax(gains))
+                    if gains[k] <= 0:
+                        break
+                    aggregate, row = grown[k], first_row + k
+                rows[row]["selected"] = True
+                selected.append(aggregate)
+                pool -= set(aggregate)
+        return selected, pd.DataFrame(rows, columns=list(_SEARCH_COLUMNS))
+
+    # ------------------------------------------------------------------ transform
+
+    def _aggregate_codes(self, columns):
+        """Codes of every aggregate's combinations (-1: unseen) at transform."""
+        lookups = {
+            j: member_lookup(member, columns[j], feature_name(self, j))
+            for j, member in self._members.items()
+        }
+        codes = []
+        for a in self._aggregates:
+            keys, _, _ = combination_keys(
+                [lookups[j] for j in a.members], a.sizes, compressions=a.compressions
+            )
+            codes.append(codes_of_keys(keys, a.n_keys, a.seen, a.code_of_seen))
+        return codes
+
+    def _unseen_labels(self, columns, a, rows, known):
+        """Labels of the combinations of ``rows`` (unseen in fit), distinct from
+        ``known``: the categories of an unseen value for the grouper."""
+        parts = [
+            np.array(
+                [_level_label(v) for v in np.asarray(columns[j])[rows]], dtype=object
+            )
+            for j in a.members
+        ]
+        labels = parts[0]
+        for part in parts[1:]:
+            labels = labels + self.separator + part
+        known = set(known)
+        # a label can equal a known one only when member values contain the
+        # separator; the unseen combination must still not pass for the known one
+        return np.array(
+            [label + "?" * (label in known) for label in labels], dtype=object
+        )
+
+    def _grouper_frame(self, columns, codes):
+        """The columns the grouper sees: kept columns as they are, aggregates as
+        categoricals of their labels."""
+        names = self._output_names(self._input_names())
+        frame = {}
+        for name, j in zip(names, self._kept, strict=False):
+            column = columns[j]
+            if isinstance(column, pd.Series):
+                column = column.reset_index(drop=True)
+            frame[name] = column
+        for name, a, row_codes in zip(
+            names[len(self._kept) :], self._aggregates, codes, strict=True
+        ):
+            categories = a.labels
+            unseen = row_codes < 0
+            if unseen.any():
+                rows = np.flatnonzero(unseen)
+                labels = self._unseen_labels(columns, a, rows, a.labels)
+                extra, position = np.unique(labels, return_inverse=True)
+                categories = np.concatenate([a.labels, extra])
+                row_codes = row_codes.copy()
+                row_codes[rows] = len(a.labels) + position
+            frame[name] = pd.Categorical.from_codes(
+                row_codes, categories=pd.Index(categories, dtype=object)
+            )
+        return pd.DataFrame(frame)
+
+    def transform(self, X):
+        """Encode the kept columns and the aggregates.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Same columns as in fit.
+
+        Returns
+        -------
+        X_out : ndarray or sparse matrix
+            With a grouper: its encoding of the kept columns and the aggregates.
+            Without: the kept columns as they are, then the code of each
+            aggregate's combination (-1 when unseen in fit); float64 when every
+            kept column is numeric, else an object array.
+        """
+        check_is_fitted(self)
+        columns = check_categorical_X(self, X, reset=False)
+        codes = self._aggregate_codes(columns)
+        if self.grouper_ is not None:
+            return self.grouper_.transform(self._grouper_frame(columns, codes))
+        kept = [np.asarray(columns[j]) for j in self._kept]
+        numeric = all(c.dtype.kind in "biuf" for c in kept)
+        out = np.empty(
+            (len(columns[0]), len(kept) + len(codes)),
+            dtype=np.float64 if numeric else object,
+        )
+        for k, column in enumerate(kept + codes):
+            out[:, k] = column
+        return out
+
+    def get_feature_names_out(self, input_features=None):
+        """Names of the output columns.
+
+        Parameters
+        ----------
+        input_features : array-like of str or None, default=None
+            Input feature names; ``feature_names_in_`` (or ``x0, x1, ...``) if None.
+
+        Returns
+        -------
+        feature_names_out : ndarray of str objects
+            The kept columns' names, then each aggregate's members' names joined
+            by ``"*"`` (``"buying*maint"``); with a one-hot grouper,
+            ``"{name}_g{k}"`` for group ``k`` of each.
+        """
+        check_is_fitted(self)
+        input_features = list(_check_feature_names_in(self, input_features))
+        names = self._output_names([str(n) for n in input_features])
+        if self.grouper_ is None:
+            return np.asarray(names, dtype=object)
+        return group_feature_names(names, self.grouper_.encode, self.grouper_.n_groups_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.target_tags.required = self.grouper is not None or self.search is not None
+        return tags
+
+
+_SEARCH_COLUMNS = (
+    "members",
+    "n_combinations",
+    "n_groups",
+    "log10_adjusted_pvalue",
+    "parts_log10_adjusted_pvalue",
+    "gain",
+    "selected",
+)
