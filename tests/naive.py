@@ -570,3 +570,63 @@ def naive_refine_cuts(table, coarse_starts, cuts, criterion):
         best = min(costs)
         cuts[t] = candidates[next(i for i, c in enumerate(costs) if c <= best + 1e-9)]
     return np.array(cuts), naive_partition_cost(table, cuts, criterion)
+
+
+def naive_accumulate_keys(codes, lookup, size, keys):
+    """Twin of ``accumulate_keys``: append one digit to each key, -1 absorbing."""
+    out = keys.copy()
+    for i, code in enumerate(codes):
+        if out[i] < 0:
+            continue
+        level = lookup[code + 1]
+        out[i] = -1 if level < 0 else out[i] * size + level
+    return out
+
+
+def naive_positive_rows(codes, lookup, weights, n_rows):
+    """Twin of ``positive_rows``: rows reached by a row of positive weight."""
+    present = [False] * n_rows
+    for i, code in enumerate(codes):
+        if weights is not None and not weights[i] > 0:
+            continue
+        row = code if lookup is None else lookup[code + 1]
+        present[n_rows - 1 if row < 0 else row] = True
+    return np.array(present)
+
+
+def naive_combinations(rows, weights=None):
+    """Codes of the value combinations of rows, by sorting the tuples themselves.
+
+    Parameters
+    ----------
+    rows : list of tuples
+        One tuple of member values per row; ``None`` (or NaN) is the missing value.
+    weights : sequence of float or None
+        Rows of zero weight do not make a combination seen.
+
+    Returns
+    -------
+    codes : list of int
+        Rank of each row's combination among the combinations seen with positive
+        weight, tuples ordered member by member with missing values last; -1 for a
+        combination seen only with zero weight.
+    combinations : list of tuples
+        The seen combinations in code order.
+    """
+
+    def sort_key(row):
+        return tuple((1, 0) if _is_missing(v) else (0, v) for v in row)
+
+    seen = {
+        sort_key(row): row
+        for i, row in enumerate(rows)
+        if weights is None or weights[i] > 0
+    }
+    order = sorted(seen)
+    rank = {key: k for k, key in enumerate(order)}
+    codes = [rank.get(sort_key(row), -1) for row in rows]
+    return codes, [seen[key] for key in order]
+
+
+def _is_missing(value):
+    return value is None or (isinstance(value, float) and math.isnan(value))
