@@ -96,6 +96,7 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     print(np.column_stack([X.head(5).to_numpy(), encoded.astype(int)]), file=out)
     print(file=out)
     discretization_demo(random_state=random_state, out=out)
+    aggregation_demo(random_state=random_state, out=out)
 
 
 def discretization_demo(
@@ -150,6 +151,49 @@ def discretization_demo(
                 file=out,
             )
         print(file=out)
+
+
+def aggregation_demo(
+    n_samples: int = 5_000, random_state: int = 0, out=sys.stdout
+) -> None:
+    """Search which columns to aggregate on a k-of-n problem and print them."""
+    from partikit import AttributeAggregator, KhiopsGrouper
+    from partikit.datasets import make_k_of_n
+
+    X, y = make_k_of_n(
+        n_samples=n_samples, n_noise_features=3, random_state=random_state
+    )
+    print(
+        f"Aggregation: {n_samples} rows of 5 binary tests (class 1 when at least 3 "
+        "are positive,\n10% of the labels flipped) and 3 binary noise columns.",
+        file=out,
+    )
+    start = time.perf_counter()
+    aggregator = AttributeAggregator(
+        search="greedy", grouper=KhiopsGrouper(), keep_original=False
+    ).fit(X, y)
+    elapsed = time.perf_counter() - start
+    print(
+        f'AttributeAggregator(search="greedy", grouper=KhiopsGrouper()).fit took '
+        f"{elapsed:.2f} s.",
+        file=out,
+    )
+    for members, n_values in zip(
+        aggregator.aggregates_, aggregator.n_combinations_, strict=True
+    ):
+        print(
+            f"  aggregate {'*'.join(members)}: {n_values} combinations -> "
+            f"{aggregator.grouper_.n_groups_[-1]} group(s)",
+            file=out,
+        )
+        for g, combinations in enumerate(aggregator.grouper_.groups_[-1]):
+            positives = sorted({c.count("pos") for c in combinations})
+            print(
+                f"    group {g}: {len(combinations)} combinations with "
+                f"{', '.join(map(str, positives))} positive test(s)",
+                file=out,
+            )
+    print(file=out)
 
 
 def _format_cuts(cuts) -> str:

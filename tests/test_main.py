@@ -36,6 +36,18 @@ def test_demo_discretization_recovers_hidden_cut_points():
         assert error < 1e-3
 
 
+def test_demo_aggregation_finds_the_five_tests():
+    """Check that the demo's aggregation part finds the five tests and groups
+    their combinations by their number of positive tests."""
+    out = io.StringIO()
+    demo(n_samples=20_000, random_state=0, out=out)
+    text = out.getvalue().split("Aggregation:")[1]
+    assert "aggregate test_0*test_1*test_2*test_3*test_4: 32 combinations" in text
+    assert "noise" not in text.split("took")[1]
+    groups = [line for line in text.splitlines() if "    group " in line]
+    assert len(groups) >= 2
+
+
 def test_module_entry_point_runs():
     """Check `python -m partikit demo` end to end in a subprocess."""
     completed = subprocess.run(
