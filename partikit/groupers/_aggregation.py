@@ -277,13 +277,24 @@ class Aggregate(NamedTuple):
     n_keys: int  # number of possible final keys
     seen: np.ndarray  # final keys seen in fit, sorted
     code_of_seen: np.ndarray  # code of each seen key
-    labels: np.ndarray  # readable label of each code
+    labels: np.ndarray  # readable label of each code (None while searching)
     n_pooled: int  # combinations pooled into the rare code
+
+
+def join_labels(parts, separator):
+    """Join the members' labels (object arrays, one per member) element-wise."""
+    labels = parts[0].astype(object)
+    for part in parts[1:]:
+        labels = labels + separator + part
+    return labels
 
 
 def fit_aggregate(members, member_codes, fitted_members, sample_weight,
                   max_cardinality, separator):  # fmt: skip
-    """Learn the combinations of one aggregate; returns it and the row codes."""
+    """Learn the combinations of one aggregate; returns it and the row codes.
+
+    ``separator=None`` skips the readable labels (``labels`` is then None).
+    """
     sizes = tuple(len(fitted_members[j].categories) for j in members)
     keys, n_keys, compressions = combination_keys(
         [member_codes[j] for j in members], sizes, sample_weight
@@ -301,20 +312,15 @@ def fit_aggregate(members, member_codes, fitted_members, sample_weight,
         ).astype(np.float64)
         code_of_seen, _, n_pooled = pool_rare(weights, max_cardinality)
         codes = np.where(valid, code_of_seen[np.maximum(codes, 0)], -1)
-    levels = combination_levels(seen, sizes, compressions)
-    labels = np.array(
-        [
-            separator.join(
-                fitted_members[j].labels[levels[k, m]] for m, j in enumerate(members)
-            )  # fmt: skip
-            for k in range(len(seen))
-        ],
-        dtype=object,
-    )
-    if n_pooled:
-        keep = np.zeros(len(seen), dtype=bool)
-        keep[code_of_seen < max_cardinality - 1] = True
-        labels = np.append(labels[keep], RARE_LABEL)
+    labels = None
+    if separator is not None:
+        levels = combination_levels(seen, sizes, compressions)
+        labels = join_labels(
+            [fitted_members[j].labels[levels[:, m]] for m, j in enumerate(members)],
+            separator,
+        )
+        if n_pooled:
+            labels = np.append(labels[code_of_seen < max_cardinality - 1], RARE_LABEL)
     aggregate = Aggregate(
         members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
         n_pooled,
@@ -738,10 +744,11 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             for k, candidate in enumerate(chunk):
                 aggregate, codes = fit_aggregate(
                     candidate, member_codes, members, sample_weight,
-                    self.max_cardinality, self.separator,
+                    self.max_cardinality, None,
                 )  # fmt: skip
+                n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
                 frame[f"c{k}"] = pd.Categorical.from_codes(
-                    codes, categories=pd.RangeIndex(len(aggregate.labels))
+                    codes, categories=pd.RangeIndex(n_codes)
                 )
             with warnings.catch_warnings():
                 # single-category or uninformative candidates are expected here
@@ -858,12 +865,10 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         parts = [
             np.array(
                 [_level_label(v) for v in np.asarray(columns[j])[rows]], dtype=object
-            )
+            )  # fmt: skip
             for j in a.members
         ]
-        labels = parts[0]
-        for part in parts[1:]:
-            labels = labels + self.separator + part
+        labels = join_labels(parts, self.separator)
         known = set(known)
         # a label can equal a known one only when member values contain the
         # separator; the unseen combination must still not pass for the known one

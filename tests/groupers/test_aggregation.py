@@ -498,3 +498,17 @@ def test_rebuilds_the_thesis_ext_columns(datasets_dir, name):
         assert pairs.groupby("code").ext.nunique().max() == 1
         assert pairs.groupby("ext").code.nunique().max() == 1
         assert aggregator.n_combinations_[k] == ext[column].nunique()
+
+
+def test_unseen_combination_never_passes_for_a_seen_one_with_the_same_label():
+    """Check that an unseen combination whose label equals a seen one's (member
+    values containing the separator) is still unknown to the grouper."""
+    X = pd.DataFrame({"a": ["p", "s", "s", "p"], "b": ["q|r", "t", "t", "q|r"]})
+    y = np.array([1, 0, 0, 1])
+    aggregator = AttributeAggregator(
+        grouper=CHAIDGrouper(handle_unknown="error"), keep_original=False
+    ).fit(X, y)
+    assert list(aggregator.combinations_[0]) == ["p|q|r", "s|t"]
+    new = pd.DataFrame({"a": ["p|q"], "b": ["r"]})
+    with pytest.raises(ValueError, match=r"unknown categories.*'p\|q\|r\?'"):
+        aggregator.transform(new)
