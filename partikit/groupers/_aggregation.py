@@ -632,14 +632,14 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             )
         aggregates = None if self.search is not None else self._resolve_groups()
         supervised = self.grouper is not None or self.search is not None
-        y_codes = None
         if supervised:
             check_lengths(self, columns, y, sample_weight)
         elif sample_weight is not None and not np.isscalar(sample_weight):
             check_consistent_length(columns[0], sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         if supervised:
-            y_codes, _ = check_classification_y(y, sample_weight)
+            # fail early on a bad target, before any aggregate is built
+            check_classification_y(y, sample_weight)
 
         used = (
             range(self.n_features_in_)

@@ -512,3 +512,16 @@ def test_unseen_combination_never_passes_for_a_seen_one_with_the_same_label():
     new = pd.DataFrame({"a": ["p|q"], "b": ["r"]})
     with pytest.raises(ValueError, match=r"unknown categories.*'p\|q\|r\?'"):
         aggregator.transform(new)
+
+
+def test_search_that_finds_nothing_outputs_the_columns():
+    """Check that a search on columns independent of the class builds no aggregate
+    and outputs the columns as they are."""
+    rng = np.random.RandomState(0)
+    X = pd.DataFrame({c: rng.choice(["u", "v", "w"], size=2000) for c in "abc"})
+    y = rng.randint(2, size=2000)
+    aggregator = AttributeAggregator(search="greedy", keep_original=False).fit(X, y)
+    assert aggregator.aggregates_ == []
+    assert not aggregator.search_results_.selected.any()
+    assert list(aggregator.get_feature_names_out()) == ["a", "b", "c"]
+    np.testing.assert_array_equal(aggregator.transform(X), X.to_numpy())
