@@ -182,8 +182,8 @@ def make_random_table(n_values, n_classes, *, max_count=7, random_state=None):
     .. [1] D. Coppersmith, S. J. Hong and J. R. M. Hosking, "Partitioning nominal
        attributes in decision trees", Data Mining and Knowledge Discovery
        3(2):197-217, 1999, doi:10.1023/A:1009869804967.
-    .. [2] F. de A. Mello Pereira, "Binary splitting of large categorical
-       attributes via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapter 5.
+    .. [2] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapter 5.
 
     Examples
     --------
@@ -341,8 +341,8 @@ def make_k_of_n(
 
     References
     ----------
-    .. [1] F. A. M. Pereira, "Binary splitting criteria for large categorical
-       attributes in decision trees", PhD thesis, PUC-Rio, 2018, chapter 1.
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapter 1.
 
     Examples
     --------

@@ -16,8 +16,8 @@ Sides are ``uint8`` arrays: 0 is the left side, 1 the right side.
 
 References
 ----------
-.. [1] F. de A. Mello Pereira, "Binary splitting of large categorical attributes
-   via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapter 4.
+.. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+   attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapter 4.
 .. [2] M. X. Goemans and D. P. Williamson, "Improved approximation algorithms for
    maximum cut and satisfiability problems using semidefinite programming",
    Journal of the ACM 42(6):1115-1145, 1995, doi:10.1145/227683.227684.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
-from numbers import Integral
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
@@ -420,8 +420,14 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         ``search="greedy"``: most columns in one aggregate; None: no limit other
         than the significance (and ``max_cardinality``).
     top_k : int or None, default=None
-        ``search``: most aggregates kept, best first; None: all those that are
-        more significant than their parts.
+        ``search``: most aggregates kept, best first; None: all those that pass
+        ``alpha``.
+    alpha : float in (0, 1], default=0.05
+        ``search``: a candidate aggregate is kept when its adjusted p-value is
+        less than ``alpha`` times that of the most significant of its parts, i.e.
+        when its gain exceeds ``-log10(alpha)`` decades (see Notes). With parts
+        that carry no information (p-value 1), the candidate must be significant
+        at level ``alpha`` by itself.
     max_cardinality : int or None, default=10_000
         Most values of an aggregate. When more combinations are seen in fit, the
         ``max_cardinality - 1`` heaviest keep their own value and the others are
@@ -453,7 +459,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         ``selected``.
     n_features_in_ : int
         Number of features seen during fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of features seen during fit. Defined only when X has feature names
         that are all strings.
 
@@ -480,21 +486,22 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
     1980), which charges an aggregate for its many combinations. A candidate's
     ``gain`` is the log10 adjusted p-value of the most significant of its parts
     minus its own: how many decades more significant the aggregate is. A
-    candidate is kept when its gain is positive.
+    candidate passes when its gain exceeds ``-log10(alpha)`` (1.3 decades for
+    ``alpha=0.05``).
 
     ``"pairs"`` scores every pair of columns (the parts are the two columns) and
-    keeps the pairs with positive gain, largest gain first. ``"greedy"`` takes
-    the pair of largest gain, then adds the column of largest gain (the parts are
-    the aggregate so far and the added column) while the gain is positive and
+    keeps the pairs that pass, largest gain first. ``"greedy"`` takes the pair
+    of largest gain, then adds the column of largest gain (the parts are the
+    aggregate so far and the added column) while the candidate passes and
     ``max_order`` allows; its columns then leave the pool and the next aggregate
     is grown from the remaining ones. Ties go to the candidate whose column
     indices come first lexicographically.
 
     References
     ----------
-    .. [1] F. A. M. Pereira, "Binary splitting criteria for large categorical
-       attributes in decision trees", PhD thesis, PUC-Rio, 2018 (with E. S.
-       Laber), chapter 1 and section 6.1.
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapter 1
+       and section 6.1.
     .. [2] G. V. Kass, "An exploratory technique for investigating large quantities
        of categorical data", Applied Statistics 29(2):119-127, 1980,
        doi:10.2307/2986296.
@@ -523,6 +530,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         "search": [StrOptions({"pairs", "greedy"}), None],
         "max_order": [Interval(Integral, 2, None, closed="left"), None],
         "top_k": [Interval(Integral, 1, None, closed="left"), None],
+        "alpha": [Interval(Real, 0, 1, closed="right")],
         "max_cardinality": [Interval(Integral, 2, None, closed="left"), None],
         "separator": [str],
     }
@@ -536,6 +544,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         search=None,
         max_order=None,
         top_k=None,
+        alpha=0.05,
         max_cardinality=10_000,
         separator="|",
     ):
@@ -545,6 +554,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         self.search = search
         self.max_order = max_order
         self.top_k = top_k
+        self.alpha = alpha
         self.max_cardinality = max_cardinality
         self.separator = separator
 
@@ -774,6 +784,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             )
         rows = []
         score = {}
+        min_gain = -np.log10(self.alpha)
 
         def evaluate(candidates, parts):
             results = self._score(candidates, member_codes, members, y, sample_weight)
@@ -812,7 +823,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         if self.search == "pairs":
             # largest gain first; the stable sort keeps the lexicographic order
             for k in np.argsort(-pair_gains, kind="stable"):
-                if pair_gains[k] <= 0 or len(selected) == self.top_k:
+                if pair_gains[k] <= min_gain or len(selected) == self.top_k:
                     break
                 selected.append(pairs[k])
                 rows[pair_rows + k]["selected"] = True
@@ -824,7 +835,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
                 if not in_pool:
                     break
                 best = max(in_pool, key=lambda p: (gain_of_pair[p], [-i for i in p]))
-                if gain_of_pair[best] <= 0:
+                if gain_of_pair[best] <= min_gain:
                     break
                 aggregate, row = best, pair_rows + pairs.index(best)
                 while self.max_order is None or len(aggregate) < self.max_order:
@@ -835,7 +846,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
                     first_row = len(rows)
                     gains = evaluate(grown, [(aggregate, (c,)) for c in others])
                     k = int(np.argmax(gains))
-                    if gains[k] <= 0:
+                    if gains[k] <= min_gain:
                         break
                     aggregate, row = grown[k], first_row + k
                 rows[row]["selected"] = True

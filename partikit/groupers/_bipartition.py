@@ -14,8 +14,8 @@ entropy in bits.
 
 References
 ----------
-.. [1] F. de A. Mello Pereira, "Binary splitting of large categorical attributes
-   via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapters 3-5.
+.. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+   attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapters 3-5.
 .. [2] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone, "Classification
    and Regression Trees", Wadsworth, 1984, theorem 4.5.
 .. [3] D. Coppersmith, S. J. Hong and J. R. M. Hosking, "Partitioning nominal

@@ -206,8 +206,8 @@ def max_cut_bipartition(
 
     References
     ----------
-    .. [1] F. de A. Mello Pereira, "Binary splitting of large categorical
-       attributes via maximum cut", M.Sc. dissertation, PUC-Rio, 2018, chapter 4.
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, chapter 4.
     .. [2] E. S. Laber and F. de A. Mello Pereira, "Splitting criteria for
        classification problems with multi-valued attributes and large number of
        classes", Pattern Recognition Letters 111:58-63, 2018,
@@ -369,8 +369,8 @@ class MaxCutGrouper(BaseGrouper):
 
     References
     ----------
-    .. [1] F. de A. Mello Pereira, "Binary splitting of large categorical
-       attributes via maximum cut", M.Sc. dissertation, PUC-Rio, 2018.
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018.
     .. [2] E. S. Laber and F. de A. Mello Pereira, "Splitting criteria for
        classification problems with multi-valued attributes and large number of
        classes", Pattern Recognition Letters 111:58-63, 2018,

@@ -525,3 +525,16 @@ def test_search_that_finds_nothing_outputs_the_columns():
     assert not aggregator.search_results_.selected.any()
     assert list(aggregator.get_feature_names_out()) == ["a", "b", "c"]
     np.testing.assert_array_equal(aggregator.transform(X), X.to_numpy())
+
+
+def test_alpha_keeps_only_aggregates_clearly_more_significant():
+    """Check that a pair of independent columns that is barely more significant
+    than its parts passes with alpha=1 (any positive gain) but not with the
+    default alpha=0.05 (a gain of more than 1.3 decades)."""
+    rng = np.random.RandomState(33)
+    X = pd.DataFrame({c: rng.choice(["u", "v", "w"], size=500) for c in "ab"})
+    y = rng.randint(2, size=500)
+    lenient = AttributeAggregator(search="pairs", alpha=1.0).fit(X, y)
+    assert 0 < lenient.search_results_.gain.iloc[0] < -np.log10(0.05)
+    assert lenient.aggregates_ == [("a", "b")]
+    assert AttributeAggregator(search="pairs").fit(X, y).aggregates_ == []
