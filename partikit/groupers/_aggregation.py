@@ -30,6 +30,7 @@ from partikit._stats import (
     log10_chi2_sf,
 )
 from partikit._validation import (
+    _factorize,
     check_categorical_X,
     check_classification_y,
     check_lengths,
@@ -326,6 +327,23 @@ def fit_aggregate(members, member_codes, fitted_members, sample_weight,
         n_pooled,
     )  # fmt: skip
     return aggregate, codes
+
+
+def _as_array(column):
+    """A kept column as a numpy array of its values (missing values: NaN).
+
+    A categorical or Arrow-backed column is converted through its codes and its
+    few distinct values: converting every row of it to a Python object costs
+    about ten times as much.
+    """
+    if not isinstance(column, pd.Series) or isinstance(column.dtype, np.dtype):
+        return np.asarray(column)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = column.array.codes, column.cat.categories
+    else:
+        codes, uniques = _factorize(column)
+    values = np.append(np.asarray(uniques, dtype=object), np.nan)
+    return values[codes]  # code -1 (missing) takes the appended NaN
 
 
 # --------------------------------------------------------------------------------------
@@ -935,11 +953,13 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         codes = self._aggregate_codes(columns)
         if self.grouper_ is not None:
             return self.grouper_.transform(self._grouper_frame(columns, codes))
-        kept = [np.asarray(columns[j]) for j in self._kept]
+        kept = [_as_array(columns[j]) for j in self._kept]
         numeric = all(c.dtype.kind in "biuf" for c in kept)
+        # Column by column: a Fortran-ordered output is written contiguously.
         out = np.empty(
             (len(columns[0]), len(kept) + len(codes)),
             dtype=np.float64 if numeric else object,
+            order="F",
         )
         for k, column in enumerate(kept + codes):
             out[:, k] = column
