@@ -944,7 +944,8 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         -------
         X_out : ndarray or sparse matrix
             With a grouper: its encoding of the kept columns and the aggregates.
-            Without: the kept columns as they are, then the code of each
+            Without: the kept columns as they are (the missing values of
+            ``category`` and Arrow-backed columns as NaN), then the code of each
             aggregate's combination (-1 when unseen in fit); float64 when every
             kept column is numeric, else an object array.
         """

@@ -538,3 +538,20 @@ def test_alpha_keeps_only_aggregates_clearly_more_significant():
     assert 0 < lenient.search_results_.gain.iloc[0] < -np.log10(0.05)
     assert lenient.aggregates_ == [("a", "b")]
     assert AttributeAggregator(search="pairs").fit(X, y).aggregates_ == []
+
+
+@pytest.mark.parametrize("dtype", ["category", "str", "object"])
+def test_kept_columns_keep_their_values_whatever_their_dtype(dtype):
+    """Check that kept categorical, Arrow-backed and object columns are output
+    with their values (missing as NaN), as an object array."""
+    X = pd.DataFrame({"a": ["x", None, "y", "x"], "b": ["u", "v", "v", None]})
+    X = X.astype(dtype)
+    out = AttributeAggregator().fit(X).transform(X)
+    expected = np.array([["x", "u"], [np.nan, "v"], ["y", "v"], ["x", np.nan]],
+                        dtype=object)  # fmt: skip
+    assert out.dtype == object
+    assert pd.isna(out[:, :2]).tolist() == pd.isna(expected).tolist()
+    assert out[~pd.isna(out[:, :2]).any(axis=1), :2].tolist() == [
+        ["x", "u"],
+        ["y", "v"],
+    ]
