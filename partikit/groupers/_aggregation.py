@@ -765,6 +765,9 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         scorer = clone(
             self.grouper if self.grouper is not None else CHAIDGrouper()
         ).set_params(encode="ordinal")
+        if "ordinal" in scorer.get_params():
+            # candidates are nominal, and named c0, c1, ... here, not after X
+            scorer.set_params(ordinal=None)
         scores = []
         for start in range(0, len(candidates), _CANDIDATES_PER_FIT):
             chunk = candidates[start : start + _CANDIDATES_PER_FIT]

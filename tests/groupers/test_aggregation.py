@@ -555,3 +555,15 @@ def test_kept_columns_keep_their_values_whatever_their_dtype(dtype):
         ["x", "u"],
         ["y", "v"],
     ]
+
+
+def test_search_with_an_ordinal_chaid_grouper():
+    """Check that a grouper naming ordinal columns of X can drive the search (the
+    candidates are scored as nominal) and still treats the kept column as
+    ordinal."""
+    X, y = make_k_of_n(n_samples=2000, n_noise_features=1, random_state=0)
+    aggregator = AttributeAggregator(
+        search="greedy", grouper=CHAIDGrouper(ordinal=["noise_0"])
+    ).fit(X, y)
+    assert aggregator.aggregates_ == [tuple(f"test_{j}" for j in range(5))]
+    assert aggregator.grouper_.statistics_[5]["predictor"] == "ordinal"
