@@ -380,7 +380,7 @@ def grouped_significance(grouped_table, n_categories):
     --------
     >>> from partikit.groupers._aggregation import grouped_significance
     >>> round(grouped_significance([[40.0, 10.0], [10.0, 40.0]], 4), 2)
-    -8.2
+    -7.86
     """
     grouped_table = np.asarray(grouped_table, dtype=np.float64)
     statistic, dof = chi2_statistic(grouped_table)
