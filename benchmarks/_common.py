@@ -25,6 +25,11 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")
+#: The shared real datasets: beside the repository, or ``$PARTIKIT_DATASETS``.
+DATASETS_DIR = os.environ.get(
+    "PARTIKIT_DATASETS",
+    os.path.normpath(os.path.join(HERE, "..", "..", "shared", "datasets")),
+)
 
 RESULTS_HEADER = """# partikit benchmark results
 
@@ -91,6 +96,27 @@ def first_line(exc):
     """``TypeName: first line of the message`` of an exception."""
     text = str(exc).strip().splitlines()
     return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+def attempt(fn):
+    """(result, None, warnings) or (None, first line of the error, warnings).
+
+    A peer's failure is reported, never faked. ``warnings``: the distinct warnings
+    raised during the call, as ``Category: first line``.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result, error = fn(), None
+        except Exception as exc:  # noqa: BLE001 - a failure is reported, never faked
+            result, error = None, first_line(exc)
+    messages = sorted(
+        {
+            f"{w.category.__name__}: {(str(w.message).splitlines() or [''])[0][:160]}"
+            for w in caught
+        }
+    )
+    return result, error, messages
 
 
 # ----------------------------------------------------------------------------------

@@ -55,12 +55,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
+    DATASETS_DIR,
     Report,
     RunContext,
+    attempt,
     cpu_seconds,
     digest_line,
     finish,
-    first_line,
     fmt_s,
     parse_args,
     progress,
@@ -71,12 +72,6 @@ from _common import (  # noqa: E402
 )
 
 NAME = "bench_aggregation"
-DATASETS_DIR = os.environ.get(
-    "PARTIKIT_DATASETS",
-    os.path.normpath(
-        os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
-    ),
-)
 ADULT_NUMERIC = ("age", "fnlwgt", "education.num", "capital.gain", "capital.loss",
                  "hours.per.week")  # fmt: skip
 ADULT_TARGET, ADULT_POSITIVE = "income", ">50K"
@@ -130,27 +125,6 @@ def load_adult(quick):
 # ----------------------------------------------------------------------------------
 # cross-validation
 # ----------------------------------------------------------------------------------
-
-
-def attempt(fn):
-    """(result, None, warnings) or (None, first line of the error, warnings).
-
-    ``warnings``: the distinct warnings raised during the call, as
-    ``Category: first line``.
-    """
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result, error = fn(), None
-        except Exception as exc:  # noqa: BLE001 - a failure is reported, never faked
-            result, error = None, first_line(exc)
-    messages = sorted(
-        {
-            f"{w.category.__name__}: {(str(w.message).splitlines() or [''])[0][:160]}"
-            for w in caught
-        }
-    )
-    return result, error, messages
 
 
 def evaluate(label, kind, make_model, X, y):

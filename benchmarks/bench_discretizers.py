@@ -45,9 +45,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
+    DATASETS_DIR,
     Report,
     RunContext,
     Timing,
+    attempt,
     cpu_seconds,
     digest_line,
     finish,
@@ -62,12 +64,6 @@ from _common import (  # noqa: E402
 )
 
 NAME = "bench_discretizers"
-DATASETS_DIR = os.environ.get(
-    "PARTIKIT_DATASETS",
-    os.path.normpath(
-        os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
-    ),
-)
 #: (folder, target, numeric columns) of the thesis datasets used.
 FILE_DATASETS = (
     ("adult", "income", ("age", "fnlwgt", "education.num", "capital.gain",
@@ -167,16 +163,6 @@ def value_table(x, y_codes, n_classes):
 # ----------------------------------------------------------------------------------
 # small helpers
 # ----------------------------------------------------------------------------------
-
-
-def attempt(fn):
-    """(result, None), or (None, first line of the error)."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return fn(), None
-    except Exception as exc:  # noqa: BLE001 - a failure is reported, never faked
-        return None, first_line(exc)
 
 
 def pct(x, digits=1):
@@ -587,7 +573,7 @@ def quality(X, y):
             ]
             return out, seconds, columns
 
-        result, error = attempt(run)
+        result, error, _ = attempt(run)
         if error is not None:
             r["error"] = error
         else:
@@ -646,7 +632,7 @@ def main():
         ("KhiopsDiscretizer().fit", lambda: KhiopsDiscretizer().fit(Xw, yw)),
     ]:  # fmt: skip
         t0 = time.perf_counter()
-        _, error = attempt(fn)
+        _, error, _ = attempt(fn)
         first_calls[label] = (
             f"failed: {error}" if error else f"{fmt_s(time.perf_counter() - t0)} s"
         )
