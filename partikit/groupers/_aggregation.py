@@ -891,22 +891,29 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             codes.append(codes_of_keys(keys, a.n_keys, a.seen, a.code_of_seen))
         return codes
 
-    def _unseen_labels(self, columns, a, rows, known):
-        """Labels of the combinations of ``rows`` (unseen in fit), distinct from
-        ``known``: the categories of an unseen value for the grouper."""
-        parts = [
-            np.array(
-                [_level_label(v) for v in np.asarray(columns[j])[rows]], dtype=object
-            )  # fmt: skip
-            for j in a.members
-        ]
-        labels = join_labels(parts, self.separator)
-        known = set(known)
+    def _unseen_labels(self, columns, a, rows):
+        """The distinct labels of the combinations of ``rows`` (unseen in fit),
+        and the position of each row's label among them.
+
+        Labels are built per distinct member value, not per row, and never equal
+        a known combination's label: they are the categories of unseen values for
+        the grouper.
+        """
+        parts = []
+        for j in a.members:
+            codes, uniques = pd.factorize(np.asarray(columns[j])[rows])
+            values = np.array(
+                [_level_label(v) for v in uniques] + ["nan"], dtype=object
+            )
+            parts.append(values[codes])  # code -1 (missing) takes "nan"
+        labels, position = np.unique(
+            join_labels(parts, self.separator), return_inverse=True
+        )
         # a label can equal a known one only when member values contain the
         # separator; the unseen combination must still not pass for the known one
-        return np.array(
-            [label + "?" * (label in known) for label in labels], dtype=object
-        )
+        clash = np.isin(labels, a.labels)
+        labels[clash] = labels[clash] + "?"
+        return labels, position
 
     def _grouper_frame(self, columns, codes):
         """The columns the grouper sees: kept columns as they are, aggregates as
@@ -925,8 +932,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             unseen = row_codes < 0
             if unseen.any():
                 rows = np.flatnonzero(unseen)
-                labels = self._unseen_labels(columns, a, rows, a.labels)
-                extra, position = np.unique(labels, return_inverse=True)
+                extra, position = self._unseen_labels(columns, a, rows)
                 categories = np.concatenate([a.labels, extra])
                 row_codes = row_codes.copy()
                 row_codes[rows] = len(a.labels) + position
