@@ -253,7 +253,7 @@ def factorize_column(column, feature_name) -> FactorizedColumn:
     return FactorizedColumn(uniques[order], raw_codes, lookup, kind)
 
 
-def check_classification_y(y, sample_weight=None):
+def check_classification_y(y, sample_weight=None, *, min_classes=2):
     """Validate a classification target and encode it as integer codes.
 
     Parameters
@@ -262,6 +262,9 @@ def check_classification_y(y, sample_weight=None):
         Class labels of any type.
     sample_weight : ndarray of shape (n_samples,) or None
         Rows with zero weight do not count when the classes are learned.
+    min_classes : {1, 2}, default=2
+        Fewest classes accepted: 2 for the transformers (one class would make
+        every column one group), 1 for the tree (one class is one leaf).
 
     Returns
     -------
@@ -293,7 +296,7 @@ def check_classification_y(y, sample_weight=None):
             remap = np.cumsum(seen) - 1
             y_codes = remap[y_codes]
             classes = classes[seen]
-    if len(classes) < 2:
+    if len(classes) < min_classes:
         raise ValueError(
             f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
             "are dropped; a supervised grouping or discretization needs at least 2 "

@@ -630,3 +630,57 @@ def naive_combinations(rows, weights=None):
 
 def _is_missing(value):
     return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def naive_node_tables(codes, rows, y_codes, weights, features, n_categories, n_classes):
+    """Tables of ``features`` over ``rows``, stacked, by one naive_table each."""
+    return np.vstack(
+        [
+            naive_table(
+                [codes[i, f] for i in rows],
+                [y_codes[i] for i in rows],
+                [weights[i] for i in rows],
+                n_categories[f],
+                n_classes,
+            )
+            for f in features
+        ]
+    )
+
+
+def naive_paths(tree, codes, numeric, stop_on_unknown):
+    """Walk a flat tree row by row in Python: the nodes each row visits.
+
+    Follows the layout documented in ``partikit.tree._structure``: a categorical
+    node maps the row's category to a child slot; a numeric or projection node
+    counts the thresholds its value exceeds; an unknown value (category -1 or
+    absent at the node, NaN without a learned slot) stops the row or follows the
+    default child.
+    """
+    paths = []
+    for i in range(codes.shape[0]):
+        node, path = 0, [0]
+        while tree.kind[node] != 0:
+            if tree.kind[node] == 1:
+                code = codes[i, tree.feature[node]]
+                slot = tree.category_child[tree.map_start[node] + code]
+                slot = -1 if code < 0 else slot
+            else:
+                if tree.kind[node] == 2:
+                    x = numeric[i, tree.feature[node]]
+                else:
+                    start = tree.projection_start[node]
+                    direction = tree.projections[start : start + numeric.shape[1]]
+                    x = float(np.dot(numeric[i], direction))
+                start = tree.threshold_start[node]
+                cuts = tree.thresholds[start : start + tree.n_children[node] - 1]
+                slot = sum(x > t for t in cuts)
+                slot = tree.nan_child[node] if math.isnan(x) else slot
+            if slot < 0:
+                if stop_on_unknown:
+                    break
+                slot = tree.default_child[node]
+            node = tree.children[tree.children_start[node] + slot]
+            path.append(node)
+        paths.append(path)
+    return paths

@@ -17,6 +17,7 @@ from sklearn.utils.estimator_checks import (
 )
 
 from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
+from partikit.tree import PartitionTreeClassifier
 from partikit.utils import all_estimators
 
 #: Per-estimator constructor arguments for fast, deterministic checks. Empty: the
@@ -30,6 +31,26 @@ OTHER_CONFIGURATIONS = [
     AttributeAggregator(grouper=KhiopsGrouper(encode="onehot"), keep_original=False),
     AttributeAggregator(search="pairs"),
     AttributeAggregator(search="greedy", grouper=CHAIDGrouper(), top_k=1),
+    PartitionTreeClassifier(
+        categorical_split="khiops", numeric_split="block_opt", criterion="log_pvalue"
+    ),
+    PartitionTreeClassifier(
+        numeric_split="maxcut", node_features="node_means_pca", criterion="raw"
+    ),
+    PartitionTreeClassifier(
+        numeric_split="entropy",
+        criterion="entropy",
+        node_features="node_pca",
+        handle_unknown="stop",
+        max_depth=5,
+    ),
+    PartitionTreeClassifier(
+        categorical_split="chaid",
+        chi2_alpha=0.1,
+        min_second_value_count=2,
+        min_samples_leaf=2,
+        collapse_same_prediction=False,
+    ),
 ]
 
 
@@ -67,6 +88,10 @@ EXTRA_CHECKS = [
 ]
 
 
+#: The extra checks that apply to estimators other than transformers.
+CHECKS_FOR_ALL = [check_param_validation, check_dataframe_column_names_consistency]
+
+
 def _polars_checks():
     try:
         from sklearn.utils.estimator_checks import (
@@ -87,4 +112,6 @@ def test_checks_not_yielded_by_parametrize_with_checks(estimator, check):
     consistency, which parametrize_with_checks does not run."""
     if "polars" in check.__name__:
         pytest.importorskip("polars")
+    if check not in CHECKS_FOR_ALL and not hasattr(estimator, "transform"):
+        pytest.skip(f"{check.__name__} checks transformers only")
     check(type(estimator).__name__, estimator)

@@ -1,0 +1,372 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Depth-first growth of a partition tree: stopping rules, pre-filters, splits.
+
+At each node the builder makes the node's tables (one compiled pass over its rows
+for all categorical columns, one sort per numeric column), applies the
+pre-filters, asks the splitter of every remaining attribute for its split, scores
+the splits on one scale (``criterion``) and keeps the best. The splitters call
+the cores of the groupers and discretizers (:mod:`partikit.tree._splitters`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from partikit._kernels._bipartition import node_impurity
+from partikit._kernels._multisplit import value_table
+from partikit._kernels._tree import CATEGORICAL, NUMERIC, PROJECTION, node_tables
+from partikit._stats import chi2_test
+from partikit.tree._splitters import IMPURITY_CODES, SPLITTERS
+from partikit.tree._structure import TreeBuilder
+
+#: Singular values below this share of the largest are dropped from a node's basis.
+RANK_TOLERANCE = 1e-10
+
+
+@dataclass
+class TreeData:
+    """The training rows as the builder sees them.
+
+    Attributes
+    ----------
+    codes : ndarray of int32 of shape (n_samples, n_categorical)
+        Category index of every row (the missing category is a category).
+    n_categories : ndarray of intp of shape (n_categorical,)
+    numeric : ndarray of float64 of shape (n_samples, n_numeric)
+        NaN for a missing value.
+    y : ndarray of intp of shape (n_samples,)
+    weights : ndarray of float64 of shape (n_samples,)
+        Positive.
+    n_classes : int
+    """
+
+    codes: np.ndarray
+    n_categories: np.ndarray
+    numeric: np.ndarray
+    y: np.ndarray
+    weights: np.ndarray
+    n_classes: int
+
+
+@dataclass
+class GrowthParameters:
+    """The estimator's parameters that shape the growth (validated upstream)."""
+
+    categorical_split: str
+    numeric_split: str
+    criterion: str
+    node_features: str | None
+    max_depth: int | None
+    min_samples_split: float
+    min_samples_leaf: float
+    min_impurity_decrease: float
+    chi2_alpha: float | None
+    min_second_value_count: float | None
+    max_bins: int
+
+    @property
+    def impurity(self):
+        """Impurity of the nodes: entropy for ``criterion="entropy"``, else Gini."""
+        return "entropy" if self.criterion == "entropy" else "gini"
+
+
+@dataclass
+class Split:
+    """The best split found at a node, and how its rows go to its children."""
+
+    kind: int
+    feature: int
+    score: float
+    n_children: int
+    children_table: np.ndarray
+    category_child: np.ndarray | None = None
+    thresholds: np.ndarray | None = None
+    projection: np.ndarray | None = None
+    nan_child: int = -1
+    default_child: int = -1
+
+
+def children_impurity(children_table, code):
+    """Weighted impurity of the children (rows of ``children_table``)."""
+    sizes = children_table.sum(axis=1)
+    total = sizes.sum()
+    return sum(
+        size / total * node_impurity(row, code)
+        for size, row in zip(sizes, children_table, strict=True)
+        if size > 0
+    )
+
+
+def _score(children_table, raw, criterion, parent_impurity):
+    """The split's value on the scale that compares attributes (larger is better)."""
+    if criterion == "raw":
+        return raw
+    if criterion == "log_pvalue":
+        return -chi2_test(children_table)[2]
+    code = IMPURITY_CODES[criterion]
+    return parent_impurity - children_impurity(children_table, code)
+
+
+def _gather(table, slots, n_children):
+    """Rows of ``table`` summed by slot (slot -1 dropped)."""
+    out = np.zeros((n_children, table.shape[1]))
+    keep = slots >= 0
+    np.add.at(out, slots[keep], table[keep])
+    return out
+
+
+def _node_basis(points, y, weights, n_classes, node_features):
+    """Unit directions of node PCA (rows of the result), largest entry positive.
+
+    ``"node_means_pca"``: PCA of the one-vs-rest means, one per class present (the
+    mean of the node's points not of that class), centred by their plain average.
+    ``"node_pca"``: weighted PCA of the node's points.
+    """
+    total_weight = weights.sum()
+    if node_features == "node_means_pca":
+        class_weight = np.bincount(y, weights=weights, minlength=n_classes)
+        class_sum = np.zeros((n_classes, points.shape[1]))
+        np.add.at(class_sum, y, points * weights[:, None])
+        present = np.flatnonzero(class_weight > 0)
+        total_sum = class_sum.sum(axis=0)
+        rest_weight = total_weight - class_weight[present]
+        matrix = (total_sum - class_sum[present]) / rest_weight[:, None]
+        matrix = matrix - matrix.mean(axis=0)
+    else:
+        mean = weights @ points / total_weight
+        matrix = (points - mean) * np.sqrt(weights / total_weight)[:, None]
+    _, singular, basis = np.linalg.svd(matrix, full_matrices=False)
+    if singular.size == 0 or not singular[0] > 0:
+        return np.zeros((0, points.shape[1]))
+    basis = basis[singular > RANK_TOLERANCE * singular[0]]
+    biggest = np.argmax(np.abs(basis), axis=1)
+    signs = np.sign(basis[np.arange(len(basis)), biggest])
+    return basis * signs[:, None]
+
+
+class _Grower:
+    def __init__(self, data, params):
+        self.data = data
+        self.params = params
+        self.code = IMPURITY_CODES[params.impurity]
+        self.categorical_splitter = SPLITTERS["categorical"][params.categorical_split]
+        self.numeric_splitter = SPLITTERS["numeric"][params.numeric_split]
+        self.numeric_impurity = (
+            params.numeric_split
+            if params.numeric_split in ("gini", "entropy")
+            else params.impurity
+        )
+        self.total_weight = float(data.weights.sum())
+        self.log10_alpha = (
+            None if params.chi2_alpha is None else math.log10(params.chi2_alpha)
+        )
+        self.builder = TreeBuilder(data.n_classes)
+        self.n_pruned = 0
+
+    # ------------------------------------------------------------------ splits
+    def _categorical_candidates(self, rows, active, parent_impurity):
+        """Best categorical split; updates ``active`` (columns kept for the subtree)."""
+        data, params = self.data, self.params
+        columns = np.flatnonzero(active)
+        if len(columns) == 0:
+            return None
+        offsets = np.concatenate([[0], np.cumsum(data.n_categories[columns])])
+        tables = node_tables(
+            data.codes, rows, data.y, data.weights, columns, offsets, data.n_classes
+        )
+        best = None
+        for f, column in enumerate(columns):
+            table = tables[offsets[f] : offsets[f + 1]]
+            sizes = table.sum(axis=1)
+            present = sizes[sizes > 0]
+            if len(present) < 2:
+                active[column] = False  # one value here, hence in the whole subtree
+                continue
+            if params.min_second_value_count is not None:
+                second = np.partition(present, len(present) - 2)[-2]
+                if second < params.min_second_value_count:
+                    active[column] = False
+                    continue
+            if self.log10_alpha is not None:
+                if chi2_test(table)[2] > self.log10_alpha:
+                    continue
+            result = self.categorical_splitter(table, params.impurity)
+            if result.n_children < 2:
+                continue
+            children_table = _gather(table, result.child_of_row, result.n_children)
+            if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
+                continue
+            score = _score(
+                children_table, result.raw, params.criterion, parent_impurity
+            )
+            if best is None or score > best.score:
+                best = Split(
+                    kind=CATEGORICAL,
+                    feature=int(column),
+                    score=float(score),
+                    n_children=result.n_children,
+                    children_table=children_table,
+                    category_child=result.child_of_row,
+                )
+        return best
+
+    def _threshold_split(self, x, rows, parent_impurity, kind, feature, projection):
+        """Best split of one numeric column (or projection) ``x`` of the node rows."""
+        data, params = self.data, self.params
+        missing = np.isnan(x)
+        known = ~missing
+        if not known.any():
+            return None
+        y = data.y[rows]
+        w = data.weights[rows]
+        x_known = x[known] if missing.any() else x
+        order = np.argsort(x_known, kind="stable")
+        values, table = value_table(
+            x_known, order, y[known] if missing.any() else y,
+            w[known] if missing.any() else w, data.n_classes,
+        )  # fmt: skip
+        if len(values) < 2:
+            return None
+        result = self.numeric_splitter(
+            values, table, self.numeric_impurity, params.min_samples_leaf,
+            params.max_bins,
+        )  # fmt: skip
+        thresholds = result.thresholds
+        if len(thresholds) == 0:
+            return None
+        n_children = len(thresholds) + 1
+        slots = np.searchsorted(thresholds, values, side="left")
+        children_table = _gather(table, slots, n_children)
+        nan_child = -1
+        if missing.any():
+            nan_table = np.bincount(
+                y[missing], weights=w[missing], minlength=data.n_classes
+            )
+            trials = []
+            for slot in range(n_children):
+                trial = children_table.copy()
+                trial[slot] += nan_table
+                trials.append(children_impurity(trial, self.code))
+            nan_child = int(np.argmin(trials))
+            children_table[nan_child] += nan_table
+        score = _score(children_table, result.raw, params.criterion, parent_impurity)
+        return Split(
+            kind=kind,
+            feature=feature,
+            score=float(score),
+            n_children=n_children,
+            children_table=children_table,
+            thresholds=thresholds,
+            projection=projection,
+            nan_child=nan_child,
+        )
+
+    def _numeric_candidates(self, rows, parent_impurity):
+        data, params = self.data, self.params
+        if data.numeric.shape[1] == 0:
+            return None
+        best = None
+        if params.node_features is None:
+            candidates = (
+                (data.numeric[rows, j], NUMERIC, j, None)
+                for j in range(data.numeric.shape[1])
+            )
+        else:
+            points = data.numeric[rows]
+            basis = _node_basis(
+                points, data.y[rows], data.weights[rows], data.n_classes,
+                params.node_features,
+            )  # fmt: skip
+            projected = points @ basis.T
+            candidates = (
+                (projected[:, m], PROJECTION, -1, basis[m]) for m in range(len(basis))
+            )
+        for x, kind, feature, projection in candidates:
+            split = self._threshold_split(
+                x, rows, parent_impurity, kind, feature, projection
+            )
+            if split is not None and (best is None or split.score > best.score):
+                best = split
+        return best
+
+    def _slots(self, split, rows):
+        """Child slot of every node row under ``split``."""
+        data = self.data
+        if split.kind == CATEGORICAL:
+            return split.category_child[data.codes[rows, split.feature]]
+        if split.kind == NUMERIC:
+            x = data.numeric[rows, split.feature]
+        else:
+            x = data.numeric[rows] @ split.projection
+        slots = np.searchsorted(split.thresholds, x, side="left")
+        slots[np.isnan(x)] = split.nan_child
+        return slots
+
+    # ------------------------------------------------------------------- growth
+    def _add_node(self, rows, depth, parent):
+        value = np.bincount(
+            self.data.y[rows], weights=self.data.weights[rows],
+            minlength=self.data.n_classes,
+        )  # fmt: skip
+        impurity = node_impurity(value, self.code)
+        return self.builder.add_node(value, impurity, depth, parent), value, impurity
+
+    def _is_leaf(self, value, depth):
+        params = self.params
+        weight = value.sum()
+        return (
+            (params.max_depth is not None and depth >= params.max_depth)
+            or weight < params.min_samples_split
+            or weight < 2 * params.min_samples_leaf
+            or np.count_nonzero(value) < 2
+        )
+
+    def grow(self):
+        data = self.data
+        rows = np.flatnonzero(data.weights > 0)
+        node, value, impurity = self._add_node(rows, 0, -1)
+        active = np.ones(data.codes.shape[1], dtype=bool)
+        stack = [(node, rows, 0, active, value, impurity)]
+        while stack:
+            node, rows, depth, active, value, impurity = stack.pop()
+            if self._is_leaf(value, depth):
+                continue
+            active = active.copy()
+            best = self._categorical_candidates(rows, active, impurity)
+            numeric = self._numeric_candidates(rows, impurity)
+            if numeric is not None and (best is None or numeric.score > best.score):
+                best = numeric
+            if best is None:
+                continue
+            decrease = impurity - children_impurity(best.children_table, self.code)
+            weighted = value.sum() / self.total_weight * decrease
+            if weighted < self.params.min_impurity_decrease:
+                continue
+            best.default_child = int(np.argmax(best.children_table.sum(axis=1)))
+            slots = self._slots(best, rows)
+            children = []
+            pending = []
+            for slot in range(best.n_children):
+                child_rows = rows[slots == slot]
+                child, child_value, child_impurity = self._add_node(
+                    child_rows, depth + 1, node
+                )
+                children.append(child)
+                pending.append(
+                    (child, child_rows, depth + 1, active, child_value, child_impurity)
+                )
+            self.builder.set_split(node, best, children)
+            # depth first, first child on top of the stack
+            stack.extend(reversed(pending))
+        return self.builder
+
+
+def grow_tree(data, params, *, collapse):
+    """Grow a tree on ``data``; returns the :class:`Tree` and the nodes collapsed."""
+    builder = _Grower(data, params).grow()
+    n_removed = builder.collapse_same_prediction() if collapse else 0
+    return builder.build(), n_removed

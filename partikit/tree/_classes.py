@@ -1,0 +1,566 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""PartitionTreeClassifier: a decision tree whose splits are partikit's partitions."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted, column_or_1d
+
+from partikit._compat import Interval, RealNotInt, StrOptions, _fit_context
+from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS
+from partikit._validation import (
+    check_categorical_X,
+    check_classification_y,
+    check_lengths,
+    check_sample_weight,
+    factorize_column,
+    feature_name,
+)
+from partikit.groupers._base import category_lookup
+from partikit.groupers._bipartition import MAX_TWOING_CLASSES
+from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
+from partikit.tree._splitters import SPLITTERS
+from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
+
+#: pandas dtypes that ``categorical_features="auto"`` treats as categorical.
+_CATEGORICAL_KINDS = "OUSb"
+
+
+def _is_categorical_dtype(column):
+    dtype = column.dtype
+    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype, pd.BooleanDtype)):
+        return True
+    return getattr(dtype, "kind", "O") in _CATEGORICAL_KINDS
+
+
+def _numeric_values(column, name):
+    """A column as float64 (NaN missing); a clear error for strings or infinity."""
+    if isinstance(column, pd.Series):
+        try:
+            values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Column {name!r} is treated as numeric but holds non-numeric "
+                f"values ({exc}); list it in categorical_features."
+            ) from exc
+    else:
+        try:
+            values = np.asarray(
+                pd.to_numeric(pd.Series(column), errors="raise"), dtype=np.float64
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Column {name!r} is treated as numeric but holds non-numeric "
+                f"values ({exc}); list it in categorical_features."
+            ) from exc
+    if np.isinf(values).any():
+        raise ValueError(
+            f"Input X contains infinity in numeric column {name!r}; a numeric value "
+            "must be finite (NaN is a missing value)."
+        )
+    return values
+
+
+class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
+    """A decision tree whose splits are partikit's groupings and thresholds.
+
+    Categorical columns are split by grouping their categories, never one-hot
+    encoded: in two (a binary-partition method such as the max-cut of Pereira &
+    Laber, Twoing or PC-ext) or in several groups (Khiops, CHAID). Numeric columns
+    are split at thresholds (Gini, entropy or the max-cut metric of Bodine &
+    Hochbaum) or into several intervals (Block-Opt), optionally on node PCA
+    projections. Every split is computed by the same pure function as the
+    corresponding grouper or discretizer, on the table of the node.
+
+    Parameters
+    ----------
+    categorical_features : "auto", array-like of int, str or bool, or None, \
+            default="auto"
+        Which columns are categorical. ``"auto"``: columns of dtype object,
+        ``category``, string or bool (for a numpy array: all columns when its
+        dtype is object, string or bool, none otherwise). Otherwise indices,
+        names, or a boolean mask; None means none.
+    categorical_split : str, default="maxcut_chi2"
+        How a categorical column is split at a node. Binary: ``"maxcut_chi2"``,
+        ``"maxcut_squared_gini"`` (max-cut of the value graph, greedy cut and local
+        search, Pereira & Laber), ``"twoing"`` (at most 20 classes),
+        ``"exhaustive"`` (at most 20 categories), ``"exact_two_class"`` (two
+        classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
+        ``"sliq_ext"``. Multiway: ``"khiops"`` (robust Khiops grouping) and
+        ``"chaid"`` (CHAID merging), one child per group.
+    numeric_split : {"gini", "entropy", "maxcut", "block_opt"}, default="gini"
+        How a numeric column (or projection) is split: the binary threshold of
+        least Gini or entropy, the threshold of largest max-cut metric, or the
+        optimal multiway split of Block-Opt (up to ``max_bins`` intervals, their
+        number chosen by MDL).
+    criterion : {"gini", "entropy", "log_pvalue", "raw"}, default="gini"
+        How the best splits of different attributes are compared.
+        ``"gini"`` / ``"entropy"``: the impurity decrease of each split (the same
+        scale for every method, binary or multiway). ``"log_pvalue"``: -log10 of
+        the p-value of Pearson's chi2 test of the children x classes table (which
+        accounts for the number of children through its degrees of freedom).
+        ``"raw"``: each method's own value (cut weight, twoing value, max-cut
+        metric, ...), as in the papers; only meaningful when all candidate
+        attributes use the same method.
+    node_features : {None, "node_pca", "node_means_pca"}, default=None
+        Numeric candidates at a node. None: the numeric columns. ``"node_pca"``:
+        the principal directions of the node's numeric points.
+        ``"node_means_pca"``: the principal directions of the one-vs-rest class
+        means (Bodine & Hochbaum). The split rule stores the direction ``v`` and
+        tests ``x @ v``. Standardise the numeric columns first. Needs numeric
+        columns without missing values.
+    max_depth : int or None, default=None
+        Largest depth; None grows until the other rules stop.
+    min_samples_split : int or float, default=2
+        Smallest weighted number of samples of a node that is split (a float:
+        a fraction of the training weight).
+    min_samples_leaf : int or float, default=1
+        Smallest weighted number of samples of a child; thresholds that violate
+        it are not candidates, categorical and multiway splits that violate it
+        are rejected.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if ``N_t / N * (impurity - children impurity)`` is at
+        least this (impurity: entropy for ``criterion="entropy"``, else Gini).
+    chi2_alpha : float or None, default=None
+        Pre-filter of the thesis: a categorical column whose chi2 test of
+        independence with the class at the node has a p-value above ``chi2_alpha``
+        is not used at that node (it may be used below). None turns it off.
+    min_second_value_count : float or None, default=None
+        Pre-filter of the thesis: a categorical column whose second most frequent
+        category at a node has a smaller weighted count is not used in the
+        node's subtree. None turns it off.
+    max_bins : int, default=10
+        Most children of a ``numeric_split="block_opt"`` split.
+    collapse_same_prediction : bool, default=True
+        After growth, turn into a leaf every subtree whose leaves all predict the
+        same class (predictions unchanged, fewer nodes).
+    handle_unknown : {"largest_child", "stop"}, default="largest_child"
+        Where a sample goes when a node's rule does not know its value (a
+        category absent at that node in fit, a missing numeric value where none
+        was seen): to the child with the most training weight, or nowhere — it
+        stops and gets the node's class distribution (the thesis's rule).
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    n_classes_ : int
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when X has string column names.
+    categorical_features_ : ndarray of bool of shape (n_features_in_,)
+    categories_ : list of (ndarray or None)
+        The categories of each categorical column (sorted, the missing value last
+        when seen), None for a numeric column.
+    tree_ : Tree
+        The fitted tree, a struct of numpy arrays (see
+        :class:`partikit.tree._structure.Tree`).
+    n_nodes_collapsed_ : int
+        Nodes removed by ``collapse_same_prediction``.
+
+    See Also
+    --------
+    partikit.groupers.MaxCutGrouper : The max-cut bipartition as a transformer.
+    partikit.discretizers.BlockOptDiscretizer : Block-Opt as a transformer.
+
+    Notes
+    -----
+    A missing value of a categorical column is a category. A missing value of a
+    numeric column goes to the child that lowers the node's impurity most (learned
+    at each split from the training rows with a missing value), or follows
+    ``handle_unknown`` where the node saw none. Ties between attributes go to the
+    categorical columns, then to the smallest column index.
+
+    References
+    ----------
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large
+       categorical attributes in decision trees", M.Sc. dissertation, PUC-Rio,
+       2018, chapter 6.
+    .. [2] J. Bodine and D. S. Hochbaum, "The max-cut decision tree: improving on
+       the accuracy and running time of decision trees", KDIR 2020, 59-70,
+       doi:10.5220/0010107400590070.
+    .. [3] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
+       "Classification and Regression Trees", Wadsworth, 1984.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit.tree import PartitionTreeClassifier
+    >>> X = pd.DataFrame({"color": list("rgbrgbrgbr"), "size": range(10)})
+    >>> y = [1, 0, 0, 1, 0, 0, 1, 0, 0, 1]
+    >>> tree = PartitionTreeClassifier().fit(X, y)
+    >>> tree.predict(pd.DataFrame({"color": ["r", "b"], "size": [3, 4]}))
+    array([1, 0])
+    """
+
+    _parameter_constraints: dict = {
+        "categorical_features": [StrOptions({"auto"}), "array-like", None],
+        "categorical_split": [StrOptions(set(SPLITTERS["categorical"]))],
+        "numeric_split": [StrOptions(set(SPLITTERS["numeric"]))],
+        "criterion": [StrOptions({"gini", "entropy", "log_pvalue", "raw"})],
+        "node_features": [StrOptions({"node_pca", "node_means_pca"}), None],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "min_samples_split": [
+            Interval(Integral, 2, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+        ],
+        "min_samples_leaf": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="neither"),
+        ],
+        "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
+        "chi2_alpha": [Interval(Real, 0.0, 1.0, closed="neither"), None],
+        "min_second_value_count": [Interval(Real, 0.0, None, closed="left"), None],
+        "max_bins": [Interval(Integral, 2, None, closed="left")],
+        "collapse_same_prediction": ["boolean"],
+        "handle_unknown": [StrOptions({"largest_child", "stop"})],
+    }
+
+    def __init__(
+        self,
+        *,
+        categorical_features="auto",
+        categorical_split="maxcut_chi2",
+        numeric_split="gini",
+        criterion="gini",
+        node_features=None,
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        chi2_alpha=None,
+        min_second_value_count=None,
+        max_bins=10,
+        collapse_same_prediction=True,
+        handle_unknown="largest_child",
+    ):
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
+        self.numeric_split = numeric_split
+        self.criterion = criterion
+        self.node_features = node_features
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.chi2_alpha = chi2_alpha
+        self.min_second_value_count = min_second_value_count
+        self.max_bins = max_bins
+        self.collapse_same_prediction = collapse_same_prediction
+        self.handle_unknown = handle_unknown
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # node PCA projects whole rows: a missing numeric value has no projection
+        tags.input_tags.allow_nan = self.node_features is None
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    # ------------------------------------------------------------------ input
+    def _categorical_mask(self, columns):
+        n_features = len(columns)
+        spec = self.categorical_features
+        if spec is None:
+            return np.zeros(n_features, dtype=bool)
+        if isinstance(spec, str):
+            return np.array([_is_categorical_dtype(c) for c in columns], dtype=bool)
+        spec = np.asarray(spec)
+        if spec.dtype.kind == "b":
+            if spec.shape != (n_features,):
+                raise ValueError(
+                    f"categorical_features as a boolean mask must have "
+                    f"{n_features} entries (one per feature), got {spec.shape}."
+                )
+            return spec.astype(bool)
+        mask = np.zeros(n_features, dtype=bool)
+        names = [feature_name(self, j) for j in range(n_features)]
+        for item in spec.ravel():
+            if isinstance(item, str):
+                if item not in names:
+                    raise ValueError(
+                        f"categorical_features names {item!r}, which is not a "
+                        f"feature of X; features: {names}."
+                    )
+                mask[names.index(item)] = True
+            elif isinstance(item, (Integral, np.integer)):
+                if not -n_features <= item < n_features:
+                    raise ValueError(
+                        f"categorical_features index {item} is out of range for X "
+                        f"with {n_features} features."
+                    )
+                mask[item] = True
+            else:
+                raise ValueError(
+                    "categorical_features must hold column indices, column names "
+                    f"or booleans; got {item!r}."
+                )
+        return mask
+
+    def _check_split_parameters(self, n_classes):
+        if self.categorical_split == "exact_two_class" and n_classes > 2:
+            raise ValueError(
+                f"categorical_split='exact_two_class' needs a two-class target; y "
+                f"has {n_classes} classes. Use 'twoing' or 'maxcut_chi2'."
+            )
+        if self.categorical_split == "twoing" and n_classes > MAX_TWOING_CLASSES:
+            raise ValueError(
+                f"categorical_split='twoing' enumerates 2^(k-1) - 1 superclasses and "
+                f"is limited to {MAX_TWOING_CLASSES} classes; y has {n_classes}. Use "
+                "'maxcut_chi2' or 'maxcut_squared_gini' (linear in the classes)."
+            )
+
+    def _encode(self, columns, *, fit):
+        """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
+        n_samples = len(columns[0])
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        codes = np.empty((n_samples, len(categorical)), dtype=np.int32)
+        values = np.empty((n_samples, len(numeric)), dtype=np.float64)
+        if fit:
+            self.categories_ = [None] * len(columns)
+            self._kinds = [None] * len(columns)
+        for c, j in enumerate(categorical):
+            name = feature_name(self, j)
+            factorized = factorize_column(columns[j], name)
+            if fit:
+                has_missing = bool(np.any(factorized.raw_codes < 0))
+                categories = factorized.categories
+                if has_missing:
+                    categories = np.append(
+                        categories.astype(object), np.array([np.nan], dtype=object)
+                    )
+                self.categories_[j] = categories
+                self._kinds[j] = factorized.kind
+            categories = self.categories_[j]
+            lookup = category_lookup(
+                factorized, categories, np.arange(len(categories)), self._kinds[j], name
+            )
+            codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
+        for c, j in enumerate(numeric):
+            values[:, c] = _numeric_values(columns[j], feature_name(self, j))
+        return codes, values
+
+    # -------------------------------------------------------------------- fit
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``). NaN,
+            None and ``pd.NA`` are missing values.
+        y : array-like of shape (n_samples,)
+            Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        self : object
+        """
+        columns = check_categorical_X(self, X, reset=True)
+        check_lengths(self, columns, y, sample_weight)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        n_samples = len(columns[0])
+        sample_weight = check_sample_weight(sample_weight, n_samples)
+        y_codes, self.classes_ = check_classification_y(y, sample_weight, min_classes=1)
+        self.n_classes_ = len(self.classes_)
+        self._check_split_parameters(self.n_classes_)
+        self.categorical_features_ = self._categorical_mask(columns)
+        weights = np.ones(n_samples) if sample_weight is None else sample_weight
+        keep = weights > 0
+        if not keep.all():
+            columns = [c[keep] for c in columns]
+            y_codes, weights = y_codes[keep], weights[keep]
+        codes, numeric = self._encode(columns, fit=True)
+        self._check_node_features(numeric)
+        if self.categorical_split == "exhaustive":
+            too_many = [
+                feature_name(self, j)
+                for j in np.flatnonzero(self.categorical_features_)
+                if len(self.categories_[j]) > MAX_EXHAUSTIVE_ROWS
+            ]
+            if too_many:
+                raise ValueError(
+                    f"categorical_split='exhaustive' enumerates 2^(n-1) - 1 splits and "
+                    f"is limited to {MAX_EXHAUSTIVE_ROWS} categories; columns "
+                    f"{too_many} have more. Use 'maxcut_chi2'."
+                )
+        total = float(weights.sum())
+        categorical = np.flatnonzero(self.categorical_features_)
+        data = TreeData(
+            codes=codes,
+            n_categories=np.array(
+                [len(self.categories_[j]) for j in categorical], dtype=np.intp
+            ),
+            numeric=numeric,
+            y=y_codes,
+            weights=np.ascontiguousarray(weights, dtype=np.float64),
+            n_classes=self.n_classes_,
+        )
+        params = GrowthParameters(
+            categorical_split=self.categorical_split,
+            numeric_split=self.numeric_split,
+            criterion=self.criterion,
+            node_features=self.node_features,
+            max_depth=self.max_depth,
+            min_samples_split=self._resolve_size(self.min_samples_split, total),
+            min_samples_leaf=self._resolve_size(self.min_samples_leaf, total),
+            min_impurity_decrease=self.min_impurity_decrease,
+            chi2_alpha=self.chi2_alpha,
+            min_second_value_count=self.min_second_value_count,
+            max_bins=self.max_bins,
+        )
+        self.tree_, self.n_nodes_collapsed_ = grow_tree(
+            data, params, collapse=self.collapse_same_prediction
+        )
+        return self
+
+    @staticmethod
+    def _resolve_size(size, total):
+        if isinstance(size, Integral):
+            return float(size)
+        return float(math.ceil(size * total))
+
+    def _check_node_features(self, numeric):
+        if self.node_features is None:
+            return
+        if np.isnan(numeric).any():
+            raise ValueError(
+                f"node_features={self.node_features!r} projects the numeric columns "
+                "and needs them without missing values (NaN); impute them first (e.g. "
+                "sklearn.impute.SimpleImputer)."
+            )
+
+    # ---------------------------------------------------------------- predict
+    def _paths(self, X):
+        check_is_fitted(self)
+        columns = check_categorical_X(self, X, reset=False)
+        codes, numeric = self._encode(columns, fit=False)
+        self._check_node_features(numeric)
+        return self.tree_.paths(
+            codes, numeric, stop_on_unknown=self.handle_unknown == "stop"
+        )
+
+    @staticmethod
+    def _last_nodes(paths):
+        depth = np.count_nonzero(paths >= 0, axis=1) - 1
+        return paths[np.arange(len(paths)), depth]
+
+    def apply(self, X):
+        """Index of the node where each sample ends (a leaf, or the node where an
+        unknown value stopped it with ``handle_unknown="stop"``).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        node : ndarray of intp of shape (n_samples,)
+        """
+        return self._last_nodes(self._paths(X))
+
+    def decision_path(self, X):
+        """Nodes visited by each sample.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        indicator : sparse CSR matrix of shape (n_samples, n_nodes)
+            Non-zero where the sample passes through the node.
+        """
+        paths = self._paths(X)
+        visited = paths >= 0
+        indptr = np.concatenate([[0], np.cumsum(visited.sum(axis=1))])
+        indices = paths[visited]
+        data = np.ones(len(indices), dtype=np.intp)
+        return sparse.csr_matrix(
+            (data, indices, indptr), shape=(len(paths), self.tree_.n_nodes)
+        )
+
+    def predict_proba(self, X):
+        """Class distribution of the node where each sample ends.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+        """
+        nodes = self.apply(X)
+        value = self.tree_.value[nodes]
+        return value / value.sum(axis=1, keepdims=True)
+
+    def predict(self, X):
+        """Most frequent class of the node where each sample ends (ties: the first
+        class in ``classes_``).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+        """
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    # -------------------------------------------------------------- inspection
+    def get_depth(self):
+        """Depth of the tree (0 for a single leaf)."""
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves."""
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Impurity decrease brought by each feature, normalised to sum to 1.
+
+        Each split adds ``N_t / N * (impurity - children impurity)`` to its
+        feature (impurity: entropy for ``criterion="entropy"``, else Gini); a
+        projection shares it among the numeric columns in proportion to the
+        absolute entries of its direction. All zeros for a single leaf.
+        """
+        check_is_fitted(self)
+        tree = self.tree_
+        importances = np.zeros(self.n_features_in_)
+        weight = tree.value.sum(axis=1)
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        for node in np.flatnonzero(tree.kind != LEAF):
+            kids = tree.node_children(node)
+            decrease = (
+                weight[node] * tree.impurity[node]
+                - np.sum(weight[kids] * tree.impurity[kids])
+            ) / weight[0]
+            if tree.kind[node] == PROJECTION:
+                start = tree.projection_start[node]
+                direction = np.abs(tree.projections[start : start + len(numeric)])
+                importances[numeric] += decrease * direction / direction.sum()
+            elif tree.kind[node] == CATEGORICAL:
+                importances[categorical[tree.feature[node]]] += decrease
+            else:
+                importances[numeric[tree.feature[node]]] += decrease
+        total = importances.sum()
+        return importances / total if total > 0 else importances

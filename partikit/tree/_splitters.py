@@ -1,0 +1,217 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Adapters from node tables to splits: the tree's only route to the cores.
+
+Each splitter calls one pure function of :mod:`partikit.groupers` or
+:mod:`partikit.discretizers` (the same function the estimators call) on a table
+built at the node, and translates its answer into children:
+
+* a **categorical splitter** takes the node's categories x classes table and
+  returns the child of every row of the table (-1 for a category absent at the
+  node) and its own criterion value;
+* a **numeric splitter** takes the node's value table (class counts of each
+  distinct value, in increasing order) and returns thresholds and its own
+  criterion value.
+
+The "own criterion value" (``raw``) is what the method optimises: the cut weight
+of a max-cut, the twoing value, an impurity decrease, a -log10 p-value, the
+max-cut metric of a threshold. ``criterion="raw"`` compares attributes by it, as
+the papers do.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from partikit._kernels._bipartition import ENTROPY, GINI, candidate_impurities
+from partikit.discretizers._base import midpoints
+from partikit.discretizers._block_opt import choose_arity, optimal_multisplit
+from partikit.discretizers._max_cut import max_cut_threshold
+from partikit.groupers._bipartition import BIPARTITIONS
+from partikit.groupers._chaid import chaid_grouping
+from partikit.groupers._khiops import khiops_grouping
+
+IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}
+
+
+class CategoricalSplit(NamedTuple):
+    """Children of the rows of a node's table.
+
+    Attributes
+    ----------
+    child_of_row : ndarray of intp of shape (n_rows,)
+        Child slot of every category, -1 for a category absent at the node.
+    n_children : int
+        1 means no split.
+    raw : float
+        The method's own criterion value.
+    """
+
+    child_of_row: np.ndarray
+    n_children: int
+    raw: float
+
+
+class NumericSplit(NamedTuple):
+    """Thresholds on a node's values.
+
+    Attributes
+    ----------
+    thresholds : ndarray of float64
+        Increasing; empty means no split. Value ``x`` goes to the number of
+        thresholds it exceeds.
+    raw : float
+        The method's own criterion value.
+    """
+
+    thresholds: np.ndarray
+    raw: float
+
+
+def _bipartition_splitter(name):
+    method = BIPARTITIONS[name]
+    options = {"score": "twoing"} if name == "twoing" else {}
+
+    def split(table, impurity):
+        result = method(table, impurity=impurity, **options)
+        present = table.sum(axis=1) > 0
+        child = np.where(present, np.where(result.left, 0, 1), -1)
+        on_left = result.left[present]
+        n_children = 2 if on_left.any() and not on_left.all() else 1
+        return CategoricalSplit(child.astype(np.intp), n_children, result.criterion)
+
+    split.__name__ = f"split_{name}"
+    return split
+
+
+def _grouping_split(result, log10_pvalue):
+    group_ids = np.asarray(result.group_ids, dtype=np.intp)
+    return CategoricalSplit(group_ids, int(result.n_groups), -float(log10_pvalue))
+
+
+def split_khiops(table, impurity):
+    """Multiway split by Boulle's robust Khiops grouping (default settings).
+
+    The criterion value is -log10 of the chi2 p-value of the grouped table.
+    """
+    result = khiops_grouping(table)
+    return _grouping_split(result, result.statistics["log10_pvalue"])
+
+
+def split_chaid(table, impurity):
+    """Multiway split by CHAID merging (default settings).
+
+    The criterion value is -log10 of the Bonferroni-adjusted p-value.
+    """
+    result = chaid_grouping(table)
+    return _grouping_split(result, result.statistics["log10_adjusted_pvalue"])
+
+
+def _valid_sizes(sizes, min_leaf):
+    return bool(np.all(sizes >= min_leaf))
+
+
+def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
+    """The binary threshold of least weighted impurity (Gini or entropy).
+
+    Every boundary between consecutive distinct values is a candidate; those
+    leaving less than ``min_leaf`` weight on a side are not. Ties go to the
+    smallest threshold. The criterion value is the impurity decrease.
+    """
+    if len(values) < 2:
+        return NumericSplit(np.zeros(0), 0.0)
+    total = table.sum(axis=0)
+    lefts = np.ascontiguousarray(np.cumsum(table, axis=0)[:-1])
+    left_size = lefts.sum(axis=1)
+    valid = (left_size >= min_leaf) & (total.sum() - left_size >= min_leaf)
+    if not valid.any():
+        return NumericSplit(np.zeros(0), 0.0)
+    code = IMPURITY_CODES[impurity]
+    impurities = candidate_impurities(lefts, total, code)
+    impurities[~valid] = np.inf
+    best = int(np.argmin(impurities))
+    parent = candidate_impurities(total[None, :], total, code)[0]
+    return NumericSplit(midpoints(values, [best + 1]), float(parent - impurities[best]))
+
+
+def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
+    """The threshold of largest max-cut metric (Bodine & Hochbaum).
+
+    The value table is expanded into one weighted point per (value, class) cell,
+    which gives the metric of the rows themselves (a pair of rows counts once).
+    Thresholds leaving less than ``min_leaf`` weight on a side are not
+    candidates. The criterion value is the metric.
+    """
+    if len(values) < 2:
+        return NumericSplit(np.zeros(0), 0.0)
+    value_index, class_index = np.nonzero(table)
+    weights = table[value_index, class_index]
+    result = max_cut_threshold(values[value_index], class_index, weights)
+    left_size = np.cumsum(table.sum(axis=1))[:-1]
+    valid = (left_size >= min_leaf) & (table.sum() - left_size >= min_leaf)
+    if not valid.any():
+        return NumericSplit(np.zeros(0), 0.0)
+    if valid.all():
+        return NumericSplit(np.array([result.threshold]), float(result.value))
+    metric = np.where(valid, result.values, -np.inf)
+    best = int(np.argmax(metric))
+    return NumericSplit(result.thresholds[best : best + 1], float(metric[best]))
+
+
+def split_block_opt(values, table, impurity, min_leaf, max_bins):
+    """Optimal multiway split (Elomaa & Rousu's Block-Opt with pruning).
+
+    Up to ``max_bins`` intervals; the number is chosen by the MDL code length
+    (:func:`~partikit.discretizers.choose_arity`). A split leaving less than
+    ``min_leaf`` weight in an interval is rejected. The criterion value is the
+    impurity decrease.
+    """
+    if len(values) < 2:
+        return NumericSplit(np.zeros(0), 0.0)
+    result = optimal_multisplit(table, criterion=impurity, max_bins=max_bins)
+    k, _ = choose_arity(result, table)
+    cuts = np.asarray(result.cuts[k - 1], dtype=np.intp)
+    if len(cuts) == 0:
+        return NumericSplit(np.zeros(0), 0.0)
+    sizes = np.add.reduceat(table.sum(axis=1), np.concatenate([[0], cuts]))
+    if not _valid_sizes(sizes, min_leaf):
+        return NumericSplit(np.zeros(0), 0.0)
+    total = table.sum(axis=0)
+    code = IMPURITY_CODES[impurity]
+    parent = candidate_impurities(total[None, :], total, code)[0]
+    decrease = parent - result.values[k - 1] / total.sum()
+    return NumericSplit(midpoints(values, cuts), float(decrease))
+
+
+#: The splitters by kind and name.
+SPLITTERS = {
+    "categorical": {
+        **{
+            name: _bipartition_splitter(name)
+            for name in (
+                "maxcut_chi2",
+                "maxcut_squared_gini",
+                "twoing",
+                "exhaustive",
+                "exact_two_class",
+                "pc_ext",
+                "largest_alone",
+                "list_scheduling",
+                "sliq_ext",
+            )
+        },  # fmt: skip
+        "khiops": split_khiops,
+        "chaid": split_chaid,
+    },
+    "numeric": {
+        "gini": split_impurity_threshold,
+        "entropy": split_impurity_threshold,
+        "maxcut": split_max_cut_threshold,
+        "block_opt": split_block_opt,
+    },
+}
+
+#: Categorical splitters that make two children at most.
+BINARY_CATEGORICAL = frozenset(SPLITTERS["categorical"]) - {"khiops", "chaid"}
