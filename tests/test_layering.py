@@ -49,3 +49,31 @@ def test_low_layers_do_not_import_estimators():
             assert not module.startswith(("partikit.groupers", "partikit.tree")), (
                 f"{name} imports {module}"
             )
+
+
+def _imported_names(path):
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            yield from ((node.module, alias.name) for alias in node.names)
+
+
+def test_tree_imports_cores_never_estimators():
+    """Check that the tree takes pure functions from groupers and discretizers,
+    never their estimator classes."""
+    for path in (PACKAGE / "tree").glob("*.py"):
+        for module, name in _imported_names(path):
+            if module.startswith(("partikit.groupers", "partikit.discretizers")):
+                assert not name.endswith(("Grouper", "Discretizer", "Aggregator")), (
+                    f"tree/{path.name} imports the estimator {name} from {module}"
+                )
+
+
+def test_nothing_imports_the_tree():
+    """Check that only the tree itself and the command line import partikit.tree."""
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE)
+        if relative.parts[0] == "tree" or relative.name == "__main__.py":
+            continue
+        for module in _imports(path):
+            assert not module.startswith("partikit.tree"), f"{relative} imports {module}"

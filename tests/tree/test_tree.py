@@ -1,0 +1,486 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""PartitionTreeClassifier: kernels against their twins, splits against brute
+force, the thesis's rules, and the input contract."""
+
+import itertools
+import pickle
+
+import numpy as np
+import pandas as pd
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit._kernels._tree import node_tables
+from partikit._stats import chi2_test
+from partikit.datasets import make_k_of_n
+from partikit.groupers._bipartition import BIPARTITIONS
+from partikit.tree import SPLITTERS, PartitionTreeClassifier, export_text
+from partikit.tree._builder import _node_basis
+from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC, PROJECTION
+from tests.naive import naive_node_tables, naive_paths, naive_split_impurity
+
+
+def _mixed_frame(n=300, seed=0, nan=True):
+    """Categorical + numeric columns where both kinds carry signal."""
+    rng = np.random.default_rng(seed)
+    color = rng.choice(list("abcdefgh"), n)
+    size = rng.normal(size=n)
+    y = np.where(np.isin(color, list("abc")) ^ (size > 0.3), "yes", "no")
+    X = pd.DataFrame({"color": color, "size": size, "noise": rng.integers(0, 3, n)})
+    X["noise"] = X["noise"].astype(str)
+    if nan:
+        X.loc[rng.choice(n, 20, replace=False), "color"] = np.nan
+        X.loc[rng.choice(n, 20, replace=False), "size"] = np.nan
+    return X, y
+
+
+# ---------------------------------------------------------------------- kernels
+@pytest.mark.parametrize("seed", range(5))
+def test_node_tables_kernel_matches_naive(seed):
+    """Check the stacked node tables against one naive table per column."""
+    rng = np.random.default_rng(seed)
+    n_categories = rng.integers(1, 6, size=4)
+    codes = np.column_stack([rng.integers(0, k, 50) for k in n_categories])
+    codes = codes.astype(np.int32)
+    y = rng.integers(0, 3, 50).astype(np.intp)
+    weights = rng.uniform(0.5, 2.0, 50)
+    rows = np.sort(rng.choice(50, 30, replace=False)).astype(np.intp)
+    features = np.array([3, 0, 2], dtype=np.intp)
+    offsets = np.concatenate([[0], np.cumsum(n_categories[features])])
+    fast = node_tables(codes, rows, y, weights, features, offsets, 3)
+    naive = naive_node_tables(codes, rows, y, weights, features, n_categories, 3)
+    assert_allclose(fast, naive)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"categorical_split": "khiops", "numeric_split": "block_opt"},
+        {"numeric_split": "maxcut", "node_features": "node_means_pca"},
+    ],
+)
+@pytest.mark.parametrize("stop", [False, True])
+def test_traverse_kernel_matches_naive(params, stop):
+    """Check the compiled traversal against a row-by-row Python walk, with unseen
+    categories and missing values in the rows."""
+    X, y = _mixed_frame(nan=params.get("node_features") is None)
+    tree = PartitionTreeClassifier(max_depth=6, **params).fit(X, y)
+    X_new, _ = _mixed_frame(n=100, seed=1, nan=params.get("node_features") is None)
+    X_new.loc[:5, "color"] = "unseen"
+    codes, numeric = tree._encode(
+        [X_new[c] for c in X_new], fit=False
+    )  # the rows as the kernel receives them
+    fast = tree.tree_.paths(codes, numeric, stop_on_unknown=stop)
+    naive = naive_paths(tree.tree_, codes, numeric, stop)
+    for row, path in zip(fast, naive, strict=True):
+        assert row[row >= 0].tolist() == path
+
+
+# ------------------------------------------------------------------ brute force
+def _brute_force_root(X_codes, y, impurity="gini"):
+    """Least-impurity binary split over every bipartition of every column."""
+    best = (np.inf, None, None)
+    classes = np.unique(y)
+    for j in range(X_codes.shape[1]):
+        values = np.unique(X_codes[:, j])
+        table = np.array([[np.sum((X_codes[:, j] == v) & (y == c)) for c in classes]
+                          for v in values], dtype=float)  # fmt: skip
+        for size in range(1, len(values)):
+            for left in itertools.combinations(range(len(values)), size):
+                value = naive_split_impurity(table, left, impurity)
+                if value < best[0] - 1e-12:
+                    best = (value, j, {values[i] for i in left})
+    return best
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_exhaustive_root_split_equals_brute_force(seed):
+    """Check that with the exhaustive splitter and the Gini criterion the root
+    split is the least-impurity bipartition over all columns."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, rng.integers(2, 6), size=(40, 3)).astype(str)
+    y = rng.integers(0, 3, 40)
+    if len(np.unique(y)) < 2 or all(len(np.unique(c)) < 2 for c in X.T):
+        pytest.skip("degenerate draw")
+    tree = PartitionTreeClassifier(
+        categorical_split="exhaustive", max_depth=1, collapse_same_prediction=False
+    )
+    tree.fit(X, y)
+    value, j, left = _brute_force_root(X, y)
+    root = tree.tree_
+    assert root.kind[0] == CATEGORICAL
+    kids = root.node_children(0)
+    weight = root.value.sum(axis=1)
+    impurity = np.sum(weight[kids] * root.impurity[kids]) / weight[0]
+    assert impurity == pytest.approx(value, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_numeric_threshold_equals_brute_force(seed):
+    """Check the Gini threshold (with min_samples_leaf) against every threshold."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 12, 60).astype(float)
+    y = rng.integers(0, 3, 60)
+    min_leaf = int(rng.integers(1, 10))
+    tree = PartitionTreeClassifier(
+        max_depth=1, min_samples_leaf=min_leaf, collapse_same_prediction=False
+    )
+    tree.fit(x[:, None], y)
+    values = np.unique(x)
+    best, best_t = np.inf, None
+    for t in (values[:-1] + values[1:]) / 2:
+        left = x <= t
+        if left.sum() < min_leaf or (~left).sum() < min_leaf:
+            continue
+        table = np.array([[np.sum((left == s) & (y == c)) for c in range(3)]
+                          for s in (True, False)], dtype=float)  # fmt: skip
+        value = naive_split_impurity(table, (0,), "gini")
+        if value < best - 1e-12:
+            best, best_t = value, t
+    if best_t is None or len(np.unique(y)) < 2:
+        assert tree.tree_.kind[0] == LEAF
+    else:
+        assert tree.tree_.kind[0] == NUMERIC
+        assert tree.tree_.thresholds[0] == best_t
+
+
+def test_raw_criterion_picks_the_largest_cut_weight():
+    """Check that criterion="raw" chooses the column of largest max-cut weight at
+    the root, and that the split is the max-cut grouper's core's split."""
+    X, y = make_k_of_n(n_samples=600, random_state=0)
+    X = X.iloc[:, :6]
+    tree = PartitionTreeClassifier(criterion="raw", max_depth=1).fit(X, y)
+    cuts = []
+    for column in X:
+        table = pd.crosstab(X[column], y).to_numpy(dtype=float)
+        cuts.append(BIPARTITIONS["maxcut_chi2"](table).criterion)
+    assert tree.tree_.feature[0] == int(np.argmax(cuts))
+    assert tree.tree_.criterion_value[0] == pytest.approx(max(cuts))
+
+
+@pytest.mark.parametrize("name", sorted(SPLITTERS["categorical"]))
+def test_every_categorical_splitter_grows_a_tree(name):
+    """Check that every registered categorical method fits and predicts."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(list("pqrstu"), 200)})
+    y = np.where(np.isin(X["a"], list("pqr")), 1, 0)
+    y[rng.choice(200, 10)] ^= 1
+    tree = PartitionTreeClassifier(categorical_split=name).fit(X, y)
+    assert tree.score(X, y) >= 0.9
+
+
+def test_multiway_splits_have_several_children():
+    """Check that khiops, chaid and block_opt make one child per group/interval."""
+    rng = np.random.default_rng(0)
+    letters = rng.choice(list("abcdef"), 3000)
+    x = rng.uniform(0, 3, 3000)
+    y = np.select([np.isin(letters, ["a", "b"]), np.isin(letters, ["c", "d"])], [0, 1], 2)
+    for name in ("khiops", "chaid"):
+        tree = PartitionTreeClassifier(categorical_split=name, max_depth=1)
+        tree.fit(pd.DataFrame({"letter": letters}), y)
+        assert tree.tree_.n_children[0] == 3
+    tree = PartitionTreeClassifier(numeric_split="block_opt", max_depth=1)
+    tree.fit(x[:, None], np.floor(x).astype(int))
+    assert tree.tree_.n_children[0] == 3
+    assert_allclose(tree.tree_.thresholds, [1.0, 2.0], atol=0.01)
+
+
+# ------------------------------------------------------------------ thesis rules
+def test_chi2_prefilter_skips_an_uninformative_column_at_the_node():
+    """Check that with chi2_alpha a column is used only at nodes where its chi2
+    test against the class has a p-value of at most alpha, while without it a
+    many-valued noise column wins the root."""
+    rng = np.random.default_rng(1)
+    n = 400
+    signal = rng.choice(["u", "v"], n)
+    y = np.where(signal == "u", 1, 0)
+    y[rng.random(n) < 0.42] ^= 1
+    noise = rng.choice([f"n{k}" for k in range(40)], n)
+    X = pd.DataFrame({"signal": signal, "noise": noise})
+    free = PartitionTreeClassifier(max_depth=1, collapse_same_prediction=False)
+    assert free.fit(X, y).tree_.feature[0] == 1
+    filtered = PartitionTreeClassifier(chi2_alpha=0.10).fit(X, y)
+    tree = filtered.tree_
+    assert tree.feature[0] == 0
+    reached = filtered.decision_path(X).toarray().astype(bool)
+    for node in np.flatnonzero(tree.kind == CATEGORICAL):
+        column = X.columns[tree.feature[node]]
+        rows = reached[:, node]
+        table = pd.crosstab(X[column][rows], y[rows]).to_numpy(dtype=float)
+        assert chi2_test(table)[2] <= np.log10(0.10)
+
+
+def test_second_value_rule_drops_the_column_for_the_subtree():
+    """Check the rule of 15: a column whose second value has fewer samples is not
+    split on, and a column dropped at a node is not used below it."""
+    rng = np.random.default_rng(0)
+    n = 500
+    rare = np.where(np.arange(n) < 10, "rare", "common")
+    y = np.where(rare == "rare", 1, rng.integers(0, 2, n))
+    other = rng.choice(list("abc"), n)
+    X = pd.DataFrame({"rare": rare, "other": other})
+    free = PartitionTreeClassifier(max_depth=1, collapse_same_prediction=False)
+    assert free.fit(X, y).tree_.feature[0] == 0
+    ruled = PartitionTreeClassifier(min_second_value_count=15).fit(X, y)
+    assert 0 not in ruled.tree_.feature[ruled.tree_.kind == CATEGORICAL]
+
+
+def test_collapse_keeps_predictions_and_removes_nodes():
+    """Check that collapsing same-prediction subtrees changes no prediction."""
+    X, y = _mixed_frame(n=600)
+    full = PartitionTreeClassifier(collapse_same_prediction=False).fit(X, y)
+    collapsed = PartitionTreeClassifier().fit(X, y)
+    assert collapsed.tree_.n_nodes == full.tree_.n_nodes - collapsed.n_nodes_collapsed_
+    assert collapsed.n_nodes_collapsed_ > 0
+    assert_array_equal(collapsed.predict(X), full.predict(X))
+    for node in np.flatnonzero(collapsed.tree_.kind != LEAF):
+        kids = collapsed.tree_.node_children(node)
+        if np.all(collapsed.tree_.kind[kids] == LEAF):
+            predictions = np.argmax(collapsed.tree_.value[kids], axis=1)
+            assert len(set(predictions)) > 1
+
+
+def test_unseen_category_goes_to_largest_child_or_stops():
+    """Check both handle_unknown rules on a category never seen in fit."""
+    X = pd.DataFrame({"c": list("aaaabbbbbbbcc")})
+    y = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0]
+    tree = PartitionTreeClassifier().fit(X, y)
+    largest = tree.tree_.node_children(0)[tree.tree_.default_child[0]]
+    assert tree.apply(pd.DataFrame({"c": ["zzz"]}))[0] == largest
+    assert tree.predict(pd.DataFrame({"c": ["zzz"]}))[0] == 1
+    stop = PartitionTreeClassifier(handle_unknown="stop").fit(X, y)
+    assert stop.apply(pd.DataFrame({"c": ["zzz"]}))[0] == 0
+    proba = stop.predict_proba(pd.DataFrame({"c": ["zzz"]}))
+    assert_allclose(proba, [[6 / 13, 7 / 13]])
+
+
+def test_category_absent_at_a_node_follows_the_rule():
+    """Check a category seen in fit but absent from a deeper node's rows."""
+    X = pd.DataFrame({"a": list("xxxxxxyyyyyy"), "b": list("pqpqpqprprpr")})
+    y = [0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1]
+    tree = PartitionTreeClassifier(handle_unknown="stop").fit(X, y)
+    node = tree.apply(pd.DataFrame({"a": ["x"], "b": ["r"]}))[0]
+    # the root splits on a; "r" never reached the x-branch, which splits on b
+    assert tree.tree_.parent[node] == 0
+    assert tree.tree_.kind[node] == CATEGORICAL and tree.tree_.feature[node] == 1
+    largest = PartitionTreeClassifier().fit(X, y)
+    leaf = largest.apply(pd.DataFrame({"a": ["x"], "b": ["r"]}))[0]
+    assert largest.tree_.kind[leaf] == LEAF
+
+
+def test_numeric_nan_direction_is_learned():
+    """Check that missing numeric values go where they lower the impurity."""
+    x = np.array([1.0, 2, 3, 4, 5, 6, np.nan, np.nan, np.nan])
+    y = np.array([0, 0, 0, 1, 1, 1, 1, 1, 1])
+    tree = PartitionTreeClassifier().fit(x[:, None], y)
+    assert tree.tree_.nan_child[0] == 1
+    assert tree.predict([[np.nan]])[0] == 1
+    no_nan = PartitionTreeClassifier().fit(x[:6, None], y[:6])
+    assert no_nan.tree_.nan_child[0] == -1
+    stop = PartitionTreeClassifier(handle_unknown="stop").fit(x[:6, None], y[:6])
+    assert stop.apply([[np.nan]])[0] == 0
+
+
+# ---------------------------------------------------------------- node features
+def test_node_means_pca_basis_of_the_paper_example():
+    """Check Bodine's example: points (1,0,0), (0,1,0), (0,0,1) of classes A, B, C
+    give the rest means (0,.5,.5), (.5,0,.5), (.5,.5,0), whose PCA spans the plane
+    orthogonal to (1,1,1)."""
+    points = np.eye(3)
+    basis = _node_basis(points, np.arange(3), np.ones(3), 3, "node_means_pca")
+    assert basis.shape == (2, 3)
+    assert_allclose(basis @ np.ones(3), 0, atol=1e-12)
+    assert_allclose(basis @ basis.T, np.eye(2), atol=1e-12)
+
+
+def test_projection_rule_is_applied_at_predict():
+    """Check that a projection node routes rows by x @ v against its threshold."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 2))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    tree = PartitionTreeClassifier(
+        numeric_split="maxcut", node_features="node_means_pca", criterion="raw",
+        max_depth=1,
+    ).fit(X, y)  # fmt: skip
+    assert tree.tree_.kind[0] == PROJECTION
+    direction = tree.tree_.projections[:2]
+    assert abs(direction @ [1, 1]) / np.sqrt(2) == pytest.approx(1, abs=0.05)
+    left = X @ direction <= tree.tree_.thresholds[0]
+    assert_array_equal(tree.apply(X) == tree.tree_.node_children(0)[0], left)
+    with pytest.raises(ValueError, match="NaN"):
+        tree.predict([[np.nan, 0.0]])
+
+
+# -------------------------------------------------------------------- contract
+def test_mixed_pandas_with_missing_values_in_both_kinds():
+    """Check a DataFrame with NaN in a categorical and a numeric column."""
+    X, y = _mixed_frame()
+    tree = PartitionTreeClassifier().fit(X, y)
+    assert_array_equal(tree.categorical_features_, [True, False, True])
+    assert pd.isna(tree.categories_[0][-1])
+    assert tree.categories_[1] is None
+    assert tree.score(X, y) > 0.9
+    proba = tree.predict_proba(X)
+    assert_allclose(proba.sum(axis=1), 1)
+    assert tree.feature_importances_.sum() == pytest.approx(1)
+
+
+def test_single_valued_categorical_column_is_never_split():
+    """Check that a categorical column with one value is ignored, not an error."""
+    X, y = _mixed_frame(nan=False)
+    X["constant"] = "same"
+    tree = PartitionTreeClassifier().fit(X, y)
+    assert 3 not in tree.tree_.feature[tree.tree_.kind == CATEGORICAL]
+    assert tree.feature_importances_[3] == 0
+
+
+def test_all_identical_rows_give_one_leaf():
+    """Check that identical X rows with mixed labels make a single leaf."""
+    X = pd.DataFrame({"c": ["a"] * 10, "x": [1.0] * 10})
+    y = [0, 1] * 5
+    tree = PartitionTreeClassifier().fit(X, y)
+    assert tree.get_n_leaves() == 1 and tree.get_depth() == 0
+    assert_allclose(tree.predict_proba(X), 0.5)
+    assert_allclose(tree.feature_importances_, 0)
+
+
+def test_one_class_gives_one_leaf():
+    """Check that a single class in y is one leaf predicting it."""
+    X, _ = _mixed_frame()
+    tree = PartitionTreeClassifier().fit(X, ["only"] * len(X))
+    assert tree.get_n_leaves() == 1
+    assert (tree.predict(X) == "only").all()
+
+
+def test_integer_weights_equal_repeated_rows_and_zero_weights_drop_rows():
+    """Check that weights are frequencies."""
+    X, y = _mixed_frame(n=120)
+    rng = np.random.default_rng(0)
+    weights = rng.integers(0, 3, len(X))
+    weighted = PartitionTreeClassifier().fit(X, y, sample_weight=weights)
+    repeat = np.repeat(np.arange(len(X)), weights)
+    repeated = PartitionTreeClassifier().fit(X.iloc[repeat], y[repeat])
+    assert_array_equal(weighted.predict(X), repeated.predict(X))
+    assert_allclose(weighted.tree_.value, repeated.tree_.value)
+
+
+def test_row_order_does_not_matter():
+    """Check that permuting the training rows gives the same tree."""
+    X, y = _mixed_frame()
+    order = np.random.default_rng(1).permutation(len(X))
+    a = PartitionTreeClassifier().fit(X, y).tree_
+    b = PartitionTreeClassifier().fit(X.iloc[order], y[order]).tree_
+    assert_array_equal(a.feature, b.feature)
+    assert_allclose(a.thresholds, b.thresholds)
+    assert_allclose(a.value, b.value)
+
+
+def test_pickle_and_polars():
+    """Check a pickle round trip and polars input."""
+    polars = pytest.importorskip("polars")
+    X, y = _mixed_frame()
+    tree = PartitionTreeClassifier().fit(X, y)
+    again = pickle.loads(pickle.dumps(tree))
+    assert_array_equal(again.predict(X), tree.predict(X))
+    from_polars = PartitionTreeClassifier().fit(polars.from_pandas(X), y)
+    assert_array_equal(from_polars.predict(polars.from_pandas(X)), tree.predict(X))
+
+
+@pytest.mark.parametrize(
+    "spec", [["color", "noise"], [0, 2], [True, False, True], np.array([0, -1])]
+)
+def test_categorical_features_forms(spec):
+    """Check names, indices and masks select the same columns."""
+    X, y = _mixed_frame()
+    tree = PartitionTreeClassifier(categorical_features=spec).fit(X, y)
+    assert_array_equal(tree.categorical_features_, [True, False, True])
+
+
+@pytest.mark.parametrize(
+    "kwargs, X, y, match",
+    [
+        ({"categorical_features": ["nope"]}, None, None, "not a feature"),
+        ({"categorical_features": [5]}, None, None, "out of range"),
+        ({"categorical_features": [True]}, None, None, "boolean mask"),
+        ({"categorical_features": None}, None, None, "non-numeric"),
+        ({"categorical_split": "exact_two_class"}, None, [0, 1, 2] * 100, "two-class"),
+        ({"categorical_split": "twoing"}, None, list(range(21)) * 20, "20 classes"),
+    ],
+)
+def test_bad_input_raises_clear_errors(kwargs, X, y, match):
+    """Check each misuse raises a ValueError naming the problem."""
+    X_default, y_default = _mixed_frame()
+    X = X_default if X is None else X
+    y = y_default[: len(X)] if y is None else np.asarray(y)[: len(X)]
+    with pytest.raises(ValueError, match=match):
+        PartitionTreeClassifier(**kwargs).fit(X.iloc[: len(y)], y)
+
+
+def test_infinity_and_type_changes_raise():
+    """Check inf in a numeric column and a column changing kind at predict."""
+    X, y = _mixed_frame(nan=False)
+    tree = PartitionTreeClassifier().fit(X, y)
+    bad = X.copy()
+    bad.loc[0, "size"] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        tree.predict(bad)
+    with pytest.raises(ValueError, match="infinity"):
+        PartitionTreeClassifier().fit(bad, y)
+    changed = X.copy()
+    changed["color"] = np.arange(len(X))
+    with pytest.raises(ValueError, match="string categories in fit"):
+        tree.predict(changed)
+
+
+def test_exhaustive_limit_is_checked_at_fit():
+    """Check exhaustive refuses columns with too many categories, up front."""
+    X = pd.DataFrame({"c": [f"v{k}" for k in range(30)] * 2})
+    with pytest.raises(ValueError, match="limited to 20 categories"):
+        PartitionTreeClassifier(categorical_split="exhaustive").fit(X, [0, 1] * 30)
+
+
+def test_apply_decision_path_and_depth_agree():
+    """Check apply is the last node of decision_path and paths follow parents."""
+    X, y = _mixed_frame()
+    tree = PartitionTreeClassifier(max_depth=4).fit(X, y)
+    path = tree.decision_path(X).toarray().astype(bool)
+    leaves = tree.apply(X)
+    assert_array_equal(path[np.arange(len(X)), leaves], True)
+    assert tree.get_depth() <= 4
+    for row, leaf in zip(path, leaves, strict=True):
+        nodes = np.flatnonzero(row)
+        assert nodes[-1] == leaf
+        assert_array_equal(tree.tree_.parent[nodes[1:]], nodes[:-1])
+        assert tree.tree_.kind[leaf] == LEAF
+
+
+def test_export_text_of_a_tiny_tree():
+    """Check the text report of a tree with a categorical and a numeric split."""
+    X = pd.DataFrame(
+        {
+            "color": ["red", "red", "blue", "blue", "green", "green", None, None],
+            "size": [1.0, 2.0, 1.0, 2.0, 1.0, 3.0, 1.0, np.nan],
+        }
+    )
+    y = ["s", "s", "s", "t", "t", "t", "s", "t"]
+    tree = PartitionTreeClassifier(collapse_same_prediction=False).fit(X, y)
+    expected = """\
+|--- size <= 2.50
+|   |--- color in {blue, green}
+|   |   |--- color in {blue}
+|   |   |   |--- size <= 1.50
+|   |   |   |   |--- class: s
+|   |   |   |--- size >  1.50
+|   |   |   |   |--- class: t
+|   |   |--- color in {green}
+|   |   |   |--- class: t
+|   |--- color in {red, missing}
+|   |   |--- class: s
+|--- size >  2.50 or missing
+|   |--- class: t
+"""
+    assert export_text(tree) == expected
+    assert "weights: [3.00, 0.00] class: s" in export_text(tree, show_weights=True)
+    assert export_text(tree, max_depth=0).count("truncated branch") == 1
