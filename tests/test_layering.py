@@ -76,4 +76,6 @@ def test_nothing_imports_the_tree():
         if relative.parts[0] == "tree" or relative.name == "__main__.py":
             continue
         for module in _imports(path):
-            assert not module.startswith("partikit.tree"), f"{relative} imports {module}"
+            assert not module.startswith("partikit.tree"), (
+                f"{relative} imports {module}"
+            )

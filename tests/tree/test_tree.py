@@ -176,7 +176,9 @@ def test_multiway_splits_have_several_children():
     rng = np.random.default_rng(0)
     letters = rng.choice(list("abcdef"), 3000)
     x = rng.uniform(0, 3, 3000)
-    y = np.select([np.isin(letters, ["a", "b"]), np.isin(letters, ["c", "d"])], [0, 1], 2)
+    y = np.select(
+        [np.isin(letters, ["a", "b"]), np.isin(letters, ["c", "d"])], [0, 1], 2
+    )
     for name in ("khiops", "chaid"):
         tree = PartitionTreeClassifier(categorical_split=name, max_depth=1)
         tree.fit(pd.DataFrame({"letter": letters}), y)
