@@ -13,7 +13,8 @@ import numpy as np
 
 def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None:
     """Fit the groupers on synthetic data with a known grouping and print it, then
-    discretize a synthetic numeric column and print the cut points found."""
+    discretize a synthetic numeric column and print the cut points found, search
+    which columns to aggregate, and grow partition trees."""
     from sklearn.metrics import adjusted_rand_score
 
     from partikit import KhiopsGrouper, MaxCutGrouper
@@ -97,6 +98,7 @@ def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None
     print(file=out)
     discretization_demo(random_state=random_state, out=out)
     aggregation_demo(random_state=random_state, out=out)
+    tree_demo(random_state=random_state, out=out)
 
 
 def discretization_demo(
@@ -194,6 +196,59 @@ def aggregation_demo(
                 file=out,
             )
     print(file=out)
+
+
+def tree_demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None:
+    """Grow a partition tree on a 300-category column and compare it with a
+    scikit-learn tree on the one-hot encoding."""
+    from sklearn.model_selection import train_test_split
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeClassifier
+
+    from partikit.datasets import make_grouped_categorical
+    from partikit.tree import PartitionTreeClassifier, export_text
+
+    X, y, _ = make_grouped_categorical(
+        n_samples=n_samples,
+        n_categories=300,
+        n_classes=3,
+        n_groups=3,
+        signal=0.5,
+        n_noise_features=2,
+        dtype="object",
+        random_state=random_state,
+    )
+    X_train, X_test, y_train, y_test = train_test_split(
+        X, y, test_size=0.25, random_state=random_state, stratify=y
+    )
+    print(
+        f"Tree: {n_samples} rows, column 'category' has 300 categories in 3 hidden "
+        "groups, 2 noise columns;\n75% to train, 25% to test.",
+        file=out,
+    )
+    for split in ("maxcut_chi2", "khiops"):
+        tree = PartitionTreeClassifier(categorical_split=split, chi2_alpha=0.01)
+        start = time.perf_counter()
+        tree.fit(X_train, y_train)
+        elapsed = time.perf_counter() - start
+        print(
+            f"PartitionTreeClassifier(categorical_split={split!r}, chi2_alpha=0.01)"
+            f".fit took {elapsed:.2f} s:\n  {tree.get_n_leaves()} leaves, test "
+            f"accuracy {tree.score(X_test, y_test):.3f}",
+            file=out,
+        )
+    encoder = OneHotEncoder(handle_unknown="ignore").fit(X_train)
+    sklearn_tree = DecisionTreeClassifier(random_state=random_state)
+    sklearn_tree.fit(encoder.transform(X_train), y_train)
+    accuracy = sklearn_tree.score(encoder.transform(X_test), y_test)
+    print(
+        f"sklearn DecisionTreeClassifier on {encoder.transform(X_test).shape[1]} "
+        f"one-hot columns: {sklearn_tree.get_n_leaves()} leaves, test accuracy "
+        f"{accuracy:.3f}",
+        file=out,
+    )
+    print("The khiops tree (one child per group of categories):", file=out)
+    print(export_text(tree, max_categories=6), file=out)
 
 
 def _format_cuts(cuts) -> str:

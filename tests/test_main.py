@@ -41,11 +41,24 @@ def test_demo_aggregation_finds_the_five_tests():
     their combinations by their number of positive tests."""
     out = io.StringIO()
     demo(n_samples=20_000, random_state=0, out=out)
-    text = out.getvalue().split("Aggregation:")[1]
+    text = out.getvalue().split("Aggregation:")[1].split("Tree:")[0]
     assert "aggregate test_0*test_1*test_2*test_3*test_4: 32 combinations" in text
     assert "noise" not in text.split("took")[1]
     groups = [line for line in text.splitlines() if "    group " in line]
     assert len(groups) >= 2
+
+
+def test_demo_tree_beats_one_hot_with_few_leaves():
+    """Check that the demo's tree part groups the 300 categories into the 3 hidden
+    groups with khiops (3 leaves) and beats a one-hot scikit-learn tree."""
+    out = io.StringIO()
+    demo(n_samples=20_000, random_state=0, out=out)
+    text = out.getvalue().split("Tree:")[1]
+    accuracies = [float(a.split()[0]) for a in text.split("test accuracy ")[1:]]
+    assert len(accuracies) == 3
+    assert min(accuracies[:2]) > accuracies[2] + 0.02
+    assert "3 leaves" in text.split("'khiops'")[1]
+    assert text.count("|--- category in {") == 3
 
 
 def test_module_entry_point_runs():
