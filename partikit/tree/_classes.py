@@ -365,6 +365,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self : object
+            The fitted tree.
         """
         columns = check_categorical_X(self, X, reset=True)
         check_lengths(self, columns, y, sample_weight)
