@@ -114,8 +114,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         the principal directions of the node's numeric points.
         ``"node_means_pca"``: the principal directions of the one-vs-rest class
         means (Bodine & Hochbaum). The split rule stores the direction ``v`` and
-        tests ``x @ v``. Standardise the numeric columns first. Needs numeric
-        columns without missing values.
+        tests ``x @ v``. Distances matter: standardise columns measured in
+        different units first (on columns of one unit, such as pixels, raw
+        values may do better). Needs numeric columns without missing values.
     max_depth : int or None, default=None
         Largest depth; None grows until the other rules stop.
     min_samples_split : int or float, default=2
@@ -150,19 +151,26 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
+        The class labels, sorted.
     n_classes_ : int
+        Number of classes.
     n_features_in_ : int
+        Number of features seen in fit.
     feature_names_in_ : ndarray of str
         Only when X has string column names.
-    categorical_features_ : ndarray of bool of shape (n_features_in_,)
+    categorical_features_ : ndarray of bool of shape (`n_features_in_`,)
+        Which features are categorical.
     categories_ : list of (ndarray or None)
         The categories of each categorical column (sorted, the missing value last
         when seen), None for a numeric column.
     tree_ : Tree
-        The fitted tree, a struct of numpy arrays (see
-        :class:`partikit.tree._structure.Tree`).
+        The fitted tree, a struct of numpy arrays: node kinds, features,
+        children, category maps, thresholds, projections, class counts
+        (``value``) and impurities, documented in ``partikit/tree/_structure.py``.
     n_nodes_collapsed_ : int
         Nodes removed by ``collapse_same_prediction``.
+    feature_importances_ : ndarray of shape (`n_features_in_`,)
+        Impurity decrease brought by each feature, normalised to sum to 1.
 
     See Also
     --------
@@ -271,17 +279,18 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             return np.zeros(n_features, dtype=bool)
         if isinstance(spec, str):
             return np.array([_is_categorical_dtype(c) for c in columns], dtype=bool)
-        spec = np.asarray(spec)
-        if spec.dtype.kind == "b":
-            if spec.shape != (n_features,):
+        # object dtype keeps a mixed list such as [0, "d"] as ints and strings
+        items = list(np.asarray(spec, dtype=object).ravel())
+        if items and all(isinstance(item, (bool, np.bool_)) for item in items):
+            if len(items) != n_features:
                 raise ValueError(
                     f"categorical_features as a boolean mask must have "
-                    f"{n_features} entries (one per feature), got {spec.shape}."
+                    f"{n_features} entries (one per feature), got {len(items)}."
                 )
-            return spec.astype(bool)
+            return np.array(items, dtype=bool)
         mask = np.zeros(n_features, dtype=bool)
         names = [feature_name(self, j) for j in range(n_features)]
-        for item in spec.ravel():
+        for item in items:
             if isinstance(item, str):
                 if item not in names:
                     raise ValueError(

@@ -41,10 +41,15 @@ class _Renderer:
                 f"fitted on {n_features} features."
             )
         self.feature_names = list(feature_names)
+        if class_names is not None and len(class_names) != len(estimator.classes_):
+            raise ValueError(
+                f"class_names has {len(class_names)} names but the tree has "
+                f"{len(estimator.classes_)} classes."
+            )
         self.class_names = (
             [str(c) for c in estimator.classes_]
             if class_names is None
-            else list(class_names)
+            else [str(c) for c in class_names]
         )
         self.categorical = np.flatnonzero(estimator.categorical_features_)
         self.numeric = np.flatnonzero(~estimator.categorical_features_)
@@ -156,7 +161,9 @@ def export_text(
     max_categories=10,
     show_weights=False,
 ):
-    """A text report of the rules of a fitted :class:`PartitionTreeClassifier`.
+    """A text report of the rules of a fitted tree.
+
+    ``decision_tree`` is a fitted :class:`~partikit.tree.PartitionTreeClassifier`.
 
     One line per child of every split: the categories of a group
     (``color in {red, blue}``), a threshold (``age <= 30.50``, ``age >  30.50``),

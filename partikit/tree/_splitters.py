@@ -28,7 +28,7 @@ import numpy as np
 from partikit._kernels._bipartition import ENTROPY, GINI, candidate_impurities
 from partikit.discretizers._base import midpoints
 from partikit.discretizers._block_opt import choose_arity, optimal_multisplit
-from partikit.discretizers._max_cut import max_cut_threshold
+from partikit.discretizers._max_cut import RELATIVE_TOLERANCE, max_cut_threshold
 from partikit.groupers._bipartition import BIPARTITIONS
 from partikit.groupers._chaid import chaid_grouping
 from partikit.groupers._khiops import khiops_grouping
@@ -150,14 +150,18 @@ def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
     weights = table[value_index, class_index]
     result = max_cut_threshold(values[value_index], class_index, weights)
     left_size = np.cumsum(table.sum(axis=1))[:-1]
-    valid = (left_size >= min_leaf) & (table.sum() - left_size >= min_leaf)
+    total = table.sum()
+    valid = (left_size >= min_leaf) & (total - left_size >= min_leaf)
     if not valid.any():
         return NumericSplit(np.zeros(0), 0.0)
     if valid.all():
         return NumericSplit(np.array([result.threshold]), float(result.value))
+    # the core's tie rule among the allowed thresholds: most balanced, then smallest
     metric = np.where(valid, result.values, -np.inf)
-    best = int(np.argmax(metric))
-    return NumericSplit(result.thresholds[best : best + 1], float(metric[best]))
+    best = metric.max()
+    tied = np.flatnonzero(metric >= best - RELATIVE_TOLERANCE * abs(best))
+    choice = tied[np.argmin(np.abs(2 * left_size[tied] - total))]
+    return NumericSplit(result.thresholds[choice : choice + 1], float(metric[choice]))
 
 
 def split_block_opt(values, table, impurity, min_leaf, max_bins):

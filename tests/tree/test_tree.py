@@ -391,7 +391,15 @@ def test_pickle_and_polars():
 
 
 @pytest.mark.parametrize(
-    "spec", [["color", "noise"], [0, 2], [True, False, True], np.array([0, -1])]
+    "spec",
+    [
+        ["color", "noise"],
+        [0, 2],
+        [0, "noise"],
+        [True, False, True],
+        np.array([True, False, True]),
+        np.array([0, -1]),
+    ],
 )
 def test_categorical_features_forms(spec):
     """Check names, indices and masks select the same columns."""
@@ -486,3 +494,5 @@ def test_export_text_of_a_tiny_tree():
     assert export_text(tree) == expected
     assert "weights: [3.00, 0.00] class: s" in export_text(tree, show_weights=True)
     assert export_text(tree, max_depth=0).count("truncated branch") == 1
+    with pytest.raises(ValueError, match="class_names has 1 names"):
+        export_text(tree, class_names=["only one"])
