@@ -39,7 +39,7 @@ class MaxCutThreshold(NamedTuple):
     values: np.ndarray
 
 
-def max_cut_threshold(x_sorted, y, sample_weight=None):
+def max_cut_threshold(x_sorted, y, sample_weight=None, *, min_side_weight=0.0):
     """Max-cut metric of every threshold of a sorted feature, and the best one.
 
     The metric of threshold ``theta`` is the total distance between the pairs of
@@ -61,6 +61,10 @@ def max_cut_threshold(x_sorted, y, sample_weight=None):
         Class labels (any type).
     sample_weight : array-like of shape (n,), default=None
         Observation weights (a pair counts ``w_i w_k`` times).
+    min_side_weight : float, default=0.0
+        Thresholds leaving less weight than this on a side are not candidates
+        (a tree's ``min_samples_leaf``); when none is left, there is no
+        threshold.
 
     Returns
     -------
@@ -118,9 +122,13 @@ def max_cut_threshold(x_sorted, y, sample_weight=None):
     )
     values = sweep[distinct] * scale
     total = left_weight[-1] + (1.0 if weights is None else weights[-1])
-    best = values.max()
-    tied = np.flatnonzero(values >= best - RELATIVE_TOLERANCE * abs(best))
-    imbalance = np.abs(2 * left_weight[distinct[tied]] - total)
+    side = left_weight[distinct]
+    allowed = (side >= min_side_weight) & (total - side >= min_side_weight)
+    if not allowed.any():
+        return MaxCutThreshold(np.nan, 0.0, 0, thresholds, values)
+    best = values[allowed].max()
+    tied = np.flatnonzero(allowed & (values >= best - RELATIVE_TOLERANCE * abs(best)))
+    imbalance = np.abs(2 * side[tied] - total)
     choice = tied[np.argmin(imbalance)]
     return MaxCutThreshold(
         float(thresholds[choice]),

@@ -20,6 +20,7 @@ from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import CATEGORICAL, NUMERIC, PROJECTION, node_tables
 from partikit._stats import chi2_test
+from partikit._tables import merge_rows
 from partikit.tree._splitters import IMPURITY_CODES, SPLITTERS
 from partikit.tree._structure import TreeBuilder
 
@@ -112,11 +113,9 @@ def _score(children_table, raw, criterion, parent_impurity):
 
 
 def _gather(table, slots, n_children):
-    """Rows of ``table`` summed by slot (slot -1 dropped)."""
-    out = np.zeros((n_children, table.shape[1]))
+    """Rows of ``table`` summed by slot (slot -1, an empty row, dropped)."""
     keep = slots >= 0
-    np.add.at(out, slots[keep], table[keep])
-    return out
+    return merge_rows(table[keep], slots[keep], n_children)
 
 
 def _node_basis(points, y, weights, n_classes, node_features):

@@ -25,10 +25,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from partikit._kernels._bipartition import ENTROPY, GINI, candidate_impurities
+from partikit._kernels._bipartition import (
+    ENTROPY,
+    GINI,
+    candidate_impurities,
+    node_impurity,
+)
 from partikit.discretizers._base import midpoints
 from partikit.discretizers._block_opt import choose_arity, optimal_multisplit
-from partikit.discretizers._max_cut import RELATIVE_TOLERANCE, max_cut_threshold
+from partikit.discretizers._max_cut import max_cut_threshold
 from partikit.groupers._bipartition import BIPARTITIONS
 from partikit.groupers._chaid import chaid_grouping
 from partikit.groupers._khiops import khiops_grouping
@@ -132,8 +137,8 @@ def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
     impurities = candidate_impurities(lefts, total, code)
     impurities[~valid] = np.inf
     best = int(np.argmin(impurities))
-    parent = candidate_impurities(total[None, :], total, code)[0]
-    return NumericSplit(midpoints(values, [best + 1]), float(parent - impurities[best]))
+    decrease = node_impurity(total, code) - impurities[best]
+    return NumericSplit(midpoints(values, [best + 1]), float(decrease))
 
 
 def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
@@ -142,26 +147,19 @@ def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
     The value table is expanded into one weighted point per (value, class) cell,
     which gives the metric of the rows themselves (a pair of rows counts once).
     Thresholds leaving less than ``min_leaf`` weight on a side are not
-    candidates. The criterion value is the metric.
+    candidates (the core's ``min_side_weight``). The criterion value is the
+    metric.
     """
     if len(values) < 2:
         return NumericSplit(np.zeros(0), 0.0)
     value_index, class_index = np.nonzero(table)
     weights = table[value_index, class_index]
-    result = max_cut_threshold(values[value_index], class_index, weights)
-    left_size = np.cumsum(table.sum(axis=1))[:-1]
-    total = table.sum()
-    valid = (left_size >= min_leaf) & (total - left_size >= min_leaf)
-    if not valid.any():
+    result = max_cut_threshold(
+        values[value_index], class_index, weights, min_side_weight=min_leaf
+    )
+    if np.isnan(result.threshold):
         return NumericSplit(np.zeros(0), 0.0)
-    if valid.all():
-        return NumericSplit(np.array([result.threshold]), float(result.value))
-    # the core's tie rule among the allowed thresholds: most balanced, then smallest
-    metric = np.where(valid, result.values, -np.inf)
-    best = metric.max()
-    tied = np.flatnonzero(metric >= best - RELATIVE_TOLERANCE * abs(best))
-    choice = tied[np.argmin(np.abs(2 * left_size[tied] - total))]
-    return NumericSplit(result.thresholds[choice : choice + 1], float(metric[choice]))
+    return NumericSplit(np.array([result.threshold]), float(result.value))
 
 
 def split_block_opt(values, table, impurity, min_leaf, max_bins):
@@ -183,8 +181,7 @@ def split_block_opt(values, table, impurity, min_leaf, max_bins):
     if not _valid_sizes(sizes, min_leaf):
         return NumericSplit(np.zeros(0), 0.0)
     total = table.sum(axis=0)
-    code = IMPURITY_CODES[impurity]
-    parent = candidate_impurities(total[None, :], total, code)[0]
+    parent = node_impurity(total, IMPURITY_CODES[impurity])
     decrease = parent - result.values[k - 1] / total.sum()
     return NumericSplit(midpoints(values, cuts), float(decrease))
 

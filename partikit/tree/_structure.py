@@ -22,7 +22,7 @@ values the rule does not know go unless the tree stops there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -250,11 +250,3 @@ class TreeBuilder:
             impurity=impurity,
             criterion_value=criterion_value,
         )
-
-
-def tree_equal(a, b):
-    """Whether two trees hold the same arrays (used by tests)."""
-    return all(
-        np.array_equal(getattr(a, f.name), getattr(b, f.name), equal_nan=True)
-        for f in fields(Tree)
-    )

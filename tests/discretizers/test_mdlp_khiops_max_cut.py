@@ -242,6 +242,17 @@ def test_max_cut_ties_go_to_the_balanced_split():
     assert result.n_left == tied[int(np.argmin(balance))] + 1
 
 
+def test_max_cut_min_side_weight_restricts_the_candidates():
+    """Check on the worked example (metrics 14, 26, 31, 17 with 1, 3, 4, 5 points
+    on the left) that min_side_weight=3 leaves only 3.0, and 4 leaves none."""
+    x, y = [1, 2, 2, 4, 7, 8], list("aababb")
+    result = max_cut_threshold(x, y, min_side_weight=3)
+    assert (result.threshold, result.value, result.n_left) == (3.0, 26.0, 3)
+    assert_allclose(result.values, [14, 26, 31, 17])
+    none_left = max_cut_threshold(x, y, min_side_weight=4)
+    assert math.isnan(none_left.threshold) and none_left.value == 0.0
+
+
 def test_max_cut_no_threshold_and_large_magnitudes():
     """Check a single distinct value (no threshold) and values near 1e300."""
     none = max_cut_threshold([3.0, 3.0], [0, 1])
