@@ -66,6 +66,27 @@ def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, looku
     return contingency_table(codes, lookup, y_codes, weights, n_categories, n_classes)
 
 
+def midpoints(values, cuts):
+    """Thresholds halfway between the values on each side of each cut.
+
+    ``a / 2 + b / 2`` rather than ``(a + b) / 2``, which overflows near the largest
+    float.
+
+    Parameters
+    ----------
+    values : ndarray of float64
+        Distinct values, increasing.
+    cuts : ndarray of int
+        Cut positions (number of values before each cut), in ``[1, len(values))``.
+
+    Returns
+    -------
+    thresholds : ndarray of float64
+    """
+    cuts = np.asarray(cuts, dtype=np.intp)
+    return values[cuts - 1] / 2 + values[cuts] / 2
+
+
 def merge_rows(table, group_ids, n_groups):
     """Sum the rows of a table by group.
 

@@ -172,11 +172,11 @@ def check_finite_categories(values, feature_name) -> None:
             )
 
 
-#: Rows hashed at a time by :func:`_factorize`.
+#: Rows hashed at a time by :func:`factorize`.
 _FACTORIZE_CHUNK = 1 << 16
 
 
-def _factorize(column):
+def factorize(column):
     """``pd.factorize`` in chunks of rows: codes (intp, -1 missing) and uniques.
 
     ``pd.factorize`` sizes its hash table for one entry per row (about 8 times the
@@ -237,7 +237,7 @@ def factorize_column(column, feature_name) -> FactorizedColumn:
         # a read-only view of the column's own codes (Series.cat.codes copies them)
         raw_codes = column.array.codes
     else:
-        raw_codes, uniques = _factorize(column)
+        raw_codes, uniques = factorize(column)
     kind = column_kind(uniques, feature_name)
     if kind == NUMERIC_KIND:
         check_finite_categories(uniques, feature_name)
@@ -251,6 +251,61 @@ def factorize_column(column, feature_name) -> FactorizedColumn:
     lookup[0] = -1
     lookup[1:][order] = np.arange(len(uniques))
     return FactorizedColumn(uniques[order], raw_codes, lookup, kind)
+
+
+def append_missing(categories):
+    """Append the missing category, ``np.nan``, to sorted categories.
+
+    Float categories stay float; others become objects so that their values (ints,
+    bools, strings) are kept exactly.
+    """
+    if categories.dtype.kind != "f":
+        categories = categories.astype(object)
+    return np.append(categories, np.array([np.nan], dtype=categories.dtype))
+
+
+def category_lookup(factorized, categories, values, fitted_kind, name):
+    """Translate a column's raw codes into values learned per fitted category.
+
+    Parameters
+    ----------
+    factorized : FactorizedColumn
+        The column as :func:`factorize_column` returns it.
+    categories : ndarray
+        The categories learned in fit, sorted, the missing category (NaN) last
+        when there is one.
+    values : ndarray of int
+        The value of each category (a group id, a level).
+    fitted_kind : {"string", "numeric"}
+        What the categories were in fit.
+    name : str
+        The column's name, for the error message.
+
+    Returns
+    -------
+    lookup : ndarray of intp of shape (n_raw_codes + 1,)
+        ``lookup[raw code + 1]`` is the value of the row's category, -1 for a
+        category not learned in fit (slot 0 is the missing value).
+
+    Raises
+    ------
+    ValueError
+        If the column held another kind of values in fit.
+    """
+    has_missing = len(categories) > 0 and pd.isna(categories[-1])
+    known = categories[:-1] if has_missing else categories
+    seen_values = factorized.categories
+    if len(seen_values) and factorized.kind != fitted_kind:
+        raise ValueError(
+            f"Column {name!r} held {fitted_kind} categories in fit but holds "
+            f"{factorized.kind} values in transform."
+        )
+    position = pd.Index(known).get_indexer(seen_values)
+    value_of_seen = np.where(position >= 0, values[np.maximum(position, 0)], -1)
+    lookup = np.empty(len(factorized.lookup), dtype=np.intp)
+    lookup[0] = values[-1] if has_missing else -1
+    lookup[1:] = value_of_seen[factorized.lookup[1:]]
+    return lookup
 
 
 def check_classification_y(y, sample_weight=None, *, min_classes=2):
@@ -348,6 +403,28 @@ def check_sample_weight(sample_weight, n_samples):
     if not sample_weight.sum() > 0:
         raise ValueError("sample_weight sums to zero: there is nothing to learn.")
     return sample_weight
+
+
+def resolve_count(count, total) -> float:
+    """A count given as a number or as a fraction of a total.
+
+    The one reading of the "int or float" size parameters (``min_frequency``,
+    ``min_group_size``, ``min_samples_leaf``, ...): an integer is a (weighted)
+    count, a float in (0, 1] a fraction of ``total``.
+
+    Parameters
+    ----------
+    count : int or float
+    total : float
+        The total weight the fraction is taken of.
+
+    Returns
+    -------
+    count : float
+    """
+    if isinstance(count, numbers.Integral):
+        return float(count)
+    return float(count) * float(total)
 
 
 def feature_name(estimator, j) -> str:

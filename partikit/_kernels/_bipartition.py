@@ -29,11 +29,8 @@ import math
 import numpy as np
 from numba import njit
 
+from partikit._kernels._codes import GINI, TWOING
 from partikit._kernels._config import NJIT
-
-GINI = 0
-ENTROPY = 1
-TWOING = 2
 
 #: Largest number of rows whose splits are enumerated (2^(m-1) - 1 of them).
 MAX_EXHAUSTIVE_ROWS = 20

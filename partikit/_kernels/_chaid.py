@@ -41,11 +41,9 @@ import math
 import numpy as np
 from numba import njit
 
+from partikit._kernels._codes import PEARSON
 from partikit._kernels._config import NJIT
 from partikit._kernels._special import log_chi2_sf
-
-PEARSON = 0
-LIKELIHOOD_RATIO = 1
 
 #: merge_until return codes
 DONE = 0

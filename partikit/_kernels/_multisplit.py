@@ -24,11 +24,8 @@ import math
 import numpy as np
 from numba import njit
 
+from partikit._kernels._codes import ENTROPY
 from partikit._kernels._config import NJIT
-
-#: Criterion codes.
-ENTROPY = 0
-GINI = 1
 
 #: Integer tables with at most this many examples read ``t log2 t`` from a table
 #: instead of calling log: the DP evaluates O(m^2) interval costs.

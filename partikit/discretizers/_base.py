@@ -4,19 +4,19 @@
 
 from __future__ import annotations
 
-import warnings
 from abc import abstractmethod
 from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._kernels._multisplit import value_table
+from partikit._tables import midpoints
 from partikit._validation import (
     check_classification_y,
     check_lengths,
@@ -24,27 +24,6 @@ from partikit._validation import (
     check_sample_weight,
     feature_name,
 )
-
-
-def midpoints(values, cuts):
-    """Thresholds halfway between the values on each side of each cut.
-
-    ``a / 2 + b / 2`` rather than ``(a + b) / 2``, which overflows near the largest
-    float.
-
-    Parameters
-    ----------
-    values : ndarray of float64
-        Distinct values, increasing.
-    cuts : ndarray of int
-        Cut positions (number of values before each cut), in ``[1, len(values))``.
-
-    Returns
-    -------
-    thresholds : ndarray of float64
-    """
-    cuts = np.asarray(cuts, dtype=np.intp)
-    return values[cuts - 1] / 2 + values[cuts] / 2
 
 
 class CutResult(NamedTuple):
@@ -61,31 +40,6 @@ class CutResult(NamedTuple):
 
     cuts: np.ndarray
     statistics: dict
-
-
-class ColumnContext(NamedTuple):
-    """What a discretizer may know of the column whose value table it cuts.
-
-    Attributes
-    ----------
-    index : int
-        Position of the column in X.
-    name : str
-        Its name (``feature_names_in_`` or ``x{index}``).
-    values : ndarray of float64
-        The distinct values, increasing (one per value-table row).
-    """
-
-    index: int
-    name: str
-    values: np.ndarray
-
-
-class _ColumnFit(NamedTuple):
-    bin_edges: np.ndarray
-    table: np.ndarray  # (n_bins + 1, n_classes): the missing bin last
-    statistics: dict
-    warnings: tuple
 
 
 class BaseDiscretizer(TransformerMixin, BaseEstimator):
@@ -153,9 +107,10 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
         y_codes, self.classes_ = check_classification_y(y, sample_weight)
         self._start_fit()
-        fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(self._fit_column)(X[:, j], j, y_codes, sample_weight)
-            for j in range(X.shape[1])
+        fitted = fit_columns(
+            self._fit_column,
+            ((X[:, j], j, y_codes, sample_weight) for j in range(X.shape[1])),
+            self.n_jobs,
         )
         self.bin_edges_ = np.empty(len(fitted), dtype=object)
         for j, f in enumerate(fitted):
@@ -164,10 +119,6 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         self.missing_bin_ = self.n_bins_.copy()
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
-        # Worker threads cannot give a warning the caller's stack level: raised
-        # here, in column order.
-        for message in (m for f in fitted for m in f.warnings):
-            warnings.warn(message, UserWarning, stacklevel=3)
         self._end_fit()
         return self
 
@@ -204,11 +155,11 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
                 "bin (and the missing bin)."
             )
             edges = np.array([-np.inf, np.inf])
-            return _ColumnFit(
-                edges,
-                np.vstack([np.zeros(n_classes), missing_row]),
-                {},
-                tuple(messages),
+            return ColumnFit(
+                table=np.vstack([np.zeros(n_classes), missing_row]),
+                statistics={},
+                warnings=tuple(messages),
+                bin_edges=edges,
             )
         if len(values) == 1:
             messages.append(
@@ -217,15 +168,18 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             )
             result = CutResult(np.zeros(0, dtype=np.intp), {})
         else:
-            result = self._cut_table(table, ColumnContext(j, name, values))
+            result = self._cut_table(table, ColumnContext(j, name, values=values))
         cuts = np.asarray(result.cuts, dtype=np.intp)
         edges = np.concatenate([[values[0]], midpoints(values, cuts), [values[-1]]])
         binned = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
         message = result.statistics.pop("warning", None)
         if message is not None:
             messages.append(f"Feature {name!r}: {message}")
-        return _ColumnFit(
-            edges, np.vstack([binned, missing_row]), result.statistics, tuple(messages)
+        return ColumnFit(
+            table=np.vstack([binned, missing_row]),
+            statistics=result.statistics,
+            warnings=tuple(messages),
+            bin_edges=edges,
         )
 
     def _bin_codes(self, X):

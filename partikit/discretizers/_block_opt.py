@@ -12,9 +12,8 @@ import numpy as np
 from scipy.special import gammaln
 
 from partikit._compat import Interval, StrOptions
+from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import (
-    ENTROPY,
-    GINI,
     backtrack_cuts,
     multisplit_dp,
     refine_cuts,
@@ -28,7 +27,6 @@ from partikit.discretizers._blocks import (
     quantile_units,
 )
 
-_CRITERIA = {"entropy": ENTROPY, "gini": GINI}
 ALGORITHMS = ("block_opt_pruned", "block_opt", "bin_opt")
 ARITY_SELECTIONS = ("mdl", "balanced")
 
@@ -143,8 +141,8 @@ def optimal_multisplit(
     array([2, 5])
     """
     table = check_table(table)
-    if criterion not in _CRITERIA:
-        raise ValueError(f"criterion must be one of {sorted(_CRITERIA)}.")
+    if criterion not in IMPURITY_CODES:
+        raise ValueError(f"criterion must be one of {sorted(IMPURITY_CODES)}.")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}.")
     table = table[:, table.sum(axis=0) > 0]
@@ -164,7 +162,7 @@ def optimal_multisplit(
     tolerance = RELATIVE_TOLERANCE * max(total * max(math.log2(total + 1), 1.0), 1.0)
     values, last_cut, n_evaluations = multisplit_dp(
         units.table,
-        _CRITERIA[criterion],
+        IMPURITY_CODES[criterion],
         int(max_bins),
         algorithm == "block_opt_pruned",
         xlogx,
@@ -190,7 +188,7 @@ def _refine(table, units, cuts, criterion, tolerance):
     refined = []
     for k, unit_cuts in enumerate(cuts):
         moved, value = refine_cuts(
-            table, units.starts, unit_cuts, _CRITERIA[criterion], tolerance
+            table, units.starts, unit_cuts, IMPURITY_CODES[criterion], tolerance
         )
         if k > 0 and value >= values[k - 1] - tolerance:
             moved, value = refined[k - 1], values[k - 1]
@@ -419,7 +417,7 @@ class BlockOptDiscretizer(BaseDiscretizer):
 
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
-        "criterion": [StrOptions(set(_CRITERIA))],
+        "criterion": [StrOptions(set(IMPURITY_CODES))],
         "max_bins": [Interval(Integral, 1, None, closed="left")],
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "arity_selection": [StrOptions(set(ARITY_SELECTIONS))],

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -15,14 +14,15 @@ from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merge_sequence
-from partikit._stats import LN10, chi2_test
-from partikit._tables import check_table
-from partikit.discretizers._base import BaseDiscretizer, CutResult
-from partikit.groupers._khiops import (
+from partikit._khiops import (
+    KhiopsTrace,
     khiops_stopping_rule,
     max_delta_chi2_moments,
     resolve_min_frequency,
 )
+from partikit._stats import LN10, chi2_test
+from partikit._tables import check_table
+from partikit.discretizers._base import BaseDiscretizer, CutResult
 
 #: MaxDeltaChi2 of adjacent merges, simulated by tools/calibrate_khiops.py.
 DISCRETIZATION_TABLE = os.path.join(
@@ -68,32 +68,6 @@ def discretization_max_delta_chi2(n_values, n_classes, p):
         n_values, n_classes, DISCRETIZATION_TABLE, log_groups=True
     )
     return mean + float(norm.ppf(p)) * std
-
-
-@dataclass
-class KhiopsTrace:
-    """The adjacent merges of one Khiops discretization after the frequency phase.
-
-    Attributes
-    ----------
-    left, right : ndarray of intp
-        First value-table rows of the two intervals merged at each step.
-    delta_chi2 : ndarray of float64
-        DeltaChi2 of each merge.
-    log10_pvalue : ndarray of float64
-        log10 confidence level of the discretization after each merge.
-    forced : ndarray of bool
-        Merges with DeltaChi2 <= MaxDeltaChi2 (the robustness rule).
-    accepted : ndarray of bool
-        Merges kept in the result (a prefix of the sequence).
-    """
-
-    left: np.ndarray
-    right: np.ndarray
-    delta_chi2: np.ndarray
-    log10_pvalue: np.ndarray
-    forced: np.ndarray
-    accepted: np.ndarray
 
 
 def khiops_discretization(
@@ -222,8 +196,8 @@ def khiops_discretization(
     statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
     if keep_trace:
         statistics["trace"] = KhiopsTrace(
-            left=left,
-            right=right,
+            kept=left,
+            absorbed=right,
             delta_chi2=delta,
             log10_pvalue=log_p[1:] / LN10,
             forced=forced,

@@ -30,20 +30,17 @@ from partikit._stats import (
     log10_chi2_sf,
 )
 from partikit._validation import (
-    _factorize,
+    append_missing,
+    category_lookup,
     check_categorical_X,
     check_classification_y,
     check_lengths,
     check_sample_weight,
+    factorize,
     factorize_column,
     feature_name,
 )
-from partikit.groupers._base import (
-    BaseGrouper,
-    _append_missing,
-    category_lookup,
-    group_feature_names,
-)
+from partikit.groupers._base import BaseGrouper, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 
 #: Code of a combination not seen in fit, when there is no grouper.
@@ -100,7 +97,7 @@ def fit_member(column, name, sample_weight):
     )
     categories = factorized.categories[present[:-1]]
     if present[-1]:
-        categories = _append_missing(categories)
+        categories = append_missing(categories)
     levels = np.arange(len(categories), dtype=np.intp)
     lookup = category_lookup(factorized, categories, levels, factorized.kind, name)
     labels = np.array([_level_label(v) for v in categories], dtype=object)
@@ -341,7 +338,7 @@ def _as_array(column):
     if isinstance(column.dtype, pd.CategoricalDtype):
         codes, uniques = column.array.codes, column.cat.categories
     else:
-        codes, uniques = _factorize(column)
+        codes, uniques = factorize(column)
     values = np.append(np.asarray(uniques, dtype=object), np.nan)
     return values[codes]  # code -1 (missing) takes the appended NaN
 

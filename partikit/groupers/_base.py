@@ -7,19 +7,20 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from numbers import Integral
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._kernels._tables import apply_lookup
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
+    append_missing,
+    category_lookup,
     check_categorical_X,
     check_classification_y,
     check_lengths,
@@ -30,61 +31,6 @@ from partikit._validation import (
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
 _MAX_UNSEEN_SHOWN = 5
-
-
-def _append_missing(categories):
-    """Append the missing category, ``np.nan``, to sorted categories.
-
-    Float categories stay float; others become objects so that their values (ints,
-    bools, strings) are kept exactly.
-    """
-    if categories.dtype.kind != "f":
-        categories = categories.astype(object)
-    return np.append(categories, np.array([np.nan], dtype=categories.dtype))
-
-
-def category_lookup(factorized, categories, values, fitted_kind, name):
-    """Translate a column's raw codes into values learned per fitted category.
-
-    Parameters
-    ----------
-    factorized : FactorizedColumn
-        The column as :func:`~partikit._validation.factorize_column` returns it.
-    categories : ndarray
-        The categories learned in fit, sorted, the missing category (NaN) last
-        when there is one.
-    values : ndarray of int
-        The value of each category (a group id, a level).
-    fitted_kind : {"string", "numeric"}
-        What the categories were in fit.
-    name : str
-        The column's name, for the error message.
-
-    Returns
-    -------
-    lookup : ndarray of intp of shape (n_raw_codes + 1,)
-        ``lookup[raw code + 1]`` is the value of the row's category, -1 for a
-        category not learned in fit (slot 0 is the missing value).
-
-    Raises
-    ------
-    ValueError
-        If the column held another kind of values in fit.
-    """
-    has_missing = len(categories) > 0 and pd.isna(categories[-1])
-    known = categories[:-1] if has_missing else categories
-    seen_values = factorized.categories
-    if len(seen_values) and factorized.kind != fitted_kind:
-        raise ValueError(
-            f"Column {name!r} held {fitted_kind} categories in fit but holds "
-            f"{factorized.kind} values in transform."
-        )
-    position = pd.Index(known).get_indexer(seen_values)
-    value_of_seen = np.where(position >= 0, values[np.maximum(position, 0)], -1)
-    lookup = np.empty(len(factorized.lookup), dtype=np.intp)
-    lookup[0] = values[-1] if has_missing else -1
-    lookup[1:] = value_of_seen[factorized.lookup[1:]]
-    return lookup
 
 
 def group_feature_names(input_features, encode, n_groups):
@@ -105,46 +51,11 @@ def group_feature_names(input_features, encode, n_groups):
     )
 
 
-class ColumnContext(NamedTuple):
-    """What a grouper may know of the column whose table it groups.
-
-    Attributes
-    ----------
-    index : int
-        Position of the column in X.
-    name : str
-        Its name (``feature_names_in_`` or ``x{index}``).
-    ordered_categories : ndarray or None
-        The categories of a pandas ordered ``Categorical`` column, in their order;
-        None for any other column.
-    has_missing : bool
-        Whether the last row of the column's table is the missing category.
-    """
-
-    index: int
-    name: str
-    ordered_categories: np.ndarray | None
-    has_missing: bool
-
-
 def _ordered_categories(column):
     dtype = getattr(column, "dtype", None)
     if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
         return np.asarray(dtype.categories)
     return None
-
-
-class _ColumnFit(NamedTuple):
-    """What fitting one column learns (becomes one entry of each attribute)."""
-
-    categories: np.ndarray
-    group_ids: np.ndarray
-    n_groups: int
-    default_group: int
-    table: np.ndarray
-    statistics: dict
-    kind: str
-    warnings: tuple  # messages, raised by fit in the caller's thread
 
 
 class BaseGrouper(TransformerMixin, BaseEstimator):
@@ -246,10 +157,12 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
                 "classes. Use encode='onehot' or 'ordinal' for a multiclass target."
             )
         n_classes = len(self.classes_)
-        fitted = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(self._fit_column)(column, j, y_codes, sample_weight, n_classes)
-            for j, column in enumerate(columns)
-        )
+        fitted = fit_columns(
+            self._fit_column,
+            ((column, j, y_codes, sample_weight, n_classes)
+             for j, column in enumerate(columns)),
+            self.n_jobs,
+        )  # fmt: skip
         self.categories_ = [f.categories for f in fitted]
         self.group_ids_ = [f.group_ids for f in fitted]
         self.n_groups_ = np.array([f.n_groups for f in fitted], dtype=np.intp)
@@ -257,10 +170,6 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
         self._kinds = [f.kind for f in fitted]
-        # Columns may be fitted in worker threads, where a warning's stack level
-        # cannot reach the caller: they are raised here, in column order.
-        for message in (m for f in fitted for m in f.warnings):
-            warnings.warn(message, UserWarning, stacklevel=3)
         self.groups_ = [
             [cats[ids == g] for g in range(n)]
             for cats, ids, n in zip(
@@ -290,7 +199,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         categories = factorized.categories[present[:-1]]
         has_missing = bool(present[-1])
         if has_missing:
-            categories = _append_missing(categories)
+            categories = append_missing(categories)
         n_known = len(categories) - has_missing
         context = ColumnContext(j, name, _ordered_categories(column), has_missing)
         order = self._category_order(categories[:n_known], context)
@@ -315,7 +224,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         else:
             # The largest group; ties go to the lower group id (argmax).
             default_group = int(np.argmax(grouped.sum(axis=1)))
-        return _ColumnFit(
+        return ColumnFit(
             categories=categories,
             group_ids=group_ids,
             n_groups=int(result.n_groups),

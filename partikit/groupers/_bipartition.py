@@ -34,10 +34,7 @@ from typing import NamedTuple
 import numpy as np
 
 from partikit._kernels._bipartition import (
-    ENTROPY,
-    GINI,
     MAX_EXHAUSTIVE_ROWS,
-    TWOING,
     candidate_impurities,
     exhaustive_min_impurity,
     node_impurity,
@@ -45,7 +42,8 @@ from partikit._kernels._bipartition import (
     split_impurity,
     superclass_search,
 )
-from partikit._kernels._chaid import LIKELIHOOD_RATIO, PEARSON, pair_statistics
+from partikit._kernels._chaid import pair_statistics
+from partikit._kernels._codes import IMPURITY_CODES, TEST_CODES, TWOING
 from partikit._stats import log10_chi2_sf
 from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._max_cut import max_cut_bipartition
@@ -55,8 +53,6 @@ MAX_EXHAUSTIVE_RESPLIT_ROWS = 12
 #: Largest number of classes whose 2^(k-1) - 1 superclasses Twoing enumerates.
 MAX_TWOING_CLASSES = 20
 
-_TESTS = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
-_IMPURITIES = {"gini": GINI, "entropy": ENTROPY}
 
 
 class Bipartition(NamedTuple):
@@ -90,14 +86,14 @@ class _Prepared(NamedTuple):
 
 
 def _prepare(table, impurity):
-    if impurity not in _IMPURITIES:
+    if impurity not in IMPURITY_CODES:
         raise ValueError(
-            f"impurity must be one of {sorted(_IMPURITIES)}, got {impurity!r}."
+            f"impurity must be one of {sorted(IMPURITY_CODES)}, got {impurity!r}."
         )
     table = check_table(table)
     rows = np.flatnonzero(table.sum(axis=1) > 0)
     sub = np.ascontiguousarray(table[rows][:, table.sum(axis=0) > 0])
-    return _Prepared(table, rows, sub, _IMPURITIES[impurity])
+    return _Prepared(table, rows, sub, IMPURITY_CODES[impurity])
 
 
 def _split(table, impurity, search):
@@ -551,7 +547,7 @@ def _side_statistics(left, total, test):
     stacked = np.ascontiguousarray(np.vstack([left, total - left]), dtype=np.float64)
     # exact zeros for classes a side lacks (total - left may leave rounding dust)
     stacked[stacked < 1e-9 * max(float(total.max()), 1.0)] = 0.0
-    return pair_statistics(stacked, np.arange(k), np.arange(k, 2 * k), _TESTS[test])
+    return pair_statistics(stacked, np.arange(k), np.arange(k, 2 * k), TEST_CODES[test])
 
 
 def best_chi2_bipartition(table, *, ordered=False, test="pearson"):

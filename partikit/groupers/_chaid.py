@@ -15,8 +15,6 @@ import pandas as pd
 from partikit._compat import Interval, RealNotInt, StrOptions, _check_feature_names_in
 from partikit._kernels._chaid import (
     COMPOUND,
-    LIKELIHOOD_RATIO,
-    PEARSON,
     group_labels,
     init_state,
     members,
@@ -24,6 +22,7 @@ from partikit._kernels._chaid import (
     pair_statistics,
     split_group,
 )
+from partikit._kernels._codes import TEST_CODES
 from partikit._stats import (
     bonferroni_adjust,
     chi2_statistic,
@@ -34,10 +33,10 @@ from partikit._stats import (
     log10_chi2_sf,
 )
 from partikit._tables import check_table, merge_rows, number_by_first_row
+from partikit._validation import resolve_count
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
 
-_TEST_CODES = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
 _MULTIPLIERS = {
     "nominal": log10_bonferroni_nominal,
     "ordinal": log10_bonferroni_ordinal,
@@ -101,7 +100,7 @@ def _most_similar(counts, g, partners, test):
     statistic, then the lower index), and that p-value's log10."""
     partners = np.asarray(partners, dtype=np.intp)
     statistics, n_present = pair_statistics(
-        counts, np.full(len(partners), g, dtype=np.intp), partners, _TEST_CODES[test]
+        counts, np.full(len(partners), g, dtype=np.intp), partners, TEST_CODES[test]
     )
     log10_p = log10_chi2_sf(statistics, np.maximum(n_present - 1, 0))
     best = np.lexsort((partners, statistics, -log10_p))[0]
@@ -112,7 +111,7 @@ def _merge_phase(
     table, ordinal, test, alpha_merge, min_groups, max_groups, resplit, alpha_resplit
 ):
     """Labels of the rows of ``table`` after the CHAID merge loop (SPSS steps 2-5)."""
-    state = init_state(table, ordinal, _TEST_CODES[test])
+    state = init_state(table, ordinal, TEST_CODES[test])
     max_neg_log_alpha = -math.log(alpha_merge)
     max_groups = -1 if max_groups is None else max_groups
     resplit_budget = _RESPLITS_PER_CATEGORY * table.shape[0] if resplit else 0
@@ -208,12 +207,6 @@ def _absorb_small_groups(rows, labels, floating_label, ordinal, test, min_size):
         labels = _merge_labels(labels, partner, g)
 
 
-def _resolve_min_size(min_group_size, total):
-    if isinstance(min_group_size, Integral):
-        return float(min_group_size)
-    return float(min_group_size) * total
-
-
 def chaid_grouping(
     table,
     *,
@@ -307,7 +300,7 @@ def chaid_grouping(
     (32.4, 8.78...e-08)
     """
     table = check_table(table)
-    if test not in _TEST_CODES:
+    if test not in TEST_CODES:
         raise ValueError(f"test must be 'pearson' or 'likelihood_ratio', got {test!r}.")
     if floating_row is not None and not ordinal:
         raise ValueError("floating_row applies to ordinal predictors only.")
@@ -361,7 +354,7 @@ def chaid_grouping(
             labels = np.zeros(1, dtype=np.intp)
         core_rows = np.append(core_rows, floating_row)
         rows = np.vstack([core, floating_counts[None, :]])
-    min_size = _resolve_min_size(min_group_size, float(table.sum()))
+    min_size = resolve_count(min_group_size, float(table.sum()))
     if min_size > 0 and n_categories >= 2:
         labels = _absorb_small_groups(
             rows, labels, floating_label, ordinal, test, min_size

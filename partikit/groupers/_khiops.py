@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import functools
 import math
 import os
 from dataclasses import dataclass, field
@@ -16,8 +15,13 @@ from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
-from partikit._kernels._special import log_chi2_sf_array
-from partikit._stats import LN10, chi2_statistic, chi2_test
+from partikit._khiops import (
+    KhiopsTrace,
+    khiops_stopping_rule,
+    max_delta_chi2_moments,
+    resolve_min_frequency,
+)
+from partikit._stats import LN10, chi2_test
 from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
@@ -29,81 +33,6 @@ _MAX_DELTA_CHI2_TABLE = os.path.join(
 # --------------------------------------------------------------------------------------
 # MaxDeltaChi2: the calibrated law of the largest chance merge
 # --------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=4)
-def _max_delta_chi2_grid(path):
-    """Load a simulated (n_groups, n_classes) -> (mean, std) table once."""
-    with open(path) as f:
-        lines = [line for line in f if not line.startswith("#")]
-    names = lines[0].strip().split(",")
-    data = np.loadtxt(lines[1:], delimiter=",", ndmin=2)
-    column = {name: data[:, k] for k, name in enumerate(names)}
-    groups_grid = np.unique(column["n_groups"])
-    classes_grid = np.unique(column["n_classes"])
-    mean = np.full((len(groups_grid), len(classes_grid)), np.nan)
-    std = np.full_like(mean, np.nan)
-    rows = np.searchsorted(groups_grid, column["n_groups"])
-    cols = np.searchsorted(classes_grid, column["n_classes"])
-    # The normal law fitted to the upper quantiles (see tools/calibrate_khiops.py).
-    mean[rows, cols] = column["tail_mean"]
-    std[rows, cols] = column["tail_std"]
-    if np.isnan(mean).any():
-        raise RuntimeError(f"{path} does not cover a full grid.")
-    return groups_grid, classes_grid, mean, std
-
-
-def _interpolation_weights(x, grid):
-    """Bracketing indices and weight for piecewise-linear interpolation.
-
-    Beyond the last grid point the last segment is extended (linear
-    extrapolation), following Boulle's observation that the statistics of
-    MaxDeltaChi2 behave linearly in the number of groups and of classes.
-    """
-    k = int(np.searchsorted(grid, x, side="right")) - 1
-    k = min(max(k, 0), len(grid) - 2)
-    t = (x - grid[k]) / (grid[k + 1] - grid[k])
-    return k, t
-
-
-def max_delta_chi2_moments(
-    n_groups, n_classes, table=_MAX_DELTA_CHI2_TABLE, *, log_groups=False
-):
-    """Mean and standard deviation of MaxDeltaChi2 for an independent attribute.
-
-    Parameters
-    ----------
-    n_groups : int
-        Number of groups when merging starts (after rare categories are pooled),
-        at least 2.
-    n_classes : int
-        Number of classes present, at least 2.
-    table : str, default=the grouping table
-        Path of the simulated table: the grouping one (merges of any two groups)
-        or the discretization one (merges of adjacent intervals).
-    log_groups : bool, default=False
-        Interpolate and extrapolate linearly in ``log(n_groups)`` instead of
-        ``n_groups`` (for maxima that grow like ``log I``).
-
-    Returns
-    -------
-    mean, std : float
-        Bilinear interpolation of the table simulated by
-        ``tools/calibrate_khiops.py``, extrapolated linearly beyond it.
-    """
-    groups_grid, classes_grid, mean, std = _max_delta_chi2_grid(table)
-    if log_groups:
-        i, ti = _interpolation_weights(math.log(n_groups), np.log(groups_grid))
-    else:
-        i, ti = _interpolation_weights(n_groups, groups_grid)
-    j, tj = _interpolation_weights(n_classes, classes_grid)
-
-    def bilinear(values):
-        low = (1 - ti) * values[i, j] + ti * values[i + 1, j]
-        high = (1 - ti) * values[i, j + 1] + ti * values[i + 1, j + 1]
-        return float((1 - tj) * low + tj * high)
-
-    return bilinear(mean), max(bilinear(std), 0.0)
 
 
 def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE):
@@ -122,7 +51,8 @@ def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE
     p : float
         Probability of the guarantee, in (0, 1).
     table : str, default=the grouping table
-        See :func:`max_delta_chi2_moments`.
+        Path of the simulated table (see
+        :func:`partikit._khiops.max_delta_chi2_moments`).
 
     Returns
     -------
@@ -154,56 +84,6 @@ def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE
 # --------------------------------------------------------------------------------------
 
 
-def cochran_min_frequency(class_totals):
-    """Smallest category total for which the chi-square approximation holds.
-
-    Cochran's rule for a table's expected counts (all at least 1, at least 80% of
-    them at least 5) applied to one category: with global class proportions ``q``,
-    a category of total ``n`` has expected counts ``n q_j``.
-
-    Parameters
-    ----------
-    class_totals : ndarray of shape (n_classes,)
-        Class totals of the table, all positive.
-
-    Returns
-    -------
-    min_frequency : float
-        ``max(1 / q_min, 5 / q_(m))`` where ``q_(m)`` is the ``m``-th largest
-        proportion, ``m = ceil(0.8 J)``.
-
-    References
-    ----------
-    .. [1] Cochran, W. G. (1954). Some methods for strengthening the common
-       chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
-    """
-    q = np.sort(np.asarray(class_totals, dtype=np.float64))[::-1]
-    q = q / q.sum()
-    m = math.ceil(0.8 * len(q))
-    return float(max(1.0 / q[-1], 5.0 / q[m - 1]))
-
-
-def resolve_min_frequency(min_frequency, class_totals):
-    """Turn the ``min_frequency`` parameter into a count.
-
-    Parameters
-    ----------
-    min_frequency : "auto", int or float
-        ``"auto"``: :func:`cochran_min_frequency`; an int: that count (0 disables
-        the constraint); a float in (0, 1): that fraction of the total weight.
-    class_totals : ndarray of shape (n_classes,)
-
-    Returns
-    -------
-    count : float
-    """
-    if isinstance(min_frequency, str):
-        return cochran_min_frequency(class_totals)
-    if isinstance(min_frequency, Integral):
-        return float(min_frequency)
-    return float(min_frequency) * float(np.sum(class_totals))
-
-
 def _canonical_order(table):
     """Row and column orders that depend on the table's content only.
 
@@ -218,32 +98,6 @@ def _canonical_order(table):
     row_keys = np.vstack([ordered.T[::-1], -ordered.sum(axis=1)])
     row_order = np.lexsort(row_keys)
     return row_order, col_order
-
-
-@dataclass
-class KhiopsTrace:
-    """The greedy merge sequence of one Khiops grouping, in the order it was run.
-
-    Attributes
-    ----------
-    kept, absorbed : ndarray of intp
-        Representative table rows of the two groups merged at each step.
-    delta_chi2 : ndarray of float64
-        DeltaChi2 of each merge.
-    log10_pvalue : ndarray of float64
-        log10 confidence level of the grouping after each merge.
-    forced : ndarray of bool
-        Merges made because DeltaChi2 <= MaxDeltaChi2 (the robustness rule).
-    accepted : ndarray of bool
-        Merges kept in the final grouping (a prefix of the sequence).
-    """
-
-    kept: np.ndarray
-    absorbed: np.ndarray
-    delta_chi2: np.ndarray
-    log10_pvalue: np.ndarray
-    forced: np.ndarray
-    accepted: np.ndarray
 
 
 @dataclass
@@ -269,46 +123,6 @@ class KhiopsGrouping:
     n_groups: int
     rare_group: int
     statistics: dict = field(default_factory=dict)
-
-
-def khiops_stopping_rule(initial, delta, threshold):
-    """Where the robust Khiops merging stops, given its greedy merge sequence.
-
-    A merge is made while its DeltaChi2 is at most ``threshold`` (forced), or it
-    lowers the confidence level of the whole table, or it merges identical
-    profiles (DeltaChi2 = 0, nothing lost); the first merge doing none of these
-    stops the merging. Shared by the grouping (merges of any two groups) and the
-    discretization (merges of adjacent intervals).
-
-    Parameters
-    ----------
-    initial : ndarray of shape (n_initial, n_classes)
-        Table when merging starts (no empty row or column).
-    delta : ndarray of shape (n_initial - 1,)
-        DeltaChi2 of the greedy merges, in order, down to one part.
-    threshold : float
-        MaxDeltaChi2 (``-inf``: no forced merge).
-
-    Returns
-    -------
-    n_merges : int
-        Number of merges made.
-    log_p : ndarray of shape (n_initial,)
-        Natural log of the confidence level before any merge and after each.
-    forced : ndarray of bool of shape (n_initial - 1,)
-    """
-    n_initial, n_classes = initial.shape
-    chi2_start, _ = chi2_statistic(initial)
-    chi2_after = np.maximum(chi2_start - np.cumsum(delta), 0.0)
-    n_groups_after = n_initial - 1 - np.arange(n_initial - 1)
-    dof = np.concatenate([[n_initial - 1], n_groups_after - 1]) * (n_classes - 1)
-    log_p = log_chi2_sf_array(
-        np.concatenate([[chi2_start], chi2_after]), dof.astype(np.float64)
-    )
-    forced = delta <= threshold
-    accepted = forced | (log_p[1:] < log_p[:-1]) | (delta <= 0.0)
-    n_merges = int(np.argmin(accepted)) if not accepted.all() else n_initial - 1
-    return n_merges, log_p, forced
 
 
 def _single_group(table, row_mask, statistics):

@@ -11,7 +11,8 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions
-from partikit._kernels._bipartition import ENTROPY, GINI, split_impurity
+from partikit._kernels._bipartition import split_impurity
+from partikit._kernels._codes import ENTROPY, GINI
 from partikit._kernels._max_cut import (
     MAX_EXHAUSTIVE_VERTICES,
     best_hyperplane_cut,

@@ -16,14 +16,15 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d
 from partikit._compat import Interval, RealNotInt, StrOptions, _fit_context
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS
 from partikit._validation import (
+    category_lookup,
     check_categorical_X,
     check_classification_y,
     check_lengths,
     check_sample_weight,
     factorize_column,
     feature_name,
+    resolve_count,
 )
-from partikit.groupers._base import category_lookup
 from partikit.groupers._bipartition import MAX_TWOING_CLASSES
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._splitters import SPLITTERS
@@ -424,8 +425,13 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             criterion=self.criterion,
             node_features=self.node_features,
             max_depth=self.max_depth,
-            min_samples_split=self._resolve_size(self.min_samples_split, total),
-            min_samples_leaf=self._resolve_size(self.min_samples_leaf, total),
+            # a fraction rounds up to whole samples, as in scikit-learn's trees
+            min_samples_split=float(
+                math.ceil(resolve_count(self.min_samples_split, total))
+            ),
+            min_samples_leaf=float(
+                math.ceil(resolve_count(self.min_samples_leaf, total))
+            ),
             min_impurity_decrease=self.min_impurity_decrease,
             chi2_alpha=self.chi2_alpha,
             min_second_value_count=self.min_second_value_count,
@@ -435,12 +441,6 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             data, params, collapse=self.collapse_same_prediction
         )
         return self
-
-    @staticmethod
-    def _resolve_size(size, total):
-        if isinstance(size, Integral):
-            return float(size)
-        return float(math.ceil(size * total))
 
     def _check_node_features(self, numeric):
         if self.node_features is None:

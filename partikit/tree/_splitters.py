@@ -25,20 +25,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from partikit._kernels._bipartition import (
-    ENTROPY,
-    GINI,
-    candidate_impurities,
-    node_impurity,
-)
-from partikit.discretizers._base import midpoints
+from partikit._kernels._bipartition import candidate_impurities, node_impurity
+from partikit._kernels._codes import IMPURITY_CODES
+from partikit._tables import midpoints
 from partikit.discretizers._block_opt import choose_arity, optimal_multisplit
 from partikit.discretizers._max_cut import max_cut_threshold
 from partikit.groupers._bipartition import BIPARTITIONS
 from partikit.groupers._chaid import chaid_grouping
 from partikit.groupers._khiops import khiops_grouping
-
-IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}
 
 
 class CategoricalSplit(NamedTuple):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels import _multisplit as kernel
+from partikit._kernels._codes import IMPURITY_CODES
 from partikit.datasets import make_interval_target
 from partikit.discretizers import (
     BlockOptDiscretizer,
@@ -81,7 +82,7 @@ def test_block_starts_kernel_matches_naive(global_random_seed):
 @pytest.mark.parametrize("criterion", CRITERIA)
 def test_interval_cost_kernel_matches_naive(criterion, global_random_seed):
     """Check the interval cost, with and without the t log2 t lookup."""
-    code = kernel.ENTROPY if criterion == "entropy" else kernel.GINI
+    code = IMPURITY_CODES[criterion]
     for table in _random_value_tables(global_random_seed, 100):
         cum = kernel.prefix_sums(table)
         lookup = kernel.xlogx_table(int(table.sum()) + 1)
@@ -98,7 +99,7 @@ def test_interval_cost_kernel_matches_naive(criterion, global_random_seed):
 def test_refine_cuts_kernel_matches_naive(criterion, global_random_seed):
     """Check the local refinement of pre-binned cuts against a naive loop."""
     rng = np.random.RandomState(global_random_seed)
-    code = kernel.ENTROPY if criterion == "entropy" else kernel.GINI
+    code = IMPURITY_CODES[criterion]
     for table in _random_value_tables(global_random_seed, 100, max_rows=30):
         if len(table) < 6:
             continue

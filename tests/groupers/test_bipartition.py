@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels import _bipartition as kernel
+from partikit._kernels._codes import IMPURITY_CODES
 from partikit.datasets import make_random_table
 from partikit.groupers import BIPARTITIONS
 from partikit.groupers._bipartition import (
@@ -37,7 +38,7 @@ from tests.naive import (
 #: ALGORITHMS.md section 4.7-4.8: 4 values, 3 classes, N = 17.
 EXAMPLE = np.array([[4, 0, 1], [0, 3, 1], [2, 2, 0], [1, 0, 3]], dtype=float)
 IMPURITIES = ["gini", "entropy"]
-CODES = {"gini": kernel.GINI, "entropy": kernel.ENTROPY}
+CODES = IMPURITY_CODES
 
 
 def _random_table(rng, max_values, max_classes):

@@ -15,6 +15,7 @@ from numpy.testing import assert_array_equal
 
 from partikit import CHAIDGrouper
 from partikit._kernels import _chaid as kernel
+from partikit._kernels import _codes as codes
 from partikit.groupers import chaid_feature_ranking
 from partikit.groupers._bipartition import best_chi2_bipartition
 from partikit.groupers._chaid import chaid_grouping, rank_attributes
@@ -38,7 +39,7 @@ def _labels(groups, n_rows):
 def _kernel_labels(
     table, alpha, *, ordinal=False, min_groups=1, max_groups=None, test="pearson"
 ):
-    code = kernel.PEARSON if test == "pearson" else kernel.LIKELIHOOD_RATIO
+    code = codes.PEARSON if test == "pearson" else codes.LIKELIHOOD_RATIO
     state = kernel.init_state(np.ascontiguousarray(table, dtype=float), ordinal, code)
     kernel.merge_until(
         state,
@@ -72,7 +73,7 @@ def test_worked_example_pairwise_statistics(a, b, expected):
     """Check the pairwise chi-squares of the worked example, by the kernel and by
     the naive twin."""
     counts = np.array([a, b], dtype=float)
-    statistic, n_present = _py(kernel.pair_statistic)(counts, 0, 1, kernel.PEARSON)
+    statistic, n_present = _py(kernel.pair_statistic)(counts, 0, 1, codes.PEARSON)
     assert n_present == 2
     assert statistic == pytest.approx(expected, abs=5e-3)
     assert statistic == pytest.approx(naive_pair_test(a, b)[0], rel=1e-12)
@@ -192,7 +193,7 @@ def test_pair_statistic_matches_naive_likelihood_ratio():
         counts = rng.integers(0, 20, size=(2, 4)).astype(float)
         counts[:, 0] += 1
         statistic, n_present = _py(kernel.pair_statistic)(
-            counts, 0, 1, kernel.LIKELIHOOD_RATIO
+            counts, 0, 1, codes.LIKELIHOOD_RATIO
         )
         expected, dof, _ = naive_pair_test(counts[0], counts[1], "likelihood_ratio")
         assert statistic == pytest.approx(expected, rel=1e-10, abs=1e-12)
@@ -206,7 +207,7 @@ def test_pair_cache_is_optional(monkeypatch):
     table = rng.integers(1, 30, size=(12, 3)).astype(float)
     cached = _kernel_labels(table, 0.05)
     monkeypatch.setattr(kernel, "CACHE_MAX_ROWS", 0)
-    state = _py(kernel.init_state)(table, False, kernel.PEARSON)
+    state = _py(kernel.init_state)(table, False, codes.PEARSON)
     assert state[kernel._CACHE_STAT].shape == (0, 0)
     _py(kernel.merge_until)(state, -math.log(0.05), 1, -1, False)
     assert_array_equal(_py(kernel.group_labels)(state), cached)

@@ -16,16 +16,18 @@ from scipy.stats import norm
 from sklearn.metrics import adjusted_rand_score
 
 from partikit import KhiopsGrouper
+from partikit._khiops import (
+    _max_delta_chi2_grid,
+    cochran_min_frequency,
+    max_delta_chi2_moments,
+    resolve_min_frequency,
+)
 from partikit._stats import chi2_test
 from partikit.datasets import make_grouped_categorical
 from partikit.groupers._khiops import (
     _MAX_DELTA_CHI2_TABLE,
-    _max_delta_chi2_grid,
-    cochran_min_frequency,
     khiops_grouping,
-    max_delta_chi2_moments,
     max_delta_chi2_threshold,
-    resolve_min_frequency,
 )
 from tests.naive import naive_chi2_statistic, naive_greedy_merges, naive_log_chi2_sf
 
@@ -200,7 +202,8 @@ def test_max_delta_chi2_interpolates_and_extrapolates():
     linear extrapolation beyond the grid."""
     groups, classes, mean, std = _max_delta_chi2_grid(_MAX_DELTA_CHI2_TABLE)
     i, j = len(groups) // 2, len(classes) // 2
-    assert max_delta_chi2_moments(groups[i], classes[j]) == pytest.approx(
+    moments = max_delta_chi2_moments(groups[i], classes[j], _MAX_DELTA_CHI2_TABLE)
+    assert moments == pytest.approx(
         (mean[i, j], std[i, j])
     )
     thresholds = [

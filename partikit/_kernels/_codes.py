@@ -1,0 +1,22 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Integer codes that select a criterion inside the kernels, defined once.
+
+numba compiles a comparison with a module-level integer into a constant, so a
+criterion is passed to a kernel as one of these codes, never as a string.
+"""
+
+#: Impurities (and CART's twoing value) of the split and multisplit kernels.
+GINI = 0
+ENTROPY = 1
+TWOING = 2
+
+#: The impurity codes by name, as the estimators' parameters spell them.
+IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}
+
+#: Statistics of CHAID's pairwise tests.
+PEARSON = 0
+LIKELIHOOD_RATIO = 1
+
+#: The test codes by name, as the estimators' parameters spell them.
+TEST_CODES = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
