@@ -3,8 +3,9 @@
 """partikit: supervised partitioning for scikit-learn.
 
 Learn from a classification target how to group the categories of categorical
-attributes and how to cut numeric attributes into intervals, and encode the
-attributes by those groups and intervals.
+attributes, how to cut numeric attributes into intervals and which attributes to
+combine, encode the attributes by those groups and intervals, and grow decision
+trees whose splits are exactly those partitions.
 """
 
 from partikit._version import __version__
@@ -19,6 +20,7 @@ from partikit.groupers import (
     KhiopsGrouper,
     MaxCutGrouper,
 )
+from partikit.tree import PartitionTreeClassifier
 
 __all__ = [
     "AttributeAggregator",
@@ -28,5 +30,6 @@ __all__ = [
     "KhiopsGrouper",
     "MDLPDiscretizer",
     "MaxCutGrouper",
+    "PartitionTreeClassifier",
     "__version__",
 ]

@@ -70,12 +70,63 @@ def test_tree_imports_cores_never_estimators():
 
 
 def test_nothing_imports_the_tree():
-    """Check that only the tree itself and the command line import partikit.tree."""
+    """Check that only the tree itself, the top-level namespace (a re-export) and
+    the command line import partikit.tree."""
     for path in PACKAGE.rglob("*.py"):
         relative = path.relative_to(PACKAGE)
-        if relative.parts[0] == "tree" or relative.name == "__main__.py":
+        if relative.parts[0] in ("tree", "__init__.py", "__main__.py"):
             continue
         for module in _imports(path):
             assert not module.startswith("partikit.tree"), (
                 f"{relative} imports {module}"
             )
+
+
+#: The subpackages, each one floor: they may import the floors below
+#: (``partikit._*`` modules and ``partikit._kernels``) and each other's public
+#: namespaces only.
+SUBPACKAGES = ("groupers", "discretizers", "tree", "utils")
+
+
+def _package_modules():
+    for path in sorted(PACKAGE.rglob("*.py")):
+        relative = path.relative_to(PACKAGE)
+        yield path, relative.parts[0] if len(relative.parts) > 1 else None
+
+
+@pytest.mark.parametrize(
+    "path", [p for p, _ in _package_modules()], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_private_module_of_another_subpackage(path):
+    """Check that a module imports no private module of another subpackage
+    (shared code lives a floor down, in partikit._* modules)."""
+    own = path.relative_to(PACKAGE).parts[0]
+    for module in _imports(path):
+        parts = module.split(".")
+        if len(parts) < 3 or parts[0] != "partikit" or parts[1] not in SUBPACKAGES:
+            continue
+        if parts[1] != own and any(p.startswith("_") for p in parts[2:]):
+            raise AssertionError(
+                f"{path.relative_to(PACKAGE)} imports {module}, a private module "
+                f"of partikit.{parts[1]}"
+            )
+
+
+@pytest.mark.parametrize(
+    "path", [p for p, _ in _package_modules()], ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_private_name_of_another_module(path):
+    """Check that no module takes a private name (leading underscore) from a
+    module outside its own subpackage; _compat re-exports scikit-learn's private
+    helpers under their own names and is the exception."""
+    relative = path.relative_to(PACKAGE)
+    own = "partikit." + relative.parts[0] if len(relative.parts) > 1 else None
+    for module, name in _imported_names(path):
+        if not module.startswith("partikit") or module == "partikit._compat":
+            continue
+        if own is not None and module.startswith(own):
+            continue
+        dunder = name.startswith("__") and name.endswith("__")
+        assert dunder or not name.startswith("_"), (
+            f"{relative} imports the private name {name} from {module}"
+        )

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import warnings
 from abc import abstractmethod
 from numbers import Integral
 from typing import NamedTuple
@@ -16,7 +17,7 @@ from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._kernels._multisplit import value_table
-from partikit._tables import midpoints
+from partikit._tables import check_table, midpoints
 from partikit._validation import (
     check_classification_y,
     check_lengths,
@@ -74,8 +75,39 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         """Cut one column's value table; returns a :class:`CutResult`.
 
         ``table`` has one row per distinct value (at least 2), in value order;
-        ``context`` is the column's :class:`ColumnContext`.
+        ``context`` is the column's :class:`ColumnContext` in ``fit``, None for
+        a table given to :meth:`cut_table`.
         """
+
+    def cut_table(self, table):
+        """Cut one value table into intervals with this discretizer's parameters.
+
+        The pure core call that ``fit`` makes on each column's value table, on a
+        table built elsewhere: :class:`~partikit.tree.PartitionTreeClassifier`
+        calls it on the value table of each node (``numeric_split=<a
+        discretizer>``). The discretizer need not be fitted and is not changed.
+
+        Parameters
+        ----------
+        table : array-like of shape (n_values, n_classes)
+            Class counts (weighted) of each distinct value, in increasing value
+            order, no empty row.
+
+        Returns
+        -------
+        result : CutResult
+            ``cuts``: the cut positions (number of table rows before each cut,
+            increasing); ``statistics``: the algorithm's figures.
+        """
+        self._validate_params()
+        table = check_table(table)
+        if table.shape[0] < 2:
+            return CutResult(np.zeros(0, dtype=np.intp), {})
+        result = self._cut_table(table, None)
+        message = result.statistics.pop("warning", None)
+        if message is not None:
+            warnings.warn(message, UserWarning, stacklevel=2)
+        return result
 
     def _start_fit(self):
         """Prepare one fit, once X is checked (per-fit state shared by columns)."""

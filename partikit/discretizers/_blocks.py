@@ -95,7 +95,7 @@ def block_units(table):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.discretizers import block_units
+    >>> from partikit.discretizers._blocks import block_units
     >>> table = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]])
     >>> units = block_units(table)
     >>> units.starts

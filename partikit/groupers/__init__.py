@@ -1,21 +1,32 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Supervised grouping of the categories of categorical attributes."""
+"""Supervised grouping of the categories of categorical attributes.
+
+The estimators, and the pure cores they call on a contingency table (categories x
+classes), which the decision tree calls on the table of each node.
+"""
 
 from partikit.groupers._aggregation import AttributeAggregator
-from partikit.groupers._bipartition import BIPARTITIONS, Bipartition
-from partikit.groupers._chaid import CHAIDGrouper, chaid_feature_ranking
-from partikit.groupers._khiops import KhiopsGrouper
+from partikit.groupers._bipartition import BIPARTITIONS
+from partikit.groupers._chaid import (
+    CHAIDGrouper,
+    chaid_feature_ranking,
+    chaid_grouping,
+)
+from partikit.groupers._khiops import KhiopsGrouper, khiops_grouping
 from partikit.groupers._max_cut import MaxCutGrouper, edge_weights, max_cut_bipartition
 
 __all__ = [
+    # estimators
     "AttributeAggregator",
-    "BIPARTITIONS",
-    "Bipartition",
     "CHAIDGrouper",
     "KhiopsGrouper",
     "MaxCutGrouper",
     "chaid_feature_ranking",
+    # table-level cores
+    "BIPARTITIONS",
+    "chaid_grouping",
     "edge_weights",
+    "khiops_grouping",
     "max_cut_bipartition",
 ]

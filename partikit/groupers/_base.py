@@ -17,7 +17,7 @@ from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._kernels._tables import apply_lookup
-from partikit._tables import build_table, merge_rows
+from partikit._tables import build_table, check_table, merge_rows
 from partikit._validation import (
     append_missing,
     category_lookup,
@@ -97,11 +97,41 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
     def _group_table(self, table, context):
         """Partition the rows of one column's table (categories x classes).
 
-        ``context`` is the column's :class:`ColumnContext`. Returns an object with
+        ``context`` is the column's :class:`ColumnContext` in ``fit``, None for
+        a table given to :meth:`group_table` (a nominal column). Returns an
+        object with
         attributes ``group_ids`` (ndarray of intp, one per row, numbered 0, 1, ...
         by first row), ``n_groups``, ``rare_group`` (-1 if none) and
         ``statistics`` (dict).
         """
+
+    def group_table(self, table):
+        """Group the rows of one contingency table with this grouper's parameters.
+
+        The pure core call that ``fit`` makes on each column's table, for a
+        nominal column, on a table built elsewhere:
+        :class:`~partikit.tree.PartitionTreeClassifier` calls it on the table of
+        each node (``categorical_split=<a grouper>``), and
+        :class:`~partikit.groupers.AttributeAggregator`'s search on the table of
+        each candidate. The grouper need not be fitted and is not changed.
+
+        Parameters
+        ----------
+        table : array-like of shape (n_categories, n_classes)
+            Class counts (weighted) of each category; an empty row is a category
+            absent from the table.
+
+        Returns
+        -------
+        result : object
+            The result of the grouper's core function (for instance
+            :func:`~partikit.groupers.khiops_grouping`): ``group_ids`` (the group
+            of each row, numbered by first row, -1 for an empty row),
+            ``n_groups``, ``rare_group`` (-1 if none), ``statistics`` (dict) and
+            ``criterion``, the value the method optimises (larger is better).
+        """
+        self._validate_params()
+        return self._group_table(check_table(table), None)
 
     def _start_fit(self):
         """Prepare one fit, once X is checked and ``n_features_in_`` is known.

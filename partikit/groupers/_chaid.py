@@ -94,6 +94,11 @@ class CHAIDGrouping:
     rare_group: int = -1
     statistics: dict = field(default_factory=dict)
 
+    @property
+    def criterion(self):
+        """-log10 of the Bonferroni-adjusted p-value (larger is better)."""
+        return -float(self.statistics["log10_adjusted_pvalue"])
+
 
 def _most_similar(counts, g, partners, test):
     """Partner of group g with the largest pairwise p-value (then the smaller
@@ -664,7 +669,10 @@ class CHAIDGrouper(BaseGrouper):
 
     def _ordinal_order(self, context):
         """None (nominal column), or the explicit order of an ordinal column
-        (an empty tuple meaning the natural order)."""
+        (an empty tuple meaning the natural order); a table given to
+        ``group_table`` (``context=None``) is nominal."""
+        if context is None:
+            return None
         spec = self.ordinal
         natural = (
             () if context.ordered_categories is None else context.ordered_categories

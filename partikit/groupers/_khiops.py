@@ -124,6 +124,11 @@ class KhiopsGrouping:
     rare_group: int
     statistics: dict = field(default_factory=dict)
 
+    @property
+    def criterion(self):
+        """-log10 of the confidence level of the grouped table (larger is better)."""
+        return -float(self.statistics["log10_pvalue"])
+
 
 def _single_group(table, row_mask, statistics):
     group_ids = np.where(row_mask, 0, -1).astype(np.intp)

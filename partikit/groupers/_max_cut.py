@@ -73,6 +73,11 @@ class MaxCutBipartition:
     rare_group: int = -1
     statistics: dict = field(default_factory=dict)
 
+    @property
+    def criterion(self):
+        """The weight of the cut, thesis scale (larger is better)."""
+        return float(self.statistics["cut_weight"])
+
 
 def edge_weights(table, weights="chi2"):
     """Edge weights of the value graph of a table, on the thesis scale.
@@ -435,7 +440,11 @@ class MaxCutGrouper(BaseGrouper):
             weights=self.weights,
             solver=self.solver,
             n_hyperplanes=self.n_hyperplanes,
-            random_state=int(self._column_seeds[context.index]),
+            random_state=(
+                self.random_state
+                if context is None
+                else int(self._column_seeds[context.index])
+            ),
         )
 
     def _column_warning(self, result, table, context):

@@ -138,19 +138,13 @@ def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
 def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
     """The threshold of largest max-cut metric (Bodine & Hochbaum).
 
-    The value table is expanded into one weighted point per (value, class) cell,
-    which gives the metric of the rows themselves (a pair of rows counts once).
     Thresholds leaving less than ``min_leaf`` weight on a side are not
     candidates (the core's ``min_side_weight``). The criterion value is the
     metric.
     """
     if len(values) < 2:
         return NumericSplit(np.zeros(0), 0.0)
-    value_index, class_index = np.nonzero(table)
-    weights = table[value_index, class_index]
-    result = max_cut_threshold(
-        values[value_index], class_index, weights, min_side_weight=min_leaf
-    )
+    result = max_cut_threshold(values, table, min_side_weight=min_leaf)
     if np.isnan(result.threshold):
         return NumericSplit(np.zeros(0), 0.0)
     return NumericSplit(np.array([result.threshold]), float(result.value))

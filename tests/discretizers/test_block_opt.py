@@ -16,13 +16,12 @@ from partikit._kernels._codes import IMPURITY_CODES
 from partikit.datasets import make_interval_target
 from partikit.discretizers import (
     BlockOptDiscretizer,
-    block_units,
     boundary_points,
     choose_arity,
     mdl_code_length,
     optimal_multisplit,
-    quantile_units,
 )
+from partikit.discretizers._blocks import block_units, quantile_units
 from tests.naive import (
     naive_block_starts,
     naive_interval_cost,

@@ -198,14 +198,23 @@ def test_khiops_max_bins_and_recovery():
 # --- max-cut threshold ------------------------------------------------------------
 
 
+def _value_table(x, y, sample_weight=None):
+    """Distinct values of sorted observations and their class counts."""
+    values, rows = np.unique(np.asarray(x, dtype=float), return_inverse=True)
+    _, classes = np.unique(np.asarray(y), return_inverse=True)
+    table = np.zeros((len(values), classes.max() + 1))
+    np.add.at(table, (rows, classes), 1.0 if sample_weight is None else sample_weight)
+    return values, table
+
+
 def test_max_cut_worked_example():
     """Check ALGORITHMS 5.6: thresholds 1.5, 3, 5.5, 7.5 score 14, 26, 31, 17."""
-    result = max_cut_threshold([1, 2, 2, 4, 7, 8], list("aababb"))
+    result = max_cut_threshold(*_value_table([1, 2, 2, 4, 7, 8], list("aababb")))
     assert_allclose(result.thresholds, [1.5, 3, 5.5, 7.5])
     assert_allclose(result.values, [14, 26, 31, 17])
     assert result.threshold == 5.5
     assert result.value == 31
-    assert result.n_left == 4
+    assert result.n_left == 3  # value-table rows 1, 2, 4
 
 
 def test_max_cut_kernel_matches_naive(global_random_seed):
@@ -216,7 +225,7 @@ def test_max_cut_kernel_matches_naive(global_random_seed):
         x = np.sort(rng.randint(0, 10, size=n) * 1.5 - 4)
         y = rng.randint(0, 3, size=n)
         w = rng.uniform(0.5, 2, size=n) if rng.rand() < 0.5 else None
-        result = max_cut_threshold(x, y, sample_weight=w)
+        result = max_cut_threshold(*_value_table(x, y, w))
         assert_allclose(result.values, naive_max_cut_values(x, y, w), atol=1e-9)
         if len(result.values):
             assert result.value == pytest.approx(result.values.max())
@@ -235,7 +244,7 @@ def test_max_cut_ties_go_to_the_balanced_split():
     # symmetric data: thresholds 1.5 and 3.5 tie, 2.5 splits evenly
     x = [1, 2, 3, 4]
     y = [0, 1, 1, 0]
-    result = max_cut_threshold(x, y)
+    result = max_cut_threshold(*_value_table(x, y))
     assert result.values[0] == result.values[2]
     best = result.values.max()
     tied = np.flatnonzero(result.values == best)
@@ -246,25 +255,30 @@ def test_max_cut_ties_go_to_the_balanced_split():
 def test_max_cut_min_side_weight_restricts_the_candidates():
     """Check on the worked example (metrics 14, 26, 31, 17 with 1, 3, 4, 5 points
     on the left) that min_side_weight=3 leaves only 3.0, and 4 leaves none."""
-    x, y = [1, 2, 2, 4, 7, 8], list("aababb")
-    result = max_cut_threshold(x, y, min_side_weight=3)
-    assert (result.threshold, result.value, result.n_left) == (3.0, 26.0, 3)
+    values, table = _value_table([1, 2, 2, 4, 7, 8], list("aababb"))
+    result = max_cut_threshold(values, table, min_side_weight=3)
+    assert (result.threshold, result.value, result.n_left) == (3.0, 26.0, 2)
     assert_allclose(result.values, [14, 26, 31, 17])
-    none_left = max_cut_threshold(x, y, min_side_weight=4)
+    none_left = max_cut_threshold(values, table, min_side_weight=4)
     assert math.isnan(none_left.threshold) and none_left.value == 0.0
 
 
 def test_max_cut_no_threshold_and_large_magnitudes():
     """Check a single distinct value (no threshold) and values near 1e300."""
-    none = max_cut_threshold([3.0, 3.0], [0, 1])
+    none = max_cut_threshold(*_value_table([3.0, 3.0], [0, 1]))
     assert math.isnan(none.threshold) and none.value == 0
-    big = max_cut_threshold([-1e300, 1e300], [0, 1])
+    big = max_cut_threshold(*_value_table([-1e300, 1e300], [0, 1]))
     assert big.threshold == 0.0
     assert big.value == pytest.approx(2e300)
-    with pytest.raises(ValueError, match="sorted"):
-        max_cut_threshold([2.0, 1.0], [0, 1])
+    with pytest.raises(ValueError, match="increasing"):
+        max_cut_threshold([2.0, 1.0], np.eye(2))
     with pytest.raises(ValueError, match="finite"):
-        max_cut_threshold([1.0, np.inf], [0, 1])
+        max_cut_threshold([1.0, np.inf], np.eye(2))
+    with pytest.raises(ValueError, match="one entry per table row"):
+        max_cut_threshold([1.0, 2.0, 3.0], np.eye(2))
+    # an empty row is a value absent from the data
+    skipped = max_cut_threshold([1.0, 2.0, 3.0], [[1, 0], [0, 0], [0, 1]])
+    assert skipped.threshold == 2.0 and skipped.n_left == 1
 
 
 def test_discretization_table_agrees_with_proposition_one():
