@@ -88,15 +88,14 @@ def test_nothing_imports_the_tree():
 SUBPACKAGES = ("groupers", "discretizers", "tree", "utils")
 
 
-def _package_modules():
-    for path in sorted(PACKAGE.rglob("*.py")):
-        relative = path.relative_to(PACKAGE)
-        yield path, relative.parts[0] if len(relative.parts) > 1 else None
+MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
-@pytest.mark.parametrize(
-    "path", [p for p, _ in _package_modules()], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+def _module_id(path):
+    return str(path.relative_to(PACKAGE))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=_module_id)
 def test_no_private_module_of_another_subpackage(path):
     """Check that a module imports no private module of another subpackage
     (shared code lives a floor down, in partikit._* modules)."""
@@ -112,9 +111,7 @@ def test_no_private_module_of_another_subpackage(path):
             )
 
 
-@pytest.mark.parametrize(
-    "path", [p for p, _ in _package_modules()], ids=lambda p: str(p.relative_to(PACKAGE))
-)
+@pytest.mark.parametrize("path", MODULES, ids=_module_id)
 def test_no_private_name_of_another_module(path):
     """Check that no module takes a private name (leading underscore) from a
     module outside its own subpackage; _compat re-exports scikit-learn's private
