@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import warnings
 from abc import abstractmethod
 from numbers import Integral
 
@@ -70,8 +69,9 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
     ----------
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
-        or the weight of evidence of each group (binary targets only, computed by
-        ``category_encoders.WOEEncoder`` from the groups' class counts).
+        or the weight of evidence of each group (binary targets only, computed
+        from the groups' class counts with the formula of
+        ``category_encoders.WOEEncoder``).
     handle_unknown : {"default_group", "error"}, default="default_group"
         What transform does with a category not seen in fit (with positive
         weight): send it to ``default_group_``, or raise a ``ValueError``.
@@ -266,42 +266,24 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         )
 
     def _fit_woe(self):
-        """Weight of evidence of every group, from category_encoders.WOEEncoder.
+        """Weight of evidence of every group, from the groups' class counts.
 
-        The encoder counts rows, so it is fitted on the rows that the groups' class
-        counts stand for: one row per unit of (integer) frequency weight.
+        ``log(((pos_g + 1) / (P + 2)) / ((neg_g + 1) / (N + 2)))`` with the
+        second class of ``classes_`` positive: the regularised formula of
+        ``category_encoders.WOEEncoder`` (regularization 1), computed from the
+        fitted tables, so that float frequency weights need no rebuilt rows. A
+        group of total weight 1 (one row) gets 0, as that encoder gives a
+        single-row category.
         """
-        for t in self.table_:
-            if not np.allclose(t, np.round(t)):
-                raise ValueError(
-                    "encode='woe' needs integer frequency weights: the weight of "
-                    "evidence of category_encoders.WOEEncoder counts rows."
-                )
-        counts = [np.round(t).astype(np.int64) for t in self.table_]
-        negatives, positives = counts[0][:, 0].sum(), counts[0][:, 1].sum()
-        frame = {}
-        for j, c in enumerate(counts):
-            groups = np.arange(c.shape[0])
-            frame[f"g{j}"] = np.concatenate(
-                [np.repeat(groups, c[:, 0]), np.repeat(groups, c[:, 1])]
-            )
-        frame = pd.DataFrame(frame)
-        target = np.concatenate([np.zeros(negatives, int), np.ones(positives, int)])
-        probe = pd.DataFrame(
-            {
-                col: np.arange(self.n_groups_.max()).clip(max=n - 1)
-                for col, n in zip(frame.columns, self.n_groups_, strict=True)
-            }
-        )
-        with warnings.catch_warnings():
-            # category_encoders sets a pandas option that pandas 3 deprecates;
-            # nothing a user of partikit can act on.
-            warnings.filterwarnings("ignore", message=".*no_silent_downcasting.*")
-            from category_encoders import WOEEncoder
-
-            encoder = WOEEncoder(cols=list(frame.columns)).fit(frame, target)
-            values = encoder.transform(probe).to_numpy(dtype=np.float64)
-        return [values[:n, j].copy() for j, n in enumerate(self.n_groups_)]
+        woe = []
+        for table in self.table_:
+            negatives, positives = table[:, 0], table[:, 1]
+            share_positive = (positives + 1.0) / (positives.sum() + 2.0)
+            share_negative = (negatives + 1.0) / (negatives.sum() + 2.0)
+            values = np.log(share_positive / share_negative)
+            values[table.sum(axis=1) == 1.0] = 0.0
+            woe.append(values)
+        return woe
 
     def _encode_column(self, column, j, out):
         """Write the group id of every row of column ``j`` into ``out[:, j]``."""

@@ -488,8 +488,9 @@ class CHAIDGrouper(BaseGrouper):
         Adjust each column's p-value for the number of groupings searched.
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
-        or the weight of evidence of each group (binary targets only, computed by
-        ``category_encoders.WOEEncoder``; needs integer sample weights).
+        or the weight of evidence of each group (binary targets only, computed
+        from the groups' class counts with the regularised formula of
+        ``category_encoders.WOEEncoder``).
     handle_unknown : {"default_group", "error"}, default="default_group"
         A category not seen in fit goes to ``default_group_[j]``, or raises a
         ``ValueError`` naming the column and the unseen values.
