@@ -4,6 +4,17 @@
 
 The estimators, and the pure cores they call on a contingency table (categories x
 classes), which the decision tree calls on the table of each node.
+
+Examples
+--------
+The binary-partition methods are reached by name:
+
+>>> from partikit.groupers import BIPARTITIONS
+>>> table = [[4, 0, 1], [0, 3, 1], [2, 2, 0], [1, 0, 3]]
+>>> BIPARTITIONS["pc_ext"](table).left
+array([ True, False, False,  True])
+>>> round(BIPARTITIONS["maxcut_chi2"](table).criterion, 4)
+6.9694
 """
 
 from partikit.groupers._aggregation import AttributeAggregator

@@ -164,12 +164,16 @@ def exact_two_class(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
-        At most two classes with positive counts.
+        Class counts of each category (rows), at most two classes with positive
+        counts.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
 
     def search(prepared):
@@ -193,11 +197,16 @@ def exhaustive(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
 
     def search(prepared):
@@ -231,8 +240,10 @@ def twoing(table, *, impurity="gini", score="impurity"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
-        At most 20 classes with positive counts.
+        Class counts of each category (rows), at most 20 classes with positive
+        counts.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
     score : {"impurity", "twoing"}, default="impurity"
         ``"impurity"``: the candidate of least ``impurity`` over all ``k`` classes
         wins (the thesis's Twoing, "k-class" scoring; a heuristic for that
@@ -243,7 +254,9 @@ def twoing(table, *, impurity="gini", score="impurity"):
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     if score not in ("impurity", "twoing"):
         raise ValueError(f"score must be 'impurity' or 'twoing', got {score!r}.")
@@ -330,11 +343,16 @@ def pc(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
 
     Notes
     -----
@@ -356,11 +374,16 @@ def pc_ext(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return _split(
         table, impurity, lambda p: _principal_component_split(p, extended=True)
@@ -382,11 +405,16 @@ def sliq(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return _split(table, impurity, lambda p: _sliq_split(p, extended=False))
 
@@ -397,11 +425,16 @@ def sliq_ext(table, *, impurity="gini"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return _split(table, impurity, lambda p: _sliq_split(p, extended=True))
 
@@ -452,14 +485,19 @@ def largest_alone(table, *, impurity="gini", k_class=True):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
     k_class : bool, default=True
         Score the ``n - 1`` candidate prefixes by the impurity of all ``k``
         classes (True) or of the two superclasses (False).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return _superclass_heuristic(table, impurity, k_class, largest_alone_superclass)
 
@@ -474,14 +512,19 @@ def list_scheduling(table, *, impurity="gini", k_class=True):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {"gini", "entropy"}, default="gini"
+        Impurity of the split, weighted by side sizes (entropy in bits).
     k_class : bool, default=True
         Score the candidate prefixes by the impurity of all ``k`` classes (True)
         or of the two superclasses (False).
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return _superclass_heuristic(table, impurity, k_class, list_scheduling_superclass)
 
@@ -503,21 +546,26 @@ def _max_cut_method(weights):
     method.__qualname__ = method.__name__
     method.__doc__ = f"""Max-cut split on {weights} edge weights (thesis chapter 4).
 
-    Calls :func:`max_cut_bipartition` with ``weights={weights!r}``; the criterion
-    is the cut weight.
+    Calls :func:`~partikit.groupers.max_cut_bipartition` with
+    ``weights={weights!r}``; the criterion is the cut weight.
 
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows); empty rows and classes are
+        ignored.
     impurity : {{"gini", "entropy"}}, default="gini"
         Impurity reported for the split (the cut does not depend on it).
     solver : {{"local_search", "sdp", "exhaustive"}}, default="local_search"
+        How the cut is found; see :func:`max_cut_bipartition`.
     **options
         ``n_hyperplanes`` and ``random_state`` of ``solver="sdp"``.
 
     Returns
     -------
-    Bipartition
+    split : Bipartition
+        ``left`` (the rows on the left side), ``criterion`` (the method's own
+        objective) and ``impurity`` (of the split).
     """
     return method
 

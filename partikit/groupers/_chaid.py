@@ -87,6 +87,8 @@ class CHAIDGrouping:
         ``"floating"``), ``test``, ``n_categories`` (non-empty rows),
         ``n_resplits`` and ``floating_attached`` (floating predictors: whether the
         floating category joined a group).
+    criterion : float
+        -log10 of the adjusted p-value (a property).
     """
 
     group_ids: np.ndarray
@@ -273,7 +275,11 @@ def chaid_grouping(
 
     Returns
     -------
-    CHAIDGrouping
+    result : CHAIDGrouping
+        ``group_ids`` (the group of each row, numbered by first row, -1 for an
+        empty row), ``n_groups``, ``rare_group`` (-1), ``statistics`` (see
+        :class:`CHAIDGrouping`) and ``criterion`` (-log10 of the adjusted
+        p-value).
 
     Notes
     -----
@@ -296,7 +302,7 @@ def chaid_grouping(
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.groupers._chaid import chaid_grouping
+    >>> from partikit.groupers import chaid_grouping
     >>> table = np.array([[30, 10], [28, 12], [10, 30], [12, 28]], dtype=float)
     >>> result = chaid_grouping(table)
     >>> result.group_ids

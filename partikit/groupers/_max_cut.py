@@ -66,6 +66,8 @@ class MaxCutBipartition:
         the split, entropy in bits, weighted by side sizes); ``chi2``, ``dof`` and
         ``log10_pvalue`` (Pearson's test of the two groups against the class);
         ``n_categories`` (non-empty rows).
+    criterion : float
+        The cut weight (a property).
     """
 
     group_ids: np.ndarray
@@ -85,7 +87,7 @@ def edge_weights(table, weights="chi2"):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
-        Non-empty rows.
+        Class counts of each category (rows), non-empty rows.
     weights : {"chi2", "squared_gini"}, default="chi2"
         ``"squared_gini"``: ``w_ij = 2 sum_{x != y} A_ix A_jy / N^2`` (Lemma 1 of
         the thesis: a cut weighs ``Gini(S) - p_L^2 Gini(S_L) - p_R^2 Gini(S_R)``).
@@ -96,6 +98,14 @@ def edge_weights(table, weights="chi2"):
     -------
     weights : ndarray of float64 of shape (n_rows, n_rows)
         Symmetric, zero diagonal.
+
+    Examples
+    --------
+    >>> from partikit.groupers import edge_weights
+    >>> edge_weights([[4, 0, 1], [0, 3, 1], [2, 2, 0]], weights="squared_gini")
+    array([[0.        , 0.22485207, 0.14201183],
+           [0.22485207, 0.        , 0.1183432 ],
+           [0.14201183, 0.1183432 , 0.        ]])
     """
     table = check_table(table)
     raw = _WEIGHTS[weights](table)
@@ -199,6 +209,9 @@ def max_cut_bipartition(
     Returns
     -------
     result : MaxCutBipartition
+        ``group_ids`` (the side of each row, 0 or 1, -1 for an empty row),
+        ``n_groups``, ``rare_group`` (-1), ``statistics`` (see
+        :class:`MaxCutBipartition`) and ``criterion`` (the cut weight).
 
     Notes
     -----
