@@ -60,9 +60,10 @@ pd.DataFrame(
 #
 # ``search="greedy"`` scores every pair of columns, takes the pair whose grouped
 # aggregate is the most significant compared with its two columns, and adds one
-# column at a time while that keeps paying. A candidate is scored by grouping it
-# with a :class:`~partikit.groupers.CHAIDGrouper` (the default), testing the
-# grouped table by Pearson's chi-square and multiplying the p-value by CHAID's
+# column at a time while that keeps paying. A candidate is scored by grouping its
+# contingency table (combinations x classes) with a
+# :class:`~partikit.groupers.CHAIDGrouper` (the default), testing the grouped
+# table by Pearson's chi-square and multiplying the p-value by CHAID's
 # Bonferroni multiplier, the number of ways to partition its values into that
 # many groups. Its ``gain`` is how many decades more significant it is than the
 # best of its parts. The first fit in a new environment compiles partikit's

@@ -3,9 +3,10 @@
 """AttributeAggregator: combine columns into multi-valued attributes, then group.
 
 Aggregating attributes replaces a few low-cardinality columns by their cartesian
-product, one value per combination seen in fit. The combinations are numbered
-through a mixed-radix integer key (one digit per member column), never through
-strings, so that aggregating costs about one factorize of an integer column.
+product, one value per combination seen in fit. The combinations themselves are
+computed in :mod:`partikit.groupers._combinations`; this module holds the
+estimator and the search, which scores each candidate aggregate on its
+contingency table with the scoring grouper's ``group_table``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import itertools
 import warnings
 from numbers import Integral, Real
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -21,373 +21,31 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
-from partikit._kernels._aggregation import accumulate_keys, positive_rows
-from partikit._kernels._tables import apply_lookup
-from partikit._stats import (
-    bonferroni_adjust,
-    chi2_statistic,
-    log10_bonferroni_nominal,
-    log10_chi2_sf,
-)
+from partikit._stats import grouped_significance
+from partikit._tables import build_table, merge_rows
 from partikit._validation import (
-    append_missing,
-    category_lookup,
     check_categorical_X,
     check_classification_y,
     check_lengths,
     check_sample_weight,
-    factorize,
-    factorize_column,
     feature_name,
 )
 from partikit.groupers._base import BaseGrouper, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
+from partikit.groupers._combinations import (
+    RARE_LABEL,
+    as_array,
+    codes_of_keys,
+    combination_keys,
+    fit_aggregate,
+    fit_member,
+    join_labels,
+    level_label,
+    member_lookup,
+)
 
-#: Code of a combination not seen in fit, when there is no grouper.
-UNKNOWN_CODE = -1
-#: Label of the value that pools the rarest combinations (``max_cardinality``).
-RARE_LABEL = "<rare>"
-#: Largest number of possible keys: beyond it, keys are renumbered by rank among
-#: those seen (they are int64).
-MAX_KEYS = 1 << 62
-#: Candidate aggregates scored per fit of the scoring grouper (bounds the memory
-#: of their codes).
-_CANDIDATES_PER_FIT = 64
-#: Unseen combinations listed in an error message.
+#: Combinations listed in an error message.
 _MAX_SHOWN = 5
-
-
-# --------------------------------------------------------------------------------------
-# Stage 1: combinations of member levels
-# --------------------------------------------------------------------------------------
-
-
-class Member(NamedTuple):
-    """One column as a member of aggregates: its levels learned in fit.
-
-    Attributes
-    ----------
-    categories : ndarray
-        The values seen with positive weight, sorted, then NaN when missing values
-        were seen: level ``l`` is ``categories[l]``.
-    kind : {"string", "numeric"}
-    labels : ndarray of str objects
-        Readable form of each level (``str(value)``, ``"nan"`` for missing).
-    """
-
-    categories: np.ndarray
-    kind: str
-    labels: np.ndarray
-
-
-def _level_label(value):
-    return "nan" if pd.isna(value) else str(value)
-
-
-def fit_member(column, name, sample_weight):
-    """Learn the levels of one member column.
-
-    Returns the :class:`Member`, the column's raw codes and the lookup from raw
-    code + 1 to level (-1 for values seen only with zero weight).
-    """
-    factorized = factorize_column(column, name)
-    n_values = len(factorized.categories)
-    present = positive_rows(
-        factorized.raw_codes, factorized.lookup, sample_weight, n_values + 1
-    )
-    categories = factorized.categories[present[:-1]]
-    if present[-1]:
-        categories = append_missing(categories)
-    levels = np.arange(len(categories), dtype=np.intp)
-    lookup = category_lookup(factorized, categories, levels, factorized.kind, name)
-    labels = np.array([_level_label(v) for v in categories], dtype=object)
-    return Member(categories, factorized.kind, labels), factorized.raw_codes, lookup
-
-
-def member_lookup(member, column, name):
-    """Raw codes of a column at transform time and their levels (-1: unseen)."""
-    factorized = factorize_column(column, name)
-    levels = np.arange(len(member.categories), dtype=np.intp)
-    lookup = category_lookup(factorized, member.categories, levels, member.kind, name)
-    return factorized.raw_codes, lookup
-
-
-class Compression(NamedTuple):
-    """Keys renumbered by rank before a member, to keep them within int64.
-
-    Attributes
-    ----------
-    member : int
-        Position (in the aggregate) of the member whose digit comes next.
-    n_keys : int
-        Number of possible keys before the renumbering.
-    seen : ndarray of int64
-        The keys seen in fit at that point, sorted: key ``seen[r]`` becomes ``r``.
-    """
-
-    member: int
-    n_keys: int
-    seen: np.ndarray
-
-
-def combination_keys(member_codes, sizes, sample_weight=None, compressions=None):
-    """Mixed-radix key of every row: the first member is the most significant digit.
-
-    Parameters
-    ----------
-    member_codes : sequence of (raw_codes, lookup)
-        Each member's raw codes and the lookup from raw code + 1 to its level
-        (negative: no level).
-    sizes : sequence of int
-        Number of levels of each member.
-    sample_weight : ndarray or None, default=None
-        Fit only: rows of zero weight do not make a key seen.
-    compressions : list of Compression or None, default=None
-        None in fit: the keys are renumbered by rank among the keys seen so far
-        whenever the next digit would take them beyond ``MAX_KEYS`` (``2**62``),
-        and the renumberings are returned. At transform, the renumberings of fit,
-        replayed.
-
-    Returns
-    -------
-    keys : ndarray of int64 of shape (n_samples,)
-        -1 for a row with a member value without level (or, at transform, a
-        prefix of members not seen in fit). Ordering keys orders the combinations
-        lexicographically by member levels.
-    n_keys : int
-        Number of possible keys.
-    compressions : list of Compression
-    """
-    fitting = compressions is None
-    planned = {} if fitting else {c.member: c for c in compressions}
-    compressions = [] if fitting else list(compressions)
-    keys = np.zeros(len(member_codes[0][0]), dtype=np.int64)
-    n_keys = 1
-    for position, ((codes, lookup), size) in enumerate(
-        zip(member_codes, sizes, strict=True)
-    ):
-        if fitting and n_keys * size > MAX_KEYS:
-            seen = seen_keys(keys, n_keys, sample_weight)
-            planned[position] = Compression(position, n_keys, seen)
-            compressions.append(planned[position])
-        if position in planned:
-            step = planned[position]
-            ranks = np.arange(len(step.seen), dtype=np.intp)
-            keys = codes_of_keys(keys, step.n_keys, step.seen, ranks).astype(np.int64)
-            n_keys = len(step.seen)
-        accumulate_keys(codes, lookup, size, keys)
-        n_keys *= size
-    return keys, n_keys, compressions
-
-
-def _is_dense(n_keys, n_samples):
-    # A key-indexed array costs at most a few row-sized arrays; beyond that the
-    # keys are sorted or hashed instead.
-    return n_keys <= max(1 << 16, 4 * n_samples)
-
-
-def seen_keys(keys, n_keys, sample_weight):
-    """Sorted distinct keys of the rows of positive weight (-1 excluded)."""
-    if _is_dense(n_keys, len(keys)):
-        present = positive_rows(keys, None, sample_weight, n_keys + 1)[:-1]
-        return np.flatnonzero(present).astype(np.int64)
-    valid = keys >= 0
-    if sample_weight is not None:
-        valid &= sample_weight > 0
-    return np.sort(pd.unique(keys[valid])).astype(np.int64)
-
-
-def codes_of_keys(keys, n_keys, seen, code_of_seen):
-    """Code of every row's combination: ``code_of_seen`` of its key, -1 if unseen.
-
-    Parameters
-    ----------
-    keys : ndarray of int64
-    n_keys : int
-        Number of possible keys.
-    seen : ndarray of int64
-        The keys seen in fit, sorted.
-    code_of_seen : ndarray of intp
-        The code of each seen key.
-
-    Returns
-    -------
-    codes : ndarray of intp
-    """
-    codes = np.empty((len(keys), 1), dtype=np.intp)
-    if _is_dense(n_keys, len(keys)):
-        lookup = np.full(n_keys + 1, -1, dtype=np.intp)
-        lookup[seen + 1] = code_of_seen
-        apply_lookup(keys, lookup, codes, 0, -1)
-        return codes[:, 0]
-    position = np.searchsorted(seen, keys).clip(max=max(len(seen) - 1, 0))
-    found = (seen[position] == keys) & (keys >= 0) if len(seen) else keys < -1
-    return np.where(found, code_of_seen[position] if len(seen) else -1, -1)
-
-
-def pool_rare(weights, max_cardinality):
-    """Keep the heaviest combinations and pool the others into one code.
-
-    Parameters
-    ----------
-    weights : ndarray of float64 of shape (n_combinations,)
-        Weight of each combination seen in fit.
-    max_cardinality : int or None
-        Number of codes allowed; None keeps every combination.
-
-    Returns
-    -------
-    code_of_seen : ndarray of intp of shape (n_combinations,)
-        The kept combinations keep their order (codes ``0 .. max_cardinality - 2``);
-        the pooled ones share the last code, ``max_cardinality - 1``. Ties in weight
-        keep the lower combination.
-    n_codes : int
-    n_pooled : int
-    """
-    n_seen = len(weights)
-    if max_cardinality is None or n_seen <= max_cardinality:
-        return np.arange(n_seen, dtype=np.intp), n_seen, 0
-    heaviest = np.lexsort((np.arange(n_seen), -weights))[: max_cardinality - 1]
-    kept = np.sort(heaviest)
-    code_of_seen = np.full(n_seen, max_cardinality - 1, dtype=np.intp)
-    code_of_seen[kept] = np.arange(len(kept))
-    return code_of_seen, max_cardinality, n_seen - len(kept)
-
-
-def combination_levels(seen, sizes, compressions):
-    """Level of each member in each seen key: array of shape (n_seen, n_members)."""
-    levels = np.empty((len(seen), len(sizes)), dtype=np.intp)
-    steps = {c.member: c for c in compressions}
-    rest = seen.copy()
-    for j in range(len(sizes) - 1, -1, -1):
-        rest, levels[:, j] = np.divmod(rest, sizes[j])
-        if j in steps:
-            rest = steps[j].seen[rest]
-    return levels
-
-
-class Aggregate(NamedTuple):
-    """What fit learns of one aggregate (plain arrays: picklable)."""
-
-    members: tuple  # column indices, increasing
-    sizes: tuple  # number of levels of each member
-    compressions: tuple  # renumberings of the keys on the way (Compression)
-    n_keys: int  # number of possible final keys
-    seen: np.ndarray  # final keys seen in fit, sorted
-    code_of_seen: np.ndarray  # code of each seen key
-    labels: np.ndarray  # readable label of each code (None while searching)
-    n_pooled: int  # combinations pooled into the rare code
-
-
-def join_labels(parts, separator):
-    """Join the members' labels (object arrays, one per member) element-wise."""
-    labels = parts[0].astype(object)
-    for part in parts[1:]:
-        labels = labels + separator + part
-    return labels
-
-
-def fit_aggregate(members, member_codes, fitted_members, sample_weight,
-                  max_cardinality, separator):  # fmt: skip
-    """Learn the combinations of one aggregate; returns it and the row codes.
-
-    ``separator=None`` skips the readable labels (``labels`` is then None).
-    """
-    sizes = tuple(len(fitted_members[j].categories) for j in members)
-    keys, n_keys, compressions = combination_keys(
-        [member_codes[j] for j in members], sizes, sample_weight
-    )
-    seen = seen_keys(keys, n_keys, sample_weight)
-    codes = codes_of_keys(keys, n_keys, seen, np.arange(len(seen), dtype=np.intp))
-    n_pooled = 0
-    code_of_seen = np.arange(len(seen), dtype=np.intp)
-    if max_cardinality is not None and len(seen) > max_cardinality:
-        valid = codes >= 0
-        weights = np.bincount(
-            codes[valid],
-            weights=None if sample_weight is None else sample_weight[valid],
-            minlength=len(seen),
-        ).astype(np.float64)
-        code_of_seen, _, n_pooled = pool_rare(weights, max_cardinality)
-        codes = np.where(valid, code_of_seen[np.maximum(codes, 0)], -1)
-    labels = None
-    if separator is not None:
-        levels = combination_levels(seen, sizes, compressions)
-        labels = join_labels(
-            [fitted_members[j].labels[levels[:, m]] for m, j in enumerate(members)],
-            separator,
-        )
-        if n_pooled:
-            labels = np.append(labels[code_of_seen < max_cardinality - 1], RARE_LABEL)
-    aggregate = Aggregate(
-        members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
-        n_pooled,
-    )  # fmt: skip
-    return aggregate, codes
-
-
-def _as_array(column):
-    """A kept column as a numpy array of its values (missing values: NaN).
-
-    A categorical or Arrow-backed column is converted through its codes and its
-    few distinct values: converting every row of it to a Python object costs
-    about ten times as much.
-    """
-    if not isinstance(column, pd.Series) or isinstance(column.dtype, np.dtype):
-        return np.asarray(column)
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        codes, uniques = column.array.codes, column.cat.categories
-    else:
-        codes, uniques = factorize(column)
-    values = np.append(np.asarray(uniques, dtype=object), np.nan)
-    return values[codes]  # code -1 (missing) takes the appended NaN
-
-
-# --------------------------------------------------------------------------------------
-# Stage 2: the significance of a grouped attribute
-# --------------------------------------------------------------------------------------
-
-
-def grouped_significance(grouped_table, n_categories):
-    """Bonferroni-adjusted significance of a grouped attribute, in log10.
-
-    The chi-square test of the grouped table (groups x classes), adjusted by
-    CHAID's multiplier for a nominal predictor: the number of ways to partition
-    the attribute's ``n_categories`` categories into its groups.
-
-    Parameters
-    ----------
-    grouped_table : array-like of shape (n_groups, n_classes)
-        Class counts of each group.
-    n_categories : int
-        Number of categories that were grouped.
-
-    Returns
-    -------
-    log10_adjusted_pvalue : float
-        At most 0; the smaller, the more significant.
-
-    References
-    ----------
-    .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
-       of categorical data", Applied Statistics 29(2):119-127, 1980,
-       doi:10.2307/2986296.
-
-    Examples
-    --------
-    >>> from partikit.groupers._aggregation import grouped_significance
-    >>> round(grouped_significance([[40.0, 10.0], [10.0, 40.0]], 4), 2)
-    -7.86
-    """
-    grouped_table = np.asarray(grouped_table, dtype=np.float64)
-    statistic, dof = chi2_statistic(grouped_table)
-    log10_p = float(log10_chi2_sf(statistic, dof)) if dof > 0 else 0.0
-    n_groups = int((grouped_table.sum(axis=1) > 0).sum())
-    if n_categories < 1 or n_groups < 1:
-        return 0.0
-    return bonferroni_adjust(
-        log10_p, log10_bonferroni_nominal(n_categories, min(n_groups, n_categories))
-    )
 
 
 # --------------------------------------------------------------------------------------
@@ -396,7 +54,7 @@ def grouped_significance(grouped_table, n_categories):
 
 
 class AttributeAggregator(TransformerMixin, BaseEstimator):
-    """Combine groups of columns into multi-valued attributes, optionally grouped.
+    """Combine sets of columns into multi-valued attributes, optionally grouped.
 
     Each aggregate is the cartesian product of its member columns: one value per
     combination of member values seen in fit (a missing value in a member is a
@@ -410,11 +68,11 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    groups : list of lists of str or int, or None, default=None
+    aggregates : list of lists of str or int, or None, default=None
         The columns to combine, by name (DataFrame input) or position: one
-        aggregate per list, of at least two distinct columns. Groups may share
+        aggregate per list, of at least two distinct columns. Aggregates may share
         columns, but not be the same set twice. None: one aggregate of all the
-        columns, unless ``search`` finds the groups.
+        columns, unless ``search`` finds the aggregates.
     grouper : partikit grouper or None, default=None
         A grouper (e.g. :class:`~partikit.groupers.KhiopsGrouper`) fitted on the
         output columns (the kept columns and the aggregates) and encoding them:
@@ -426,14 +84,14 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         Whether the members of the aggregates stay in the output (in front of the
         aggregates). Columns in no aggregate are always kept.
     search : {"pairs", "greedy"} or None, default=None
-        Find which columns to combine instead of taking ``groups``, by comparing
+        Find which columns to combine instead of taking ``aggregates``, by comparing
         the significance of each grouped candidate aggregate with that of its
         parts (see Notes). ``"pairs"``: the best pairs of columns (they may share
         columns); ``"greedy"``: disjoint aggregates, each grown one column at a
         time from the best pair. Needs ``y``.
     max_order : int or None, default=None
         ``search="greedy"``: most columns in one aggregate; None: no limit other
-        than the significance (and ``max_cardinality``).
+        than the significance (and ``max_categories``).
     top_k : int or None, default=None
         ``search``: most aggregates kept, best first; None: all those that pass
         ``alpha``.
@@ -443,9 +101,9 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         when its gain exceeds ``-log10(alpha)`` decades (see Notes). With parts
         that carry no information (p-value 1), the candidate must be significant
         at level ``alpha`` by itself.
-    max_cardinality : int or None, default=10_000
+    max_categories : int or None, default=10_000
         Most values of an aggregate. When more combinations are seen in fit, the
-        ``max_cardinality - 1`` heaviest keep their own value and the others are
+        ``max_categories - 1`` heaviest keep their own value and the others are
         pooled into one value labelled ``"<rare>"``, with a ``UserWarning``. None:
         no limit.
     separator : str, default="|"
@@ -493,9 +151,10 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
     do not depend on row order. Without a grouper, a combination not seen in fit
     (or a member value not seen in fit) gets code -1.
 
-    **Search.** A column or candidate aggregate is scored by grouping it with
-    ``grouper`` (a default :class:`~partikit.groupers.CHAIDGrouper` when None)
-    and testing its grouped table (groups x classes) by Pearson's chi-square; the
+    **Search.** A column or candidate aggregate is scored by grouping its
+    contingency table (values x classes) with ``grouper.group_table`` (a default
+    :class:`~partikit.groupers.CHAIDGrouper` when None), as a nominal column, and
+    testing its grouped table (groups x classes) by Pearson's chi-square; the
     p-value is multiplied by CHAID's Bonferroni multiplier for a nominal predictor,
     the number of ways to partition its values into that many groups (Kass
     1980), which charges an aggregate for its many combinations. A candidate's
@@ -539,20 +198,20 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "groups": [list, None],
+        "aggregates": [list, None],
         "grouper": [BaseGrouper, None],
         "keep_original": ["boolean"],
         "search": [StrOptions({"pairs", "greedy"}), None],
         "max_order": [Interval(Integral, 2, None, closed="left"), None],
         "top_k": [Interval(Integral, 1, None, closed="left"), None],
         "alpha": [Interval(Real, 0, 1, closed="right")],
-        "max_cardinality": [Interval(Integral, 2, None, closed="left"), None],
+        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
         "separator": [str],
     }
 
     def __init__(
         self,
-        groups=None,
+        aggregates=None,
         *,
         grouper=None,
         keep_original=True,
@@ -560,20 +219,20 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         max_order=None,
         top_k=None,
         alpha=0.05,
-        max_cardinality=10_000,
+        max_categories=10_000,
         separator="|",
     ):
-        self.groups = groups
+        self.aggregates = aggregates
         self.grouper = grouper
         self.keep_original = keep_original
         self.search = search
         self.max_order = max_order
         self.top_k = top_k
         self.alpha = alpha
-        self.max_cardinality = max_cardinality
+        self.max_categories = max_categories
         self.separator = separator
 
-    # ------------------------------------------------------------------ groups
+    # ------------------------------------------------------------------ aggregates
 
     def _column_index(self, key):
         names = getattr(self, "feature_names_in_", None)
@@ -585,15 +244,16 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             if len(position):
                 return int(position[0])
         raise ValueError(
-            f"groups names column {key!r}, which is not a column of X (X has "
+            f"aggregates names column {key!r}, which is not a column of X (X has "
             f"{self.n_features_in_} columns"
             + (f": {list(names)}" if names is not None else ", given by position")
             + ")."
         )
 
-    def _resolve_groups(self):
-        """The aggregates given by ``groups``, as sorted tuples of column indices."""
-        if self.groups is None:
+    def _resolve_aggregates(self):
+        """The aggregates given by ``aggregates``, as sorted tuples of column
+        indices."""
+        if self.aggregates is None:
             if self.n_features_in_ < 2:
                 raise ValueError(
                     "X has 1 feature(s); AttributeAggregator combines at least 2 "
@@ -601,30 +261,32 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
                 )
             return [tuple(range(self.n_features_in_))]
         aggregates = []
-        for group in self.groups:
-            if isinstance(group, (str, Integral)) or not hasattr(group, "__iter__"):
+        for given in self.aggregates:
+            if isinstance(given, (str, Integral)) or not hasattr(given, "__iter__"):
                 raise ValueError(
-                    f"groups must be a list of lists of columns; got the item "
-                    f"{group!r}."
+                    f"aggregates must be a list of lists of columns; got the item "
+                    f"{given!r}."
                 )
-            members = [self._column_index(key) for key in group]
+            members = [self._column_index(key) for key in given]
             if len(set(members)) != len(members):
-                raise ValueError(f"The group {list(group)!r} repeats a column.")
+                raise ValueError(f"The aggregate {list(given)!r} repeats a column.")
             if len(members) < 2:
                 raise ValueError(
-                    f"The group {list(group)!r} has {len(members)} column; an "
-                    "aggregate combines at least 2 columns (columns in no group "
+                    f"The aggregate {list(given)!r} has {len(members)} column; an "
+                    "aggregate combines at least 2 columns (columns in no aggregate "
                     "are output as they are, or grouped by the grouper)."
                 )
             members = tuple(sorted(members))
             if members in aggregates:
                 raise ValueError(
-                    f"The group {list(group)!r} is given twice (as the same set of "
-                    "columns)."
+                    f"The aggregate {list(given)!r} is given twice (as the same set "
+                    "of columns)."
                 )
             aggregates.append(members)
         if not aggregates:
-            raise ValueError("groups is empty: give at least one group of columns.")
+            raise ValueError(
+                "aggregates is empty: give at least one list of columns to combine."
+            )
         return aggregates
 
     # ------------------------------------------------------------------ fit
@@ -650,12 +312,12 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             The fitted aggregator.
         """
         columns = check_categorical_X(self, X, reset=True)
-        if self.search is not None and self.groups is not None:
+        if self.search is not None and self.aggregates is not None:
             raise ValueError(
-                "groups and search are exclusive: give the groups of columns, or "
-                "let search find them (groups=None)."
+                "aggregates and search are exclusive: give the columns to combine, "
+                "or let search find them (aggregates=None)."
             )
-        aggregates = None if self.search is not None else self._resolve_groups()
+        aggregates = None if self.search is not None else self._resolve_aggregates()
         supervised = self.grouper is not None or self.search is not None
         if supervised:
             check_lengths(self, columns, y, sample_weight)
@@ -664,7 +326,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         if supervised:
             # fail early on a bad target, before any aggregate is built
-            check_classification_y(y, sample_weight)
+            y_codes, classes = check_classification_y(y, sample_weight)
 
         used = (
             range(self.n_features_in_)
@@ -681,14 +343,14 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         self.search_results_ = None
         if aggregates is None:
             aggregates, self.search_results_ = self._search(
-                members, member_codes, y, sample_weight
+                members, member_codes, y_codes, len(classes), sample_weight
             )
 
         fitted, codes = [], []
         for aggregate in aggregates:
             result, row_codes = fit_aggregate(
                 aggregate, member_codes, members, sample_weight,
-                self.max_cardinality, self.separator,
+                self.max_categories, self.separator,
             )  # fmt: skip
             self._check_labels(result)
             fitted.append(result)
@@ -714,7 +376,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             if a.n_pooled:
                 warnings.warn(
                     f"Aggregate {name!r} has {a.n_pooled + len(a.labels) - 1} "
-                    f"combinations, more than max_cardinality={self.max_cardinality}"
+                    f"combinations, more than max_categories={self.max_categories}"
                     f": the {a.n_pooled} rarest are pooled into one value "
                     f"{RARE_LABEL!r}.",
                     UserWarning,
@@ -757,43 +419,40 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ search
 
-    def _score(self, candidates, member_codes, members, y, sample_weight):
-        """log10 adjusted p-value, number of values and of groups of each candidate."""
-        scorer = clone(
-            self.grouper if self.grouper is not None else CHAIDGrouper()
-        ).set_params(encode="ordinal")
-        if "ordinal" in scorer.get_params():
-            # candidates are nominal, and named c0, c1, ... here, not after X
-            scorer.set_params(ordinal=None)
+    def _score(
+        self, candidates, member_codes, members, y_codes, n_classes, sample_weight
+    ):
+        """log10 adjusted p-value, number of values and of groups of each candidate.
+
+        Each candidate is scored on its own contingency table (combinations x
+        classes): grouped by the scoring grouper's :meth:`group_table`, the core
+        call its ``fit`` makes on a nominal column, then tested by
+        :func:`~partikit._stats.grouped_significance`. The grouper is neither
+        cloned nor fitted: no DataFrame is built and its column parameters (an
+        ``ordinal`` naming columns of X) do not apply to the candidates.
+        """
+        scorer = self.grouper if self.grouper is not None else CHAIDGrouper()
         scores = []
-        for start in range(0, len(candidates), _CANDIDATES_PER_FIT):
-            chunk = candidates[start : start + _CANDIDATES_PER_FIT]
-            frame = {}
-            for k, candidate in enumerate(chunk):
-                aggregate, codes = fit_aggregate(
-                    candidate, member_codes, members, sample_weight,
-                    self.max_cardinality, None,
-                )  # fmt: skip
-                n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
-                frame[f"c{k}"] = pd.Categorical.from_codes(
-                    codes, categories=pd.RangeIndex(n_codes)
-                )
-            with warnings.catch_warnings():
-                # single-category or uninformative candidates are expected here
-                warnings.simplefilter("ignore", UserWarning)
-                scorer.fit(pd.DataFrame(frame), y, sample_weight=sample_weight)
-            for k in range(len(chunk)):
-                n_values = len(scorer.categories_[k])
-                scores.append(
-                    (
-                        grouped_significance(scorer.table_[k], n_values),
-                        n_values,
-                        int(scorer.n_groups_[k]),
-                    )
-                )
+        for candidate in candidates:
+            aggregate, codes = fit_aggregate(
+                candidate, member_codes, members, sample_weight,
+                self.max_categories, None,
+            )  # fmt: skip
+            n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
+            # One more row for code -1, the rows whose combination was seen only
+            # with zero weight; then every empty row is dropped, as a grouper's fit
+            # drops its categories of zero weight, so that a candidate's values
+            # are its table's rows.
+            table = build_table(codes, y_codes, sample_weight, n_codes + 1, n_classes)
+            table = table[table.sum(axis=1) > 0]
+            result = scorer.group_table(table)
+            grouped = merge_rows(table, result.group_ids, result.n_groups)
+            n_values = len(table)
+            value = grouped_significance(grouped, n_values)
+            scores.append((value, n_values, int(result.n_groups)))
         return scores
 
-    def _search(self, members, member_codes, y, sample_weight):
+    def _search(self, members, member_codes, y_codes, n_classes, sample_weight):
         """The aggregates found by ``search`` and the table of every candidate."""
         n_features = self.n_features_in_
         if n_features < 2:
@@ -805,7 +464,9 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         min_gain = -np.log10(self.alpha)
 
         def evaluate(candidates, parts):
-            results = self._score(candidates, member_codes, members, y, sample_weight)
+            results = self._score(
+                candidates, member_codes, members, y_codes, n_classes, sample_weight
+            )
             gains = []
             for candidate, part_list, (value, n_values, n_groups) in zip(
                 candidates, parts, results, strict=True
@@ -830,7 +491,9 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         singles = [(j,) for j in range(n_features)]
         for candidate, (value, _, _) in zip(
             singles,
-            self._score(singles, member_codes, members, y, sample_weight),
+            self._score(
+                singles, member_codes, members, y_codes, n_classes, sample_weight
+            ),
             strict=True,
         ):
             score[candidate] = value
@@ -899,9 +562,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         parts = []
         for j in a.members:
             codes, uniques = pd.factorize(np.asarray(columns[j])[rows])
-            values = np.array(
-                [_level_label(v) for v in uniques] + ["nan"], dtype=object
-            )
+            values = np.array([level_label(v) for v in uniques] + ["nan"], dtype=object)
             parts.append(values[codes])  # code -1 (missing) takes "nan"
         labels, position = np.unique(
             join_labels(parts, self.separator), return_inverse=True
@@ -960,7 +621,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         codes = self._aggregate_codes(columns)
         if self.grouper_ is not None:
             return self.grouper_.transform(self._grouper_frame(columns, codes))
-        kept = [_as_array(columns[j]) for j in self._kept]
+        kept = [as_array(columns[j]) for j in self._kept]
         numeric = all(c.dtype.kind in "biuf" for c in kept)
         # Column by column: a Fortran-ordered output is written contiguously.
         out = np.empty(

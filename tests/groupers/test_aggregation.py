@@ -7,18 +7,22 @@ import pickle
 import numpy as np
 import pandas as pd
 import pytest
+import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
 from partikit._kernels._aggregation import accumulate_keys, positive_rows
+from partikit._stats import grouped_significance
+from partikit._tables import merge_rows
 from partikit.datasets import make_k_of_n
-from partikit.groupers import _aggregation
-from partikit.groupers._aggregation import grouped_significance
+from partikit.groupers import _combinations
 from tests.naive import (
     naive_accumulate_keys,
+    naive_chi2_statistic,
     naive_combinations,
     naive_positive_rows,
+    naive_stirling2,
 )
 
 # --------------------------------------------------------------------------------------
@@ -120,9 +124,9 @@ def test_renumbering_and_sorted_paths_give_the_same_codes(monkeypatch, path):
     X_new = pd.DataFrame({f"c{j}": rng.randint(0, 8, size=300) for j in range(5)})
     direct = AttributeAggregator(keep_original=False).fit(X)
     if path == "renumbered":
-        monkeypatch.setattr(_aggregation, "MAX_KEYS", 50)
+        monkeypatch.setattr(_combinations, "MAX_KEYS", 50)
     else:
-        monkeypatch.setattr(_aggregation, "_is_dense", lambda n_keys, n: False)
+        monkeypatch.setattr(_combinations, "_is_dense", lambda n_keys, n: False)
     other = AttributeAggregator(keep_original=False).fit(X)
     if path == "renumbered":
         assert len(other._aggregates[0].compressions) >= 2
@@ -238,13 +242,13 @@ def test_grouper_onehot_output_and_names():
     np.testing.assert_array_equal(out.sum(axis=1), np.full(len(X), 4))
 
 
-def test_max_cardinality_pools_the_rarest_combinations():
+def test_max_categories_pools_the_rarest_combinations():
     """Check rare pooling: the heaviest combinations keep their codes in order, the
     others share the last one, labelled "<rare>", with a warning; unseen
     combinations stay unknown."""
     X = pd.DataFrame({"a": list("xxxxxyyyz"), "b": list("uuuuvuvvu")})
     with pytest.warns(UserWarning, match=r"'a\*b' has 5 combinations.*2 rarest"):
-        aggregator = AttributeAggregator(keep_original=False, max_cardinality=4).fit(X)
+        aggregator = AttributeAggregator(keep_original=False, max_categories=4).fit(X)
     # weights: x|u 4, x|v 1, y|u 1, y|v 2, z|u 1 -> keep x|u, y|v and the first
     # of the ties in combination order, x|v
     assert list(aggregator.combinations_[0]) == ["x|u", "x|v", "y|v", "<rare>"]
@@ -307,12 +311,12 @@ def test_polars_input(df_module):
 
 
 # --------------------------------------------------------------------------------------
-# The contract: bad groups, single columns and rows
+# The contract: bad aggregates, single columns and rows
 # --------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
-    "groups, message",
+    "aggregates, message",
     [
         ([["buying", "colour"]], r"column 'colour', which is not a column of X"),
         ([["buying", 7]], r"column 7, which is not a column of X"),
@@ -320,18 +324,19 @@ def test_polars_input(df_module):
         ([["buying", "buying"]], "repeats a column"),
         ([["buying", "maint"], ["maint", "buying"]], "given twice"),
         (["buying"], "must be a list of lists"),
-        ([], "groups is empty"),
+        ([], "aggregates is empty"),
     ],
 )
-def test_bad_groups_raise_a_clear_error(groups, message):
-    """Check each bad group specification raises a ValueError naming the problem."""
+def test_bad_aggregates_raise_a_clear_error(aggregates, message):
+    """Check each bad aggregate specification raises a ValueError naming the
+    problem."""
     X, _ = _cars_like(n=20)
     with pytest.raises(ValueError, match=message):
-        AttributeAggregator(groups).fit(X)
+        AttributeAggregator(aggregates=aggregates).fit(X)
 
 
-def test_overlapping_groups_make_one_aggregate_each():
-    """Check that groups sharing a column are both built, and that without
+def test_overlapping_aggregates_are_built_each():
+    """Check that aggregates sharing a column are both built, and that without
     keep_original their shared member is replaced by both."""
     X, _ = _cars_like(n=50)
     aggregator = AttributeAggregator(
@@ -367,10 +372,10 @@ def test_single_column_X_and_single_row_X():
     assert fitted.transform(X.iloc[[3]]).shape == (1, 4)
 
 
-def test_groups_and_search_are_exclusive_and_search_needs_y():
+def test_aggregates_and_search_are_exclusive_and_search_needs_y():
     X, y = _cars_like(n=30)
     with pytest.raises(ValueError, match="exclusive"):
-        AttributeAggregator([["buying", "maint"]], search="pairs").fit(X, y)
+        AttributeAggregator(aggregates=[["buying", "maint"]], search="pairs").fit(X, y)
     with pytest.raises(ValueError, match="requires y"):
         AttributeAggregator(search="pairs").fit(X)
     with pytest.raises(ValueError, match="requires y"):
@@ -403,6 +408,76 @@ def test_grouped_significance_is_chaids_adjusted_pvalue(global_random_seed):
     grouper = CHAIDGrouper().fit(combined, y)
     value = grouped_significance(grouper.table_[0], len(grouper.categories_[0]))
     assert value == pytest.approx(grouper.statistics_[0]["log10_adjusted_pvalue"])
+
+
+def test_search_scores_equal_the_dataframe_route_and_the_hand_computation():
+    """Check a candidate's score against the route the search took before it
+    scored tables (a CHAIDGrouper fitted on the candidate's combinations as a
+    column of strings) and against Pearson's chi-square times the Stirling
+    multiplier recomputed by hand, with combinations seen only with zero weight,
+    which are not values of the candidate."""
+    rng = np.random.RandomState(0)
+    n = 600
+    X = pd.DataFrame({c: rng.choice(list("pqr"), size=n) for c in "abc"})
+    y = ((X.a == X.b).to_numpy() ^ (rng.rand(n) < 0.2)).astype(int)
+    weights = rng.randint(1, 4, size=n).astype(float)
+    weights[((X.a == "p") & (X.c == "r")).to_numpy()] = 0.0  # combination p|r
+    X.iloc[:3, 0], weights[:3] = "s", 0.0  # value s of a, zero weight only
+    aggregator = AttributeAggregator(search="pairs", alpha=1.0)
+    results = aggregator.fit(X, y, sample_weight=weights).search_results_
+    for a, b, n_values in [("a", "b", 9), ("a", "c", 8)]:
+        row = results.loc[results["members"] == (a, b)].iloc[0]
+        combined = (X[a] + "|" + X[b]).to_frame(f"{a}*{b}")
+        grouper = CHAIDGrouper().fit(combined, y, sample_weight=weights)
+        grouped = grouper.table_[0]
+        assert len(grouper.categories_[0]) == n_values
+        assert row.n_combinations == n_values
+        assert row.n_groups == grouper.n_groups_[0]
+        assert row.log10_adjusted_pvalue == grouped_significance(grouped, n_values)
+        statistic, dof = naive_chi2_statistic(grouped)
+        pvalue = scipy.stats.chi2.sf(statistic, dof)
+        multiplier = naive_stirling2(n_values, int(row.n_groups))
+        expected = np.log10(min(1.0, multiplier * pvalue))
+        assert row.log10_adjusted_pvalue == pytest.approx(expected, rel=1e-9)
+
+
+def test_search_scores_candidates_with_the_groupers_group_table(monkeypatch):
+    """Check that the search groups each column's and each candidate's table
+    with the grouper's group_table, the given grouper left unfitted, so that a
+    parameter of the grouper (KhiopsGrouper's p) changes the scores."""
+    X, y = make_k_of_n(
+        n_samples=200, n_tests=3, k=2, noise=0.4, n_noise_features=1, random_state=0
+    )
+    tables = []
+    group_table = KhiopsGrouper.group_table
+
+    def spy(self, table):
+        tables.append(np.array(table))
+        return group_table(self, table)
+
+    monkeypatch.setattr(KhiopsGrouper, "group_table", spy)
+    default = AttributeAggregator(
+        search="pairs", alpha=1.0, grouper=KhiopsGrouper()
+    ).fit(X, y)
+    tables.clear()
+    scorer = KhiopsGrouper(p=0.05)
+    other = AttributeAggregator(search="pairs", alpha=1.0, grouper=scorer).fit(X, y)
+    assert not hasattr(scorer, "n_features_in_")
+    results = other.search_results_
+    # the single columns first, then the candidates in the order of their rows
+    assert len(tables) == X.shape[1] + len(results)
+    for table, row in zip(tables[X.shape[1] :], results.itertuples(), strict=True):
+        assert table.sum() == len(X)
+        assert len(table) == row.n_combinations
+        result = group_table(scorer, table)
+        grouped = merge_rows(table, result.group_ids, result.n_groups)
+        assert row.n_groups == result.n_groups
+        assert row.log10_adjusted_pvalue == grouped_significance(grouped, len(table))
+    changed = (
+        results.log10_adjusted_pvalue != default.search_results_.log10_adjusted_pvalue
+    )
+    assert changed.any()
+    assert (results.n_groups > default.search_results_.n_groups).any()
 
 
 def test_greedy_search_finds_the_k_of_n_tests(global_random_seed):
@@ -490,9 +565,9 @@ def test_rebuilds_the_thesis_ext_columns(datasets_dir, name):
     plain = pd.read_csv(datasets_dir / name / "data.csv", dtype=str)
     ext = pd.read_csv(datasets_dir / f"{name}_ext" / "data.csv", dtype=str)
     extra = [c for c in ext.columns if c not in plain.columns]
-    groups = _EXT[name]
-    aggregator = AttributeAggregator(groups, keep_original=False)
-    codes = aggregator.fit_transform(plain.drop(columns="class"))[:, -len(groups) :]
+    aggregates = _EXT[name]
+    aggregator = AttributeAggregator(aggregates=aggregates, keep_original=False)
+    codes = aggregator.fit_transform(plain.drop(columns="class"))[:, -len(aggregates) :]
     for k, column in enumerate(extra):
         pairs = pd.DataFrame({"code": codes[:, k], "ext": ext[column]})
         assert pairs.groupby("code").ext.nunique().max() == 1

@@ -1,0 +1,411 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Combinations of member levels: what AttributeAggregator computes without y.
+
+An aggregate replaces a few low-cardinality columns by their cartesian product,
+one value per combination seen in fit. Each member column's values are numbered
+by level (sorted, missing last, :func:`fit_member`); a row's combination is then
+the mixed-radix integer key of its members' levels, one digit per member
+(:func:`combination_keys`), never a string, so that aggregating costs about one
+factorize of an integer column. The keys seen in fit are numbered in increasing
+order (:func:`seen_keys`, :func:`codes_of_keys`), the rarest pooled past
+``max_categories`` (:func:`pool_rare`), and labelled once per combination, not
+once per row (:func:`combination_levels`, :func:`join_labels`).
+:func:`fit_aggregate` chains these steps for one aggregate and returns the
+picklable :class:`Aggregate` that transform replays.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from partikit._kernels._aggregation import accumulate_keys, positive_rows
+from partikit._kernels._tables import apply_lookup
+from partikit._validation import (
+    append_missing,
+    category_lookup,
+    factorize,
+    factorize_column,
+)
+
+#: Code of a combination not seen in fit, when there is no grouper.
+UNKNOWN_CODE = -1
+#: Label of the value that pools the rarest combinations (``max_categories``).
+RARE_LABEL = "<rare>"
+#: Largest number of possible keys: beyond it, keys are renumbered by rank among
+#: those seen (they are int64).
+MAX_KEYS = 1 << 62
+
+
+class Member(NamedTuple):
+    """One column as a member of aggregates: its levels learned in fit.
+
+    Attributes
+    ----------
+    categories : ndarray
+        The values seen with positive weight, sorted, then NaN when missing values
+        were seen: level ``l`` is ``categories[l]``.
+    kind : {"string", "numeric"}
+    labels : ndarray of str objects
+        Readable form of each level (``str(value)``, ``"nan"`` for missing).
+    """
+
+    categories: np.ndarray
+    kind: str
+    labels: np.ndarray
+
+
+def level_label(value):
+    """Readable form of one member value: ``str(value)``, ``"nan"`` if missing."""
+    return "nan" if pd.isna(value) else str(value)
+
+
+def fit_member(column, name, sample_weight):
+    """Learn the levels of one member column.
+
+    Parameters
+    ----------
+    column : pandas Series or 1-D ndarray
+        The member's values in fit.
+    name : str
+        The column's name, for error messages.
+    sample_weight : ndarray of float64 or None
+        Values seen only with zero weight get no level.
+
+    Returns
+    -------
+    member : Member
+    raw_codes : ndarray of int
+        The column's raw codes (as :func:`~partikit._validation.factorize_column`
+        gives them).
+    lookup : ndarray of intp
+        The level of each raw code + 1 (-1 for values seen only with zero
+        weight).
+    """
+    factorized = factorize_column(column, name)
+    n_values = len(factorized.categories)
+    present = positive_rows(
+        factorized.raw_codes, factorized.lookup, sample_weight, n_values + 1
+    )
+    categories = factorized.categories[present[:-1]]
+    if present[-1]:
+        categories = append_missing(categories)
+    levels = np.arange(len(categories), dtype=np.intp)
+    lookup = category_lookup(factorized, categories, levels, factorized.kind, name)
+    labels = np.array([level_label(v) for v in categories], dtype=object)
+    return Member(categories, factorized.kind, labels), factorized.raw_codes, lookup
+
+
+def member_lookup(member, column, name):
+    """Raw codes of a member column at transform time, and their levels.
+
+    Parameters
+    ----------
+    member : Member
+        The member as fit learned it.
+    column : pandas Series or 1-D ndarray
+    name : str
+        The column's name, for error messages.
+
+    Returns
+    -------
+    raw_codes : ndarray of int
+    lookup : ndarray of intp
+        The level of each raw code + 1, -1 for a value not seen in fit.
+    """
+    factorized = factorize_column(column, name)
+    levels = np.arange(len(member.categories), dtype=np.intp)
+    lookup = category_lookup(factorized, member.categories, levels, member.kind, name)
+    return factorized.raw_codes, lookup
+
+
+class Compression(NamedTuple):
+    """Keys renumbered by rank before a member, to keep them within int64.
+
+    Attributes
+    ----------
+    member : int
+        Position (in the aggregate) of the member whose digit comes next.
+    n_keys : int
+        Number of possible keys before the renumbering.
+    seen : ndarray of int64
+        The keys seen in fit at that point, sorted: key ``seen[r]`` becomes ``r``.
+    """
+
+    member: int
+    n_keys: int
+    seen: np.ndarray
+
+
+def combination_keys(member_codes, sizes, sample_weight=None, compressions=None):
+    """Mixed-radix key of every row: the first member is the most significant digit.
+
+    Parameters
+    ----------
+    member_codes : sequence of (raw_codes, lookup)
+        Each member's raw codes and the lookup from raw code + 1 to its level
+        (negative: no level).
+    sizes : sequence of int
+        Number of levels of each member.
+    sample_weight : ndarray or None, default=None
+        Fit only: rows of zero weight do not make a key seen.
+    compressions : list of Compression or None, default=None
+        None in fit: the keys are renumbered by rank among the keys seen so far
+        whenever the next digit would take them beyond ``MAX_KEYS`` (``2**62``),
+        and the renumberings are returned. At transform, the renumberings of fit,
+        replayed.
+
+    Returns
+    -------
+    keys : ndarray of int64 of shape (n_samples,)
+        -1 for a row with a member value without level (or, at transform, a
+        prefix of members not seen in fit). Ordering keys orders the combinations
+        lexicographically by member levels.
+    n_keys : int
+        Number of possible keys.
+    compressions : list of Compression
+    """
+    fitting = compressions is None
+    planned = {} if fitting else {c.member: c for c in compressions}
+    compressions = [] if fitting else list(compressions)
+    keys = np.zeros(len(member_codes[0][0]), dtype=np.int64)
+    n_keys = 1
+    for position, ((codes, lookup), size) in enumerate(
+        zip(member_codes, sizes, strict=True)
+    ):
+        if fitting and n_keys * size > MAX_KEYS:
+            seen = seen_keys(keys, n_keys, sample_weight)
+            planned[position] = Compression(position, n_keys, seen)
+            compressions.append(planned[position])
+        if position in planned:
+            step = planned[position]
+            ranks = np.arange(len(step.seen), dtype=np.intp)
+            keys = codes_of_keys(keys, step.n_keys, step.seen, ranks).astype(np.int64)
+            n_keys = len(step.seen)
+        accumulate_keys(codes, lookup, size, keys)
+        n_keys *= size
+    return keys, n_keys, compressions
+
+
+def _is_dense(n_keys, n_samples):
+    # A key-indexed array costs at most a few row-sized arrays; beyond that the
+    # keys are sorted or hashed instead.
+    return n_keys <= max(1 << 16, 4 * n_samples)
+
+
+def seen_keys(keys, n_keys, sample_weight):
+    """Sorted distinct keys of the rows of positive weight (-1 excluded)."""
+    if _is_dense(n_keys, len(keys)):
+        present = positive_rows(keys, None, sample_weight, n_keys + 1)[:-1]
+        return np.flatnonzero(present).astype(np.int64)
+    valid = keys >= 0
+    if sample_weight is not None:
+        valid &= sample_weight > 0
+    return np.sort(pd.unique(keys[valid])).astype(np.int64)
+
+
+def codes_of_keys(keys, n_keys, seen, code_of_seen):
+    """Code of every row's combination: ``code_of_seen`` of its key, -1 if unseen.
+
+    Parameters
+    ----------
+    keys : ndarray of int64
+    n_keys : int
+        Number of possible keys.
+    seen : ndarray of int64
+        The keys seen in fit, sorted.
+    code_of_seen : ndarray of intp
+        The code of each seen key.
+
+    Returns
+    -------
+    codes : ndarray of intp
+    """
+    codes = np.empty((len(keys), 1), dtype=np.intp)
+    if _is_dense(n_keys, len(keys)):
+        lookup = np.full(n_keys + 1, -1, dtype=np.intp)
+        lookup[seen + 1] = code_of_seen
+        apply_lookup(keys, lookup, codes, 0, -1)
+        return codes[:, 0]
+    position = np.searchsorted(seen, keys).clip(max=max(len(seen) - 1, 0))
+    found = (seen[position] == keys) & (keys >= 0) if len(seen) else keys < -1
+    return np.where(found, code_of_seen[position] if len(seen) else -1, -1)
+
+
+def pool_rare(weights, max_categories):
+    """Keep the heaviest combinations and pool the others into one code.
+
+    Parameters
+    ----------
+    weights : ndarray of float64 of shape (n_combinations,)
+        Weight of each combination seen in fit.
+    max_categories : int or None
+        Number of codes allowed; None keeps every combination.
+
+    Returns
+    -------
+    code_of_seen : ndarray of intp of shape (n_combinations,)
+        The kept combinations keep their order (codes ``0 .. max_categories - 2``);
+        the pooled ones share the last code, ``max_categories - 1``. Ties in weight
+        keep the lower combination.
+    n_codes : int
+    n_pooled : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers._combinations import pool_rare
+    >>> pool_rare(np.array([5.0, 1.0, 3.0, 1.0]), 3)
+    (array([0, 2, 1, 2]), 3, 2)
+    """
+    n_seen = len(weights)
+    if max_categories is None or n_seen <= max_categories:
+        return np.arange(n_seen, dtype=np.intp), n_seen, 0
+    heaviest = np.lexsort((np.arange(n_seen), -weights))[: max_categories - 1]
+    kept = np.sort(heaviest)
+    code_of_seen = np.full(n_seen, max_categories - 1, dtype=np.intp)
+    code_of_seen[kept] = np.arange(len(kept))
+    return code_of_seen, max_categories, n_seen - len(kept)
+
+
+def combination_levels(seen, sizes, compressions):
+    """Level of each member in each seen key, undoing the renumberings.
+
+    Parameters
+    ----------
+    seen : ndarray of int64 of shape (n_seen,)
+        Final keys.
+    sizes : sequence of int
+        Number of levels of each member.
+    compressions : sequence of Compression
+        The renumberings made on the way to the final keys.
+
+    Returns
+    -------
+    levels : ndarray of intp of shape (n_seen, n_members)
+    """
+    levels = np.empty((len(seen), len(sizes)), dtype=np.intp)
+    steps = {c.member: c for c in compressions}
+    rest = seen.copy()
+    for j in range(len(sizes) - 1, -1, -1):
+        rest, levels[:, j] = np.divmod(rest, sizes[j])
+        if j in steps:
+            rest = steps[j].seen[rest]
+    return levels
+
+
+class Aggregate(NamedTuple):
+    """What fit learns of one aggregate (plain arrays: picklable).
+
+    Transform replays ``compressions`` on the members' levels and looks the final
+    keys up in ``seen`` to find each row's code.
+    """
+
+    members: tuple  # column indices, increasing
+    sizes: tuple  # number of levels of each member
+    compressions: tuple  # renumberings of the keys on the way (Compression)
+    n_keys: int  # number of possible final keys
+    seen: np.ndarray  # final keys seen in fit, sorted
+    code_of_seen: np.ndarray  # code of each seen key
+    labels: np.ndarray  # readable label of each code (None while searching)
+    n_pooled: int  # combinations pooled into the rare code
+
+
+def join_labels(parts, separator):
+    """Join the members' labels element-wise.
+
+    Parameters
+    ----------
+    parts : list of ndarray of str objects
+        One array per member, all of the same length.
+    separator : str
+
+    Returns
+    -------
+    labels : ndarray of str objects
+    """
+    labels = parts[0].astype(object)
+    for part in parts[1:]:
+        labels = labels + separator + part
+    return labels
+
+
+def fit_aggregate(members, member_codes, fitted_members, sample_weight,
+                  max_categories, separator):  # fmt: skip
+    """Learn the combinations of one aggregate.
+
+    Parameters
+    ----------
+    members : tuple of int
+        Column indices of the members, increasing.
+    member_codes : dict of int to (raw_codes, lookup)
+        What :func:`fit_member` returned for each column.
+    fitted_members : dict of int to Member
+    sample_weight : ndarray of float64 or None
+        Combinations seen only with zero weight are not seen.
+    max_categories : int or None
+        Most codes; the rarest combinations beyond it share the last code
+        (:func:`pool_rare`).
+    separator : str or None
+        Joins the members' labels; None skips the labels (the search needs only
+        the codes).
+
+    Returns
+    -------
+    aggregate : Aggregate
+        ``labels`` is None when ``separator`` is None.
+    codes : ndarray of intp of shape (n_samples,)
+        The code of every row's combination; -1 for a row whose combination was
+        seen only with zero weight.
+    """
+    sizes = tuple(len(fitted_members[j].categories) for j in members)
+    keys, n_keys, compressions = combination_keys(
+        [member_codes[j] for j in members], sizes, sample_weight
+    )
+    seen = seen_keys(keys, n_keys, sample_weight)
+    codes = codes_of_keys(keys, n_keys, seen, np.arange(len(seen), dtype=np.intp))
+    n_pooled = 0
+    code_of_seen = np.arange(len(seen), dtype=np.intp)
+    if max_categories is not None and len(seen) > max_categories:
+        valid = codes >= 0
+        weights = np.bincount(
+            codes[valid],
+            weights=None if sample_weight is None else sample_weight[valid],
+            minlength=len(seen),
+        ).astype(np.float64)
+        code_of_seen, _, n_pooled = pool_rare(weights, max_categories)
+        codes = np.where(valid, code_of_seen[np.maximum(codes, 0)], -1)
+    labels = None
+    if separator is not None:
+        levels = combination_levels(seen, sizes, compressions)
+        labels = join_labels(
+            [fitted_members[j].labels[levels[:, m]] for m, j in enumerate(members)],
+            separator,
+        )
+        if n_pooled:
+            labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
+    aggregate = Aggregate(
+        members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
+        n_pooled,
+    )  # fmt: skip
+    return aggregate, codes
+
+
+def as_array(column):
+    """A column as a numpy array of its values (missing values: NaN).
+
+    A categorical or Arrow-backed column is converted through its codes and its
+    few distinct values: converting every row of it to a Python object costs
+    about ten times as much.
+    """
+    if not isinstance(column, pd.Series) or isinstance(column.dtype, np.dtype):
+        return np.asarray(column)
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        codes, uniques = column.array.codes, column.cat.categories
+    else:
+        codes, uniques = factorize(column)
+    values = np.append(np.asarray(uniques, dtype=object), np.nan)
+    return values[codes]  # code -1 (missing) takes the appended NaN
