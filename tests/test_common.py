@@ -16,7 +16,7 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
+from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper, MDLPDiscretizer
 from partikit.tree import PartitionTreeClassifier
 from partikit.utils import all_estimators
 
@@ -32,16 +32,16 @@ OTHER_CONFIGURATIONS = [
     AttributeAggregator(search="pairs"),
     AttributeAggregator(search="greedy", grouper=CHAIDGrouper(), top_k=1),
     PartitionTreeClassifier(
-        categorical_split="khiops", numeric_split="block_opt", criterion="log_pvalue"
+        categorical_split="khiops", numeric_split="block_opt", split_score="log_pvalue"
     ),
     PartitionTreeClassifier(
-        numeric_split="maxcut", node_features="node_means_pca", criterion="raw"
+        numeric_split="maxcut", node_features="node_means_pca", split_score="raw"
     ),
     PartitionTreeClassifier(
         numeric_split="entropy",
-        criterion="entropy",
+        split_score="entropy",
         node_features="node_pca",
-        handle_unknown="stop",
+        unknown_routing="stop",
         max_depth=5,
     ),
     PartitionTreeClassifier(
@@ -50,6 +50,11 @@ OTHER_CONFIGURATIONS = [
         min_second_value_count=2,
         min_samples_leaf=2,
         collapse_same_prediction=False,
+    ),
+    PartitionTreeClassifier(
+        categorical_split=CHAIDGrouper(alpha_merge=0.01),
+        numeric_split=MDLPDiscretizer(),
+        split_score="raw",
     ),
 ]
 

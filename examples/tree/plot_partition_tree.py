@@ -61,9 +61,9 @@ print("missing values per column:", X.isna().sum().to_dict())
 # The tree takes the DataFrame as it is
 # -------------------------------------
 #
-# With ``categorical_features="auto"`` (the default), the object columns are
-# categorical and the float column numeric. A missing category is a category of
-# its own; a missing ``score`` goes, at each split on it, to the child that
+# With ``categorical_features="from_dtype"`` (the default), the object columns
+# are categorical and the float column numeric. A missing category is a category
+# of its own; a missing ``score`` goes, at each split on it, to the child that
 # lowers the impurity most. The first fit in a new environment compiles
 # partikit's numba kernels (a few seconds, cached on disk).
 from partikit.tree import PartitionTreeClassifier
@@ -88,7 +88,8 @@ print(f"depth {tree.get_depth()}, {tree.get_n_leaves()} leaves")
 # We compare them by 5-fold cross-validation, with
 # :class:`~partikit.tree.PartitionTreeClassifier` splitting the categories in two
 # (the max-cut default) or into as many groups as CHAID's merging keeps
-# (``categorical_split="chaid"``).
+# (``categorical_split="chaid"``, CHAID with its default settings; a configured
+# grouper such as ``CHAIDGrouper(alpha_merge=0.01)`` sets them).
 from sklearn.compose import make_column_transformer
 from sklearn.model_selection import StratifiedKFold, cross_validate
 from sklearn.pipeline import make_pipeline
@@ -200,8 +201,8 @@ pd.crosstab(
 # column; ``predict_proba`` gives the class distribution of the leaf a row
 # reaches, ``apply`` the leaf and ``decision_path`` the nodes visited. A category
 # never seen in fit, or absent from a node in fit, goes to the child with the
-# most training rows (``handle_unknown="largest_child"``), or stops the row at
-# that node (``handle_unknown="stop"``, the thesis's rule), which then predicts
+# most training rows (``unknown_routing="largest_child"``), or stops the row at
+# that node (``unknown_routing="stop"``, the thesis's rule), which then predicts
 # the node's class distribution.
 importances = pd.Series(small.feature_importances_, index=small.feature_names_in_)
 print(importances.round(3).to_dict())
@@ -213,7 +214,7 @@ new = pd.DataFrame(
     }
 )
 stopping = PartitionTreeClassifier(
-    max_depth=3, min_samples_leaf=20, handle_unknown="stop"
+    max_depth=3, min_samples_leaf=20, unknown_routing="stop"
 ).fit(X, y)
 for name, model in [("largest_child", small), ("stop", stopping)]:
     print(f"{name:>13}: nodes {model.apply(new)}, probabilities")

@@ -34,6 +34,8 @@ from partikit._kernels._config import NJIT
 
 #: Largest number of rows whose splits are enumerated (2^(m-1) - 1 of them).
 MAX_EXHAUSTIVE_ROWS = 20
+#: Largest number of classes whose 2^(k-1) - 1 superclasses Twoing enumerates.
+MAX_TWOING_CLASSES = 20
 
 
 @njit(**NJIT)

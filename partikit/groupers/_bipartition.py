@@ -35,6 +35,7 @@ import numpy as np
 
 from partikit._kernels._bipartition import (
     MAX_EXHAUSTIVE_ROWS,
+    MAX_TWOING_CLASSES,
     candidate_impurities,
     exhaustive_min_impurity,
     node_impurity,
@@ -50,9 +51,6 @@ from partikit.groupers._max_cut import max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
 MAX_EXHAUSTIVE_RESPLIT_ROWS = 12
-#: Largest number of classes whose 2^(k-1) - 1 superclasses Twoing enumerates.
-MAX_TWOING_CLASSES = 20
-
 
 
 class Bipartition(NamedTuple):

@@ -5,7 +5,7 @@
 At each node the builder makes the node's tables (one compiled pass over its rows
 for all categorical columns, one sort per numeric column), applies the
 pre-filters, asks the splitter of every remaining attribute for its split, scores
-the splits on one scale (``criterion``) and keeps the best. The splitters call
+the splits on one scale (``split_score``) and keeps the best. The splitters call
 the cores of the groupers and discretizers (:mod:`partikit.tree._splitters`).
 """
 
@@ -21,7 +21,11 @@ from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import CATEGORICAL, NUMERIC, PROJECTION, node_tables
 from partikit._stats import chi2_test
 from partikit._tables import merge_rows
-from partikit.tree._splitters import IMPURITY_CODES, SPLITTERS
+from partikit.tree._splitters import (
+    IMPURITY_CODES,
+    categorical_splitter,
+    numeric_splitter,
+)
 from partikit.tree._structure import TreeBuilder
 
 #: Singular values below this share of the largest are dropped from a node's basis.
@@ -55,11 +59,15 @@ class TreeData:
 
 @dataclass
 class GrowthParameters:
-    """The estimator's parameters that shape the growth (validated upstream)."""
+    """The estimator's parameters that shape the growth (validated upstream).
 
-    categorical_split: str
-    numeric_split: str
-    criterion: str
+    ``categorical_split`` and ``numeric_split`` are a splitter's name or a
+    configured grouper / discretizer (see :mod:`partikit.tree._splitters`).
+    """
+
+    categorical_split: object
+    numeric_split: object
+    split_score: str
     node_features: str | None
     max_depth: int | None
     min_samples_split: float
@@ -71,8 +79,8 @@ class GrowthParameters:
 
     @property
     def impurity(self):
-        """Impurity of the nodes: entropy for ``criterion="entropy"``, else Gini."""
-        return "entropy" if self.criterion == "entropy" else "gini"
+        """Impurity of the nodes: entropy for ``split_score="entropy"``, else Gini."""
+        return "entropy" if self.split_score == "entropy" else "gini"
 
 
 @dataclass
@@ -102,13 +110,13 @@ def children_impurity(children_table, code):
     )
 
 
-def _score(children_table, raw, criterion, parent_impurity):
+def _score(children_table, raw, split_score, parent_impurity):
     """The split's value on the scale that compares attributes (larger is better)."""
-    if criterion == "raw":
+    if split_score == "raw":
         return raw
-    if criterion == "log_pvalue":
+    if split_score == "log_pvalue":
         return -chi2_test(children_table)[2]
-    code = IMPURITY_CODES[criterion]
+    code = IMPURITY_CODES[split_score]
     return parent_impurity - children_impurity(children_table, code)
 
 
@@ -152,11 +160,14 @@ class _Grower:
         self.data = data
         self.params = params
         self.code = IMPURITY_CODES[params.impurity]
-        self.categorical_splitter = SPLITTERS["categorical"][params.categorical_split]
-        self.numeric_splitter = SPLITTERS["numeric"][params.numeric_split]
+        self.categorical_splitter = categorical_splitter(params.categorical_split)
+        self.numeric_splitter = numeric_splitter(params.numeric_split)
+        # "gini" and "entropy" name the threshold search's impurity; the other
+        # methods (and a discretizer's criterion value) use the nodes' impurity
         self.numeric_impurity = (
             params.numeric_split
-            if params.numeric_split in ("gini", "entropy")
+            if isinstance(params.numeric_split, str)
+            and params.numeric_split in ("gini", "entropy")
             else params.impurity
         )
         self.total_weight = float(data.weights.sum())
@@ -200,7 +211,7 @@ class _Grower:
             if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
                 continue
             score = _score(
-                children_table, result.raw, params.criterion, parent_impurity
+                children_table, result.raw, params.split_score, parent_impurity
             )
             if best is None or score > best.score:
                 best = Split(
@@ -252,7 +263,7 @@ class _Grower:
                 trials.append(children_impurity(trial, self.code))
             nan_child = int(np.argmin(trials))
             children_table[nan_child] += nan_table
-        score = _score(children_table, result.raw, params.criterion, parent_impurity)
+        score = _score(children_table, result.raw, params.split_score, parent_impurity)
         return Split(
             kind=kind,
             feature=feature,

@@ -10,11 +10,17 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
-from partikit._compat import Interval, RealNotInt, StrOptions, _fit_context
-from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS
+from partikit._compat import (
+    HasMethods,
+    Interval,
+    RealNotInt,
+    StrOptions,
+    _fit_context,
+)
+from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._validation import (
     category_lookup,
     check_categorical_X,
@@ -25,12 +31,12 @@ from partikit._validation import (
     feature_name,
     resolve_count,
 )
-from partikit.groupers._bipartition import MAX_TWOING_CLASSES
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._splitters import SPLITTERS
 from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
 
-#: pandas dtypes that ``categorical_features="auto"`` treats as categorical.
+#: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
+#: categorical.
 _CATEGORICAL_KINDS = "OUSb"
 
 
@@ -69,6 +75,19 @@ def _numeric_values(column, name):
     return values
 
 
+def _own_copy(method, name):
+    """A splitter name as is; a grouper or discretizer instance cloned."""
+    if isinstance(method, str):
+        return method
+    if isinstance(method, type):
+        # the class has group_table / cut_table too, and passes validation
+        raise TypeError(
+            f"{name} takes a configured instance, such as {method.__name__}(); "
+            f"got the class {method.__name__}."
+        )
+    return clone(method)
+
+
 class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     """A decision tree whose splits are partikit's groupings and thresholds.
 
@@ -78,30 +97,57 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     are split at thresholds (Gini, entropy or the max-cut metric of Bodine &
     Hochbaum) or into several intervals (Block-Opt), optionally on node PCA
     projections. Every split is computed by the same pure function as the
-    corresponding grouper or discretizer, on the table of the node.
+    corresponding grouper or discretizer, on the table of the node: a method is
+    named by a string (run with its default settings), or given as a configured
+    grouper or discretizer, whose own parameters then make every node's split.
 
     Parameters
     ----------
-    categorical_features : "auto", array-like of int, str or bool, or None, \
-            default="auto"
-        Which columns are categorical. ``"auto"``: columns of dtype object,
+    categorical_features : "from_dtype", array-like of int, str or bool, or None, \
+            default="from_dtype"
+        Which columns are categorical. ``"from_dtype"``: columns of dtype object,
         ``category``, string or bool (for a numpy array: all columns when its
         dtype is object, string or bool, none otherwise). Otherwise indices,
         names, or a boolean mask; None means none.
-    categorical_split : str, default="maxcut_chi2"
-        How a categorical column is split at a node. Binary: ``"maxcut_chi2"``,
-        ``"maxcut_squared_gini"`` (max-cut of the value graph, greedy cut and local
-        search, Pereira & Laber), ``"twoing"`` (at most 20 classes),
-        ``"exhaustive"`` (at most 20 categories), ``"exact_two_class"`` (two
-        classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
-        ``"sliq_ext"``. Multiway: ``"khiops"`` (robust Khiops grouping) and
-        ``"chaid"`` (CHAID merging), one child per group.
-    numeric_split : {"gini", "entropy", "maxcut", "block_opt"}, default="gini"
-        How a numeric column (or projection) is split: the binary threshold of
-        least Gini or entropy, the threshold of largest max-cut metric, or the
-        optimal multiway split of Block-Opt (up to ``max_bins`` intervals, their
-        number chosen by MDL).
-    criterion : {"gini", "entropy", "log_pvalue", "raw"}, default="gini"
+    categorical_split : str or grouper instance, default="maxcut_chi2"
+        How a categorical column is split at a node.
+
+        A string names a method, run with its default settings. Binary:
+        ``"maxcut_chi2"``, ``"maxcut_squared_gini"`` (max-cut of the value graph,
+        greedy cut and local search, Pereira & Laber), ``"twoing"`` (at most 20
+        classes), ``"exhaustive"`` (at most 20 categories), ``"exact_two_class"``
+        (two classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
+        ``"sliq_ext"``; those that minimise an impurity minimise the nodes'
+        impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
+        grouping) and ``"chaid"`` (CHAID merging), one child per group.
+
+        A grouper instance (an object with a ``group_table`` method, such as
+        ``KhiopsGrouper(p=0.99)``, ``CHAIDGrouper(alpha_merge=0.01)`` or
+        ``MaxCutGrouper(weights="squared_gini")``) splits with its own
+        parameters: each node's categories x classes table goes to its
+        ``group_table``, one child per group (two at most for a max-cut). The
+        table is nominal (``CHAIDGrouper``'s ``ordinal`` does not apply) and the
+        grouper's ``encode``, ``handle_unknown`` and ``n_jobs`` play no part. The
+        grouper is cloned at fit, never fitted nor changed. The limits of the
+        strings above (classes, categories) are not checked: the grouper's own
+        checks apply.
+    numeric_split : str or discretizer instance, default="gini"
+        How a numeric column (or projection) is split at a node.
+
+        A string names a method: ``"gini"`` or ``"entropy"``, the binary
+        threshold of least Gini or entropy; ``"maxcut"``, the threshold of
+        largest max-cut metric; ``"block_opt"``, the optimal multiway split of
+        Block-Opt on the nodes' impurity (see ``split_score``), up to
+        ``max_bins`` intervals, their number chosen by MDL.
+
+        A discretizer instance (an object with a ``cut_table`` method, such as
+        ``MDLPDiscretizer()``, ``KhiopsDiscretizer(p=0.99)`` or
+        ``BlockOptDiscretizer(max_bins=4)``) splits with its own parameters
+        (``max_bins`` of the tree does not apply): each node's value table goes
+        to its ``cut_table``, one child per interval, thresholds halfway between
+        the values on each side of a cut. The discretizer is cloned at fit,
+        never fitted nor changed; its ``encode`` and ``n_jobs`` play no part.
+    split_score : {"gini", "entropy", "log_pvalue", "raw"}, default="gini"
         How the best splits of different attributes are compared.
         ``"gini"`` / ``"entropy"``: the impurity decrease of each split (the same
         scale for every method, binary or multiway). ``"log_pvalue"``: -log10 of
@@ -109,7 +155,12 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         accounts for the number of children through its degrees of freedom).
         ``"raw"``: each method's own value (cut weight, twoing value, max-cut
         metric, ...), as in the papers; only meaningful when all candidate
-        attributes use the same method.
+        attributes use the same method. A grouper instance's own value is the
+        ``criterion`` of its ``group_table`` result (-log10 p for Khiops, the
+        adjusted -log10 p for CHAID, the cut weight for a max-cut); a
+        discretizer instance's is the decrease of the nodes' impurity by its
+        cuts. ``split_score`` also sets the nodes' impurity: the entropy for
+        ``"entropy"``, else Gini.
     node_features : {None, "node_pca", "node_means_pca"}, default=None
         Numeric candidates at a node. None: the numeric columns. ``"node_pca"``:
         the principal directions of the node's numeric points.
@@ -124,12 +175,13 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         Smallest weighted number of samples of a node that is split (a float:
         a fraction of the training weight).
     min_samples_leaf : int or float, default=1
-        Smallest weighted number of samples of a child; thresholds that violate
-        it are not candidates, categorical and multiway splits that violate it
-        are rejected.
+        Smallest weighted number of samples of a child; thresholds of
+        ``"gini"``, ``"entropy"`` and ``"maxcut"`` that violate it are not
+        candidates; categorical splits, ``"block_opt"`` splits and the splits of
+        a grouper or discretizer instance that violate it are rejected.
     min_impurity_decrease : float, default=0.0
         A node is split only if ``N_t / N * (impurity - children impurity)`` is at
-        least this (impurity: entropy for ``criterion="entropy"``, else Gini).
+        least this (impurity: entropy for ``split_score="entropy"``, else Gini).
     chi2_alpha : float or None, default=None
         Pre-filter of the thesis: a categorical column whose chi2 test of
         independence with the class at the node has a p-value above ``chi2_alpha``
@@ -139,11 +191,12 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         category at a node has a smaller weighted count is not used in the
         node's subtree. None turns it off.
     max_bins : int, default=10
-        Most children of a ``numeric_split="block_opt"`` split.
+        Most children of a ``numeric_split="block_opt"`` split (a discretizer
+        instance brings its own limit).
     collapse_same_prediction : bool, default=True
         After growth, turn into a leaf every subtree whose leaves all predict the
         same class (predictions unchanged, fewer nodes).
-    handle_unknown : {"largest_child", "stop"}, default="largest_child"
+    unknown_routing : {"largest_child", "stop"}, default="largest_child"
         Where a sample goes when a node's rule does not know its value (a
         category absent at that node in fit, a missing numeric value where none
         was seen): to the child with the most training weight, or nowhere — it
@@ -177,13 +230,15 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     --------
     partikit.groupers.MaxCutGrouper : The max-cut bipartition as a transformer.
     partikit.discretizers.BlockOptDiscretizer : Block-Opt as a transformer.
+    partikit.groupers.KhiopsGrouper : A grouper whose configured instance can
+        split the categorical columns (``categorical_split``).
 
     Notes
     -----
     A missing value of a categorical column is a category. A missing value of a
     numeric column goes to the child that lowers the node's impurity most (learned
     at each split from the training rows with a missing value), or follows
-    ``handle_unknown`` where the node saw none. Ties between attributes go to the
+    ``unknown_routing`` where the node saw none. Ties between attributes go to the
     categorical columns, then to the smallest column index.
 
     References
@@ -206,13 +261,34 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     >>> tree = PartitionTreeClassifier().fit(X, y)
     >>> tree.predict(pd.DataFrame({"color": ["r", "b"], "size": [3, 4]}))
     array([1, 0])
+
+    A configured grouper splits the categorical columns with its own parameters:
+
+    >>> from partikit.groupers import CHAIDGrouper
+    >>> from partikit.tree import export_text
+    >>> chaid = CHAIDGrouper(alpha_merge=0.01)
+    >>> tree = PartitionTreeClassifier(categorical_split=chaid).fit(X, y)
+    >>> print(export_text(tree))
+    |--- color in {b, g}
+    |   |--- class: 0
+    |--- color in {r}
+    |   |--- class: 1
+    <BLANKLINE>
     """
 
     _parameter_constraints: dict = {
-        "categorical_features": [StrOptions({"auto"}), "array-like", None],
-        "categorical_split": [StrOptions(set(SPLITTERS["categorical"]))],
-        "numeric_split": [StrOptions(set(SPLITTERS["numeric"]))],
-        "criterion": [StrOptions({"gini", "entropy", "log_pvalue", "raw"})],
+        "categorical_features": [StrOptions({"from_dtype"}), "array-like", None],
+        # an instance is taken by what it does (the tree imports no estimator
+        # class), so an AttributeAggregator, without group_table, is refused
+        "categorical_split": [
+            StrOptions(set(SPLITTERS["categorical"])),
+            HasMethods(["group_table"]),
+        ],
+        "numeric_split": [
+            StrOptions(set(SPLITTERS["numeric"])),
+            HasMethods(["cut_table"]),
+        ],
+        "split_score": [StrOptions({"gini", "entropy", "log_pvalue", "raw"})],
         "node_features": [StrOptions({"node_pca", "node_means_pca"}), None],
         "max_depth": [Interval(Integral, 1, None, closed="left"), None],
         "min_samples_split": [
@@ -228,16 +304,16 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         "min_second_value_count": [Interval(Real, 0.0, None, closed="left"), None],
         "max_bins": [Interval(Integral, 2, None, closed="left")],
         "collapse_same_prediction": ["boolean"],
-        "handle_unknown": [StrOptions({"largest_child", "stop"})],
+        "unknown_routing": [StrOptions({"largest_child", "stop"})],
     }
 
     def __init__(
         self,
         *,
-        categorical_features="auto",
+        categorical_features="from_dtype",
         categorical_split="maxcut_chi2",
         numeric_split="gini",
-        criterion="gini",
+        split_score="gini",
         node_features=None,
         max_depth=None,
         min_samples_split=2,
@@ -247,12 +323,12 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         min_second_value_count=None,
         max_bins=10,
         collapse_same_prediction=True,
-        handle_unknown="largest_child",
+        unknown_routing="largest_child",
     ):
         self.categorical_features = categorical_features
         self.categorical_split = categorical_split
         self.numeric_split = numeric_split
-        self.criterion = criterion
+        self.split_score = split_score
         self.node_features = node_features
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -262,7 +338,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.min_second_value_count = min_second_value_count
         self.max_bins = max_bins
         self.collapse_same_prediction = collapse_same_prediction
-        self.handle_unknown = handle_unknown
+        self.unknown_routing = unknown_routing
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -278,7 +354,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         spec = self.categorical_features
         if spec is None:
             return np.zeros(n_features, dtype=bool)
-        if isinstance(spec, str):
+        if isinstance(spec, str):  # "from_dtype", the only string allowed
             return np.array([_is_categorical_dtype(c) for c in columns], dtype=bool)
         # object dtype keeps a mixed list such as [0, "d"] as ints and strings
         items = list(np.asarray(spec, dtype=object).ravel())
@@ -314,6 +390,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         return mask
 
     def _check_split_parameters(self, n_classes):
+        # the limits of the string methods; a grouper instance checks its own
+        if not isinstance(self.categorical_split, str):
+            return
         if self.categorical_split == "exact_two_class" and n_classes > 2:
             raise ValueError(
                 f"categorical_split='exact_two_class' needs a two-class target; y "
@@ -387,6 +466,10 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         y_codes, self.classes_ = check_classification_y(y, sample_weight, min_classes=1)
         self.n_classes_ = len(self.classes_)
         self._check_split_parameters(self.n_classes_)
+        # a clone: the user's instance is never changed (not even the state of a
+        # RandomState parameter), and each fit starts from the same one
+        categorical_split = _own_copy(self.categorical_split, "categorical_split")
+        numeric_split = _own_copy(self.numeric_split, "numeric_split")
         self.categorical_features_ = self._categorical_mask(columns)
         weights = np.ones(n_samples) if sample_weight is None else sample_weight
         keep = weights > 0
@@ -420,9 +503,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             n_classes=self.n_classes_,
         )
         params = GrowthParameters(
-            categorical_split=self.categorical_split,
-            numeric_split=self.numeric_split,
-            criterion=self.criterion,
+            categorical_split=categorical_split,
+            numeric_split=numeric_split,
+            split_score=self.split_score,
             node_features=self.node_features,
             max_depth=self.max_depth,
             # a fraction rounds up to whole samples, as in scikit-learn's trees
@@ -459,7 +542,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         codes, numeric = self._encode(columns, fit=False)
         self._check_node_features(numeric)
         return self.tree_.paths(
-            codes, numeric, stop_on_unknown=self.handle_unknown == "stop"
+            codes, numeric, stop_on_unknown=self.unknown_routing == "stop"
         )
 
     @staticmethod
@@ -468,16 +551,20 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         return paths[np.arange(len(paths)), depth]
 
     def apply(self, X):
-        """Index of the node where each sample ends (a leaf, or the node where an
-        unknown value stopped it with ``handle_unknown="stop"``).
+        """Index of the node where each sample ends.
+
+        A leaf, or the node where an unknown value stopped the sample with
+        ``unknown_routing="stop"``.
 
         Parameters
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
 
         Returns
         -------
         node : ndarray of intp of shape (n_samples,)
+            Index of that node in ``tree_``.
         """
         return self._last_nodes(self._paths(X))
 
@@ -487,6 +574,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
 
         Returns
         -------
@@ -508,38 +596,56 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
 
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
+            Weighted training class counts of that node, normalised, in
+            ``classes_`` order.
         """
         nodes = self.apply(X)
         value = self.tree_.value[nodes]
         return value / value.sum(axis=1, keepdims=True)
 
     def predict(self, X):
-        """Most frequent class of the node where each sample ends (ties: the first
-        class in ``classes_``).
+        """Most frequent class of the node where each sample ends.
+
+        Ties go to the first class in ``classes_``.
 
         Parameters
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
 
         Returns
         -------
         y : ndarray of shape (n_samples,)
+            Predicted class labels.
         """
         proba = self.predict_proba(X)
         return self.classes_[np.argmax(proba, axis=1)]
 
     # -------------------------------------------------------------- inspection
     def get_depth(self):
-        """Depth of the tree (0 for a single leaf)."""
+        """Depth of the tree (0 for a single leaf).
+
+        Returns
+        -------
+        depth : int
+            The largest depth of a node.
+        """
         check_is_fitted(self)
         return self.tree_.max_depth
 
     def get_n_leaves(self):
-        """Number of leaves."""
+        """Number of leaves.
+
+        Returns
+        -------
+        n_leaves : int
+            Number of leaves of the fitted tree.
+        """
         check_is_fitted(self)
         return self.tree_.n_leaves
 
@@ -548,7 +654,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         """Impurity decrease brought by each feature, normalised to sum to 1.
 
         Each split adds ``N_t / N * (impurity - children impurity)`` to its
-        feature (impurity: entropy for ``criterion="entropy"``, else Gini); a
+        feature (impurity: entropy for ``split_score="entropy"``, else Gini); a
         projection shares it among the numeric columns in proportion to the
         absolute entries of its direction. All zeros for a single leaf.
         """

@@ -191,6 +191,7 @@ def export_text(
     Returns
     -------
     report : str
+        The rules, one line per child of each split and per leaf.
 
     Examples
     --------

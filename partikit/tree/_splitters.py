@@ -15,8 +15,14 @@ built at the node, and translates its answer into children:
 
 The "own criterion value" (``raw``) is what the method optimises: the cut weight
 of a max-cut, the twoing value, an impurity decrease, a -log10 p-value, the
-max-cut metric of a threshold. ``criterion="raw"`` compares attributes by it, as
-the papers do.
+max-cut metric of a threshold. ``split_score="raw"`` compares attributes by it,
+as the papers do.
+
+A method is named by a string (the registry :data:`SPLITTERS`) or given as a
+configured estimator: a grouper's ``group_table`` or a discretizer's
+``cut_table`` is the same core call with the estimator's own parameters
+(:func:`categorical_splitter`, :func:`numeric_splitter`). The tree never names
+an estimator class: it only calls those two methods.
 """
 
 from __future__ import annotations
@@ -28,11 +34,8 @@ import numpy as np
 from partikit._kernels._bipartition import candidate_impurities, node_impurity
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._tables import midpoints
-from partikit.discretizers._block_opt import choose_arity, optimal_multisplit
-from partikit.discretizers._max_cut import max_cut_threshold
-from partikit.groupers._bipartition import BIPARTITIONS
-from partikit.groupers._chaid import chaid_grouping
-from partikit.groupers._khiops import khiops_grouping
+from partikit.discretizers import choose_arity, max_cut_threshold, optimal_multisplit
+from partikit.groupers import BIPARTITIONS, chaid_grouping, khiops_grouping
 
 
 class CategoricalSplit(NamedTuple):
@@ -85,9 +88,10 @@ def _bipartition_splitter(name):
     return split
 
 
-def _grouping_split(result, log10_pvalue):
+def _grouping_split(result):
+    """A grouping core's result (one group per child) as a split."""
     group_ids = np.asarray(result.group_ids, dtype=np.intp)
-    return CategoricalSplit(group_ids, int(result.n_groups), -float(log10_pvalue))
+    return CategoricalSplit(group_ids, int(result.n_groups), float(result.criterion))
 
 
 def split_khiops(table, impurity):
@@ -95,8 +99,7 @@ def split_khiops(table, impurity):
 
     The criterion value is -log10 of the chi2 p-value of the grouped table.
     """
-    result = khiops_grouping(table)
-    return _grouping_split(result, result.statistics["log10_pvalue"])
+    return _grouping_split(khiops_grouping(table))
 
 
 def split_chaid(table, impurity):
@@ -104,12 +107,16 @@ def split_chaid(table, impurity):
 
     The criterion value is -log10 of the Bonferroni-adjusted p-value.
     """
-    result = chaid_grouping(table)
-    return _grouping_split(result, result.statistics["log10_adjusted_pvalue"])
+    return _grouping_split(chaid_grouping(table))
 
 
 def _valid_sizes(sizes, min_leaf):
     return bool(np.all(sizes >= min_leaf))
+
+
+def _interval_sizes(table, cuts):
+    """Weight of each interval of a value table cut at ``cuts``."""
+    return np.add.reduceat(table.sum(axis=1), np.concatenate([[0], cuts]))
 
 
 def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
@@ -165,8 +172,7 @@ def split_block_opt(values, table, impurity, min_leaf, max_bins):
     cuts = np.asarray(result.cuts[k - 1], dtype=np.intp)
     if len(cuts) == 0:
         return NumericSplit(np.zeros(0), 0.0)
-    sizes = np.add.reduceat(table.sum(axis=1), np.concatenate([[0], cuts]))
-    if not _valid_sizes(sizes, min_leaf):
+    if not _valid_sizes(_interval_sizes(table, cuts), min_leaf):
         return NumericSplit(np.zeros(0), 0.0)
     total = table.sum(axis=0)
     parent = node_impurity(total, IMPURITY_CODES[impurity])
@@ -202,5 +208,85 @@ SPLITTERS = {
     },
 }
 
-#: Categorical splitters that make two children at most.
-BINARY_CATEGORICAL = frozenset(SPLITTERS["categorical"]) - {"khiops", "chaid"}
+
+def grouper_splitter(grouper):
+    """A categorical splitter that groups a node's table with ``grouper``.
+
+    Parameters
+    ----------
+    grouper : object
+        A configured grouper (it has ``group_table``). Its own parameters make the
+        grouping; it is called, never changed or fitted.
+
+    Returns
+    -------
+    split : callable
+        ``split(table, impurity)``: one child per group (``group_ids``, -1 for a
+        category absent at the node); the criterion value is the grouping's
+        ``criterion`` (-log10 p for Khiops, the adjusted -log10 p for CHAID, the
+        cut weight for a max-cut). ``impurity`` is not used: the grouper brings
+        its own objective.
+    """
+
+    def split(table, impurity):
+        return _grouping_split(grouper.group_table(table))
+
+    split.__name__ = f"split_{type(grouper).__name__}"
+    return split
+
+
+def discretizer_splitter(discretizer):
+    """A numeric splitter that cuts a node's value table with ``discretizer``.
+
+    Parameters
+    ----------
+    discretizer : object
+        A configured discretizer (it has ``cut_table``). Its own parameters make
+        the cuts (its number of intervals, its impurity, ...); it is called,
+        never changed or fitted.
+
+    Returns
+    -------
+    split : callable
+        ``split(values, table, impurity, min_leaf, max_bins)``: thresholds
+        halfway between the values on each side of each cut; the split is
+        rejected if an interval weighs less than ``min_leaf``. The criterion
+        value is the impurity decrease of the cuts, of the node's ``impurity``
+        (as for ``"block_opt"``). ``max_bins`` is not used: the discretizer
+        brings its own limit.
+    """
+
+    def split(values, table, impurity, min_leaf, max_bins):
+        if len(values) < 2:
+            return NumericSplit(np.zeros(0), 0.0)
+        cuts = np.asarray(discretizer.cut_table(table).cuts, dtype=np.intp)
+        if len(cuts) == 0:
+            return NumericSplit(np.zeros(0), 0.0)
+        sizes = _interval_sizes(table, cuts)
+        if not _valid_sizes(sizes, min_leaf):
+            return NumericSplit(np.zeros(0), 0.0)
+        code = IMPURITY_CODES[impurity]
+        intervals = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+        children = sum(
+            size * node_impurity(row, code)
+            for size, row in zip(sizes, intervals, strict=True)
+        )
+        decrease = node_impurity(table.sum(axis=0), code) - children / sizes.sum()
+        return NumericSplit(midpoints(values, cuts), float(decrease))
+
+    split.__name__ = f"split_{type(discretizer).__name__}"
+    return split
+
+
+def categorical_splitter(method):
+    """The categorical splitter of ``categorical_split``: a name or a grouper."""
+    if isinstance(method, str):
+        return SPLITTERS["categorical"][method]
+    return grouper_splitter(method)
+
+
+def numeric_splitter(method):
+    """The numeric splitter of ``numeric_split``: a name or a discretizer."""
+    if isinstance(method, str):
+        return SPLITTERS["numeric"][method]
+    return discretizer_splitter(method)

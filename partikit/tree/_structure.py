@@ -46,9 +46,10 @@ class Tree:
     value : ndarray of float64 of shape (n_nodes, n_classes)
         Weighted class counts of the training rows reaching each node.
     impurity : ndarray of float64 of shape (n_nodes,)
-        Impurity of each node (the ``criterion``'s impurity, Gini for the others).
-    criterion_value : ndarray of float64 of shape (n_nodes,)
-        The score of the split made at the node (NaN at a leaf).
+        Impurity of each node (entropy for ``split_score="entropy"``, else Gini).
+    split_score : ndarray of float64 of shape (n_nodes,)
+        The score of the split made at the node, on the scale of the tree's
+        ``split_score`` (NaN at a leaf).
     """
 
     kind: np.ndarray
@@ -68,7 +69,7 @@ class Tree:
     default_child: np.ndarray
     value: np.ndarray
     impurity: np.ndarray
-    criterion_value: np.ndarray
+    split_score: np.ndarray
 
     @property
     def n_nodes(self):
@@ -126,7 +127,7 @@ class TreeBuilder:
                 "parent": parent,
                 "value": value,
                 "impurity": impurity,
-                "criterion_value": np.nan,
+                "split_score": np.nan,
                 "children": [],
                 "category_child": None,
                 "thresholds": None,
@@ -142,7 +143,7 @@ class TreeBuilder:
         entry.update(
             kind=split.kind,
             feature=split.feature,
-            criterion_value=split.score,
+            split_score=split.score,
             children=list(children),
             category_child=split.category_child,
             thresholds=split.thresholds,
@@ -178,7 +179,7 @@ class TreeBuilder:
         entry.update(
             kind=LEAF,
             feature=-1,
-            criterion_value=np.nan,
+            split_score=np.nan,
             children=[],
             category_child=None,
             thresholds=None,
@@ -207,7 +208,7 @@ class TreeBuilder:
         }  # fmt: skip
         value = np.zeros((n, self.n_classes))
         impurity = np.zeros(n)
-        criterion_value = np.full(n, np.nan)
+        split_score = np.full(n, np.nan)
         children, category_child, thresholds, projections = [], [], [], []
         sizes = {"children": 0, "category_child": 0, "thresholds": 0, "proj": 0}
         for new, old in enumerate(order):
@@ -217,7 +218,7 @@ class TreeBuilder:
             arrays["parent"][new] = new_id.get(entry["parent"], -1)
             value[new] = entry["value"]
             impurity[new] = entry["impurity"]
-            criterion_value[new] = entry["criterion_value"]
+            split_score[new] = entry["split_score"]
             kids = [new_id[c] for c in entry["children"]]
             arrays["n_children"][new] = len(kids)
             arrays["children_start"][new] = sizes["children"]
@@ -248,5 +249,5 @@ class TreeBuilder:
             projections=concat(projections, np.float64),
             value=value,
             impurity=impurity,
-            criterion_value=criterion_value,
+            split_score=split_score,
         )

@@ -10,11 +10,29 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import clone
+from sklearn.preprocessing import OneHotEncoder, StandardScaler
+from sklearn.utils._param_validation import InvalidParameterError
 
 from partikit._kernels._tree import node_tables
 from partikit._stats import chi2_test
-from partikit.datasets import make_k_of_n
-from partikit.groupers._bipartition import BIPARTITIONS
+from partikit._tables import midpoints
+from partikit.datasets import make_grouped_categorical, make_k_of_n
+from partikit.discretizers import (
+    BlockOptDiscretizer,
+    KhiopsDiscretizer,
+    MDLPDiscretizer,
+    mdlp_discretization,
+)
+from partikit.groupers import (
+    BIPARTITIONS,
+    AttributeAggregator,
+    CHAIDGrouper,
+    KhiopsGrouper,
+    MaxCutGrouper,
+    chaid_grouping,
+    khiops_grouping,
+)
 from partikit.tree import SPLITTERS, PartitionTreeClassifier, export_text
 from partikit.tree._builder import _node_basis
 from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC, PROJECTION
@@ -97,7 +115,7 @@ def _brute_force_root(X_codes, y, impurity="gini"):
 
 @pytest.mark.parametrize("seed", range(20))
 def test_exhaustive_root_split_equals_brute_force(seed):
-    """Check that with the exhaustive splitter and the Gini criterion the root
+    """Check that with the exhaustive splitter and the Gini split score the root
     split is the least-impurity bipartition over all columns."""
     rng = np.random.default_rng(seed)
     X = rng.integers(0, rng.integers(2, 6), size=(40, 3)).astype(str)
@@ -146,18 +164,18 @@ def test_numeric_threshold_equals_brute_force(seed):
         assert tree.tree_.thresholds[0] == best_t
 
 
-def test_raw_criterion_picks_the_largest_cut_weight():
-    """Check that criterion="raw" chooses the column of largest max-cut weight at
+def test_raw_split_score_picks_the_largest_cut_weight():
+    """Check that split_score="raw" chooses the column of largest max-cut weight at
     the root, and that the split is the max-cut grouper's core's split."""
     X, y = make_k_of_n(n_samples=600, random_state=0)
     X = X.iloc[:, :6]
-    tree = PartitionTreeClassifier(criterion="raw", max_depth=1).fit(X, y)
+    tree = PartitionTreeClassifier(split_score="raw", max_depth=1).fit(X, y)
     cuts = []
     for column in X:
         table = pd.crosstab(X[column], y).to_numpy(dtype=float)
         cuts.append(BIPARTITIONS["maxcut_chi2"](table).criterion)
     assert tree.tree_.feature[0] == int(np.argmax(cuts))
-    assert tree.tree_.criterion_value[0] == pytest.approx(max(cuts))
+    assert tree.tree_.split_score[0] == pytest.approx(max(cuts))
 
 
 @pytest.mark.parametrize("name", sorted(SPLITTERS["categorical"]))
@@ -187,6 +205,213 @@ def test_multiway_splits_have_several_children():
     tree.fit(x[:, None], np.floor(x).astype(int))
     assert tree.tree_.n_children[0] == 3
     assert_allclose(tree.tree_.thresholds, [1.0, 2.0], atol=0.01)
+
+
+# ------------------------------------------------------- configured estimators
+def _grouped_frame():
+    """One categorical column whose groupings depend on the methods' settings."""
+    X, y, _ = make_grouped_categorical(
+        n_samples=600, n_categories=12, n_classes=3, n_groups=4, signal=0.3,
+        random_state=0,
+    )  # fmt: skip
+    table = pd.crosstab(X.iloc[:, 0], y).to_numpy(dtype=float)  # categories_ order
+    return X, y, table
+
+
+def _root_children(tree):
+    """Child slot of each category at the root."""
+    start = tree.tree_.map_start[0]
+    return tree.tree_.category_child[start : start + len(tree.categories_[0])]
+
+
+@pytest.mark.parametrize(
+    "grouper, core, params",
+    [
+        (KhiopsGrouper(p=0.5), khiops_grouping, {"p": 0.5}),
+        (KhiopsGrouper(p=0.999999), khiops_grouping, {"p": 0.999999}),
+        (CHAIDGrouper(alpha_merge=0.001), chaid_grouping, {"alpha_merge": 0.001}),
+        (CHAIDGrouper(alpha_merge=0.5), chaid_grouping, {"alpha_merge": 0.5}),
+    ],
+)
+def test_grouper_instance_splits_the_root_as_its_core(grouper, core, params):
+    """Check that a configured grouper splits the root as its core called with
+    its parameters on the root's table, one child per group, its criterion as
+    the raw score, and that the parameters change the split."""
+    X, y, table = _grouped_frame()
+    tree = PartitionTreeClassifier(
+        categorical_split=grouper, split_score="raw", max_depth=1
+    ).fit(X, y)
+    result = core(table, **params)
+    default = core(table)
+    assert result.n_groups != default.n_groups  # the parameter matters here
+    assert tree.tree_.n_children[0] == result.n_groups
+    assert_array_equal(_root_children(tree), result.group_ids)
+    assert tree.tree_.split_score[0] == pytest.approx(result.criterion)
+
+
+@pytest.mark.parametrize("weights", ["chi2", "squared_gini"])
+def test_max_cut_grouper_instance_equals_the_shorthand(weights):
+    """Check that MaxCutGrouper(weights=w) grows the tree of "maxcut_<w>"."""
+    X, y = make_k_of_n(n_samples=600, random_state=0)
+    short = PartitionTreeClassifier(
+        categorical_split=f"maxcut_{weights}", split_score="raw"
+    ).fit(X, y)
+    instance = PartitionTreeClassifier(
+        categorical_split=MaxCutGrouper(weights=weights), split_score="raw"
+    ).fit(X, y)
+    for name in ("feature", "n_children", "category_child", "value"):
+        assert_array_equal(getattr(instance.tree_, name), getattr(short.tree_, name))
+    assert_allclose(instance.tree_.split_score, short.tree_.split_score)
+
+
+def test_mdlp_instance_cuts_the_root_as_its_core():
+    """Check that MDLPDiscretizer() splits the root at the midpoints of
+    mdlp_discretization's cuts of the root's value table, with the Gini decrease
+    of those cuts as the raw score."""
+    rng = np.random.default_rng(0)
+    x = rng.uniform(0, 4, 800)
+    y = (np.floor(x).astype(int) + (rng.random(800) < 0.2)) % 3
+    tree = PartitionTreeClassifier(
+        numeric_split=MDLPDiscretizer(), split_score="raw", max_depth=1
+    ).fit(x[:, None], y)
+    values = np.unique(x)
+    table = pd.crosstab(x, y).to_numpy(dtype=float)
+    cuts = mdlp_discretization(table).cuts
+    assert len(cuts) >= 2
+    assert tree.tree_.n_children[0] == len(cuts) + 1
+    assert_array_equal(tree.tree_.thresholds, midpoints(values, cuts))
+    children = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+
+    def gini(counts):
+        return 1 - np.sum((counts / counts.sum()) ** 2)
+
+    sizes = children.sum(axis=1)
+    decrease = gini(table.sum(axis=0)) - sum(
+        size / sizes.sum() * gini(row)
+        for size, row in zip(sizes, children, strict=True)
+    )
+    assert tree.tree_.split_score[0] == pytest.approx(decrease)
+
+
+@pytest.mark.parametrize("split_score", ["gini", "entropy", "raw"])
+def test_block_opt_instance_equals_the_shorthand(split_score):
+    """Check that BlockOptDiscretizer on the nodes' impurity grows the tree of
+    "block_opt", and that the tree's max_bins applies to the shorthand only."""
+    rng = np.random.default_rng(1)
+    x = rng.uniform(0, 6, 800)[:, None]
+    y = (np.floor(x[:, 0]).astype(int) + (rng.random(800) < 0.2)) % 3
+    impurity = "entropy" if split_score == "entropy" else "gini"
+    short = PartitionTreeClassifier(numeric_split="block_opt", split_score=split_score)
+    instance = PartitionTreeClassifier(
+        numeric_split=BlockOptDiscretizer(criterion=impurity),
+        split_score=split_score,
+        max_bins=2,
+    )
+    short, instance = short.fit(x, y), instance.fit(x, y)
+    assert short.tree_.n_children[0] > 2
+    assert_array_equal(instance.tree_.thresholds, short.tree_.thresholds)
+    assert_allclose(instance.tree_.split_score, short.tree_.split_score)
+
+
+def test_discretizer_instance_split_below_min_samples_leaf_is_rejected():
+    """Check that a discretizer's split leaving an interval lighter than
+    min_samples_leaf is not made."""
+    x = np.arange(40, dtype=float)[:, None]
+    y = np.r_[np.zeros(3), np.ones(17), np.zeros(20)].astype(int)
+    free = PartitionTreeClassifier(numeric_split=MDLPDiscretizer(), max_depth=1)
+    assert free.fit(x, y).tree_.thresholds[0] == 2.5
+    ruled = PartitionTreeClassifier(
+        numeric_split=MDLPDiscretizer(), max_depth=1, min_samples_leaf=5
+    ).fit(x, y)
+    assert ruled.tree_.kind[0] == LEAF
+
+
+def test_string_methods_limits_do_not_apply_to_a_grouper_instance():
+    """Check that the limits of "twoing" (classes), "exhaustive" (categories)
+    and "exact_two_class" (two classes) stop those strings at fit, and not a
+    grouper instance on the same data."""
+    X = pd.DataFrame({"c": [f"v{k}" for k in range(30)] * 21})
+    y = np.repeat(np.arange(21), 30)
+    for name, match in [
+        ("twoing", "20 classes"),
+        ("exhaustive", "20 categories"),
+        ("exact_two_class", "two-class"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            PartitionTreeClassifier(categorical_split=name).fit(X, y)
+    tree = PartitionTreeClassifier(categorical_split=MaxCutGrouper()).fit(X, y)
+    assert tree.n_classes_ == 21
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"categorical_split": AttributeAggregator()}, "categorical_split"),
+        ({"categorical_split": OneHotEncoder()}, "categorical_split"),
+        ({"categorical_split": MDLPDiscretizer()}, "categorical_split"),
+        ({"numeric_split": KhiopsGrouper()}, "numeric_split"),
+        ({"numeric_split": StandardScaler()}, "numeric_split"),
+        ({"categorical_features": "auto"}, "categorical_features"),
+    ],
+)
+def test_estimator_without_the_core_method_is_rejected(kwargs, match):
+    """Check that an estimator without group_table (cut_table) is refused by
+    the parameter validation, which names the parameter and the method."""
+    X, y = _mixed_frame()
+    with pytest.raises(InvalidParameterError, match=match):
+        PartitionTreeClassifier(**kwargs).fit(X, y)
+    if "split" in match:
+        method = "group_table" if match.startswith("categorical") else "cut_table"
+        with pytest.raises(InvalidParameterError, match=method):
+            PartitionTreeClassifier(**kwargs).fit(X, y)
+
+
+def test_estimator_class_instead_of_instance_raises():
+    """Check that an estimator class (it has the method too) is refused with a
+    message asking for an instance."""
+    X, y = _mixed_frame()
+    with pytest.raises(TypeError, match=r"KhiopsGrouper\(\)"):
+        PartitionTreeClassifier(categorical_split=KhiopsGrouper).fit(X, y)
+    with pytest.raises(TypeError, match=r"MDLPDiscretizer\(\)"):
+        PartitionTreeClassifier(numeric_split=MDLPDiscretizer).fit(X, y)
+
+
+def test_old_parameter_names_are_gone():
+    """Check that the renamed parameters have no alias."""
+    for old in ("criterion", "handle_unknown"):
+        with pytest.raises(TypeError, match=old):
+            PartitionTreeClassifier(**{old: "gini"})
+
+
+def test_instances_are_not_changed_and_clone_get_params_pickle_work():
+    """Check that fit leaves the instances as given (unfitted, same pickle),
+    that get_params exposes their parameters, that clone copies them, and that
+    a fitted tree with instances pickles."""
+    X, y = _mixed_frame()
+    grouper = KhiopsGrouper(p=0.99)
+    discretizer = KhiopsDiscretizer(p=0.99)
+    before = pickle.dumps((grouper, discretizer))
+    tree = PartitionTreeClassifier(
+        categorical_split=grouper, numeric_split=discretizer, max_depth=4
+    ).fit(X, y)
+    assert pickle.dumps((grouper, discretizer)) == before
+    assert not hasattr(grouper, "n_features_in_")
+    assert not hasattr(discretizer, "n_features_in_")
+    assert tree.categorical_split is grouper and tree.numeric_split is discretizer
+
+    params = tree.get_params(deep=True)
+    assert params["categorical_split__p"] == 0.99
+    assert params["numeric_split__p"] == 0.99
+    copy = clone(tree)
+    assert copy.categorical_split is not grouper
+    assert copy.categorical_split.get_params() == grouper.get_params()
+    assert_array_equal(copy.fit(X, y).predict(X), tree.predict(X))
+    copy.set_params(categorical_split__p=0.5)
+    assert grouper.p == 0.99
+
+    again = pickle.loads(pickle.dumps(tree))
+    assert_array_equal(again.predict(X), tree.predict(X))
+    assert_allclose(again.predict_proba(X), tree.predict_proba(X))
 
 
 # ------------------------------------------------------------------ thesis rules
@@ -245,14 +470,14 @@ def test_collapse_keeps_predictions_and_removes_nodes():
 
 
 def test_unseen_category_goes_to_largest_child_or_stops():
-    """Check both handle_unknown rules on a category never seen in fit."""
+    """Check both unknown_routing rules on a category never seen in fit."""
     X = pd.DataFrame({"c": list("aaaabbbbbbbcc")})
     y = [0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0]
     tree = PartitionTreeClassifier().fit(X, y)
     largest = tree.tree_.node_children(0)[tree.tree_.default_child[0]]
     assert tree.apply(pd.DataFrame({"c": ["zzz"]}))[0] == largest
     assert tree.predict(pd.DataFrame({"c": ["zzz"]}))[0] == 1
-    stop = PartitionTreeClassifier(handle_unknown="stop").fit(X, y)
+    stop = PartitionTreeClassifier(unknown_routing="stop").fit(X, y)
     assert stop.apply(pd.DataFrame({"c": ["zzz"]}))[0] == 0
     proba = stop.predict_proba(pd.DataFrame({"c": ["zzz"]}))
     assert_allclose(proba, [[6 / 13, 7 / 13]])
@@ -262,7 +487,7 @@ def test_category_absent_at_a_node_follows_the_rule():
     """Check a category seen in fit but absent from a deeper node's rows."""
     X = pd.DataFrame({"a": list("xxxxxxyyyyyy"), "b": list("pqpqpqprprpr")})
     y = [0, 1, 0, 1, 0, 1, 1, 1, 1, 1, 1, 1]
-    tree = PartitionTreeClassifier(handle_unknown="stop").fit(X, y)
+    tree = PartitionTreeClassifier(unknown_routing="stop").fit(X, y)
     node = tree.apply(pd.DataFrame({"a": ["x"], "b": ["r"]}))[0]
     # the root splits on a; "r" never reached the x-branch, which splits on b
     assert tree.tree_.parent[node] == 0
@@ -281,7 +506,7 @@ def test_numeric_nan_direction_is_learned():
     assert tree.predict([[np.nan]])[0] == 1
     no_nan = PartitionTreeClassifier().fit(x[:6, None], y[:6])
     assert no_nan.tree_.nan_child[0] == -1
-    stop = PartitionTreeClassifier(handle_unknown="stop").fit(x[:6, None], y[:6])
+    stop = PartitionTreeClassifier(unknown_routing="stop").fit(x[:6, None], y[:6])
     assert stop.apply([[np.nan]])[0] == 0
 
 
@@ -303,7 +528,7 @@ def test_projection_rule_is_applied_at_predict():
     X = rng.normal(size=(300, 2))
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
     tree = PartitionTreeClassifier(
-        numeric_split="maxcut", node_features="node_means_pca", criterion="raw",
+        numeric_split="maxcut", node_features="node_means_pca", split_score="raw",
         max_depth=1,
     ).fit(X, y)  # fmt: skip
     assert tree.tree_.kind[0] == PROJECTION

@@ -11,11 +11,11 @@ from partikit.tree import PartitionTreeClassifier
 
 #: The thesis's protocol (reference/thesis_tree_accuracy.md).
 THESIS = {
-    "criterion": "raw",
+    "split_score": "raw",
     "max_depth": 16,
     "chi2_alpha": 0.10,
     "min_second_value_count": 15,
-    "handle_unknown": "stop",
+    "unknown_routing": "stop",
 }
 
 
@@ -41,7 +41,7 @@ def test_cars_ext_rebuilt_by_the_aggregator_matches_the_thesis(datasets_dir):
     ext = pd.read_csv(datasets_dir / "cars_ext" / "data.csv", dtype=str)
     y = cars.pop("class").to_numpy()
     aggregator = AttributeAggregator(
-        groups=[["buying", "maint"], ["doors", "persons", "lug_boot"]]
+        aggregates=[["buying", "maint"], ["doors", "persons", "lug_boot"]]
     )
     codes = aggregator.fit_transform(cars, y)
     rebuilt = cars.assign(
