@@ -441,15 +441,15 @@ def k_of_n(n_rows):
          "reference", lambda: OneHotEncoder(handle_unknown="ignore")),
         ('AttributeAggregator(search="greedy", grouper=KhiopsGrouper(encode="onehot"), '
          "keep_original=False)", "partikit", greedy),
-        ("AttributeAggregator(groups=[the 5 tests], grouper=KhiopsGrouper("
+        ("AttributeAggregator(aggregates=[the 5 tests], grouper=KhiopsGrouper("
          'encode="onehot"), keep_original=False)', "partikit",
-         lambda: AttributeAggregator(groups=[tests],
+         lambda: AttributeAggregator(aggregates=[tests],
                                      grouper=KhiopsGrouper(encode="onehot"),
                                      keep_original=False)),
-        ("AttributeAggregator(groups=[the 5 tests], keep_original=False) + "
+        ("AttributeAggregator(aggregates=[the 5 tests], keep_original=False) + "
          'OneHotEncoder(handle_unknown="ignore") (combinations not grouped)',
          "partikit",
-         lambda: Pipeline([("aggregate", AttributeAggregator(groups=[tests],
+         lambda: Pipeline([("aggregate", AttributeAggregator(aggregates=[tests],
                                                              keep_original=False)),
                            ("onehot", OneHotEncoder(handle_unknown="ignore"))])),
     ]  # fmt: skip
@@ -521,7 +521,7 @@ def speed(n_rows):
         progress(f"speed: {dtype_name} fit / transform")
         r["fit"] = time_call(
             lambda X=X: AttributeAggregator(
-                max_cardinality=None, keep_original=False
+                max_categories=None, keep_original=False
             ).fit(X),
             FAST_REPEATS,
         )
@@ -534,7 +534,7 @@ def speed(n_rows):
         ours = r["transform"].result[:, 0].astype(np.int64)
         r["transform"].result = None
         progress(f"speed: {dtype_name} transform, keep_original=True")
-        kept = AttributeAggregator(max_cardinality=None).fit(X)
+        kept = AttributeAggregator(max_categories=None).fit(X)
         r["transform_kept"] = time_call(
             lambda X=X, kept=kept: kept.transform(X).shape,
             BASELINE_REPEATS,
@@ -1087,7 +1087,7 @@ def report_speed(report, results, n_rows):
         "`default_rng(0)`; values `v0`, `v1`, ...), as pandas `category`, as "
         "`object` (`.astype(object)`: Python strings) and as pandas' default "
         '`str` dtype (`.astype("str")`); no missing value. **ours fit**: '
-        "`AttributeAggregator(max_cardinality=None, keep_original=False).fit(X)` "
+        "`AttributeAggregator(max_categories=None, keep_original=False).fit(X)` "
         "(one aggregate of the 5 columns; no y: no grouper, no search; fit learns "
         "the combinations and computes every row's code); **ours transform**: its "
         "`.transform(X)` (a float64 column of codes). **transform, "

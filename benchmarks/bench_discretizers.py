@@ -606,9 +606,9 @@ def main():
         BlockOptDiscretizer,
         KhiopsDiscretizer,
         MDLPDiscretizer,
-        block_units,
         optimal_multisplit,
     )
+    from partikit.discretizers._blocks import block_units
 
     report = Report(NAME)
     report.add(

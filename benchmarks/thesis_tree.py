@@ -6,8 +6,8 @@ Three measurements, in this one process:
 
 1. Accuracy reproduction of Mello Pereira's thesis (chapter 6, max depth 16,
    nominal attributes only) on the 12 datasets of ``shared/datasets``:
-   ``PartitionTreeClassifier(categorical_split=C, criterion="raw", max_depth=16,
-   chi2_alpha=0.10, min_second_value_count=15, handle_unknown="stop")`` with C =
+   ``PartitionTreeClassifier(categorical_split=C, split_score="raw", max_depth=16,
+   chi2_alpha=0.10, min_second_value_count=15, unknown_routing="stop")`` with C =
    ``"twoing"`` (thesis: Twoing), ``"maxcut_squared_gini"`` (GL-SqGini) and
    ``"maxcut_chi2"`` (GL-Chi2); R repetitions of ``StratifiedKFold(3,
    shuffle=True, random_state=rep)``, accuracy pooled over the 3 folds, mean and
@@ -21,7 +21,7 @@ Three measurements, in this one process:
    hardware, single-threaded CPython). Target: within 3x of the ordinal tree on
    adult, nursery_ext, poker_hand and shelter_15.
 3. Bodine & Hochbaum's max-cut tree (``numeric_split="maxcut"``,
-   ``node_features="node_means_pca"``, ``criterion="raw"``): (a) Iris, 10 x
+   ``node_features="node_means_pca"``, ``split_score="raw"``): (a) Iris, 10 x
    10-fold CV, paper 0.960 (target >= 0.95); (b) scikit-learn digits (the
    paper's MNIST stand-in), one stratified 80/20 split: accuracy and fit time vs
    the Gini tree on the original features (paper, MNIST: 0.924 vs 0.869 in a
@@ -207,11 +207,11 @@ def thesis_tree(split):
 
     return PartitionTreeClassifier(
         categorical_split=split,
-        criterion="raw",
+        split_score="raw",
         max_depth=MAX_DEPTH,
         chi2_alpha=CHI2_ALPHA,
         min_second_value_count=MIN_SECOND_VALUE_COUNT,
-        handle_unknown="stop",
+        unknown_routing="stop",
     )
 
 
@@ -297,7 +297,7 @@ def warm_up():
     }
     calls["max-cut + node_means_pca fit + predict"] = (
         PartitionTreeClassifier(
-            numeric_split="maxcut", node_features="node_means_pca", criterion="raw"
+            numeric_split="maxcut", node_features="node_means_pca", split_score="raw"
         ),
         X_num,
     )
@@ -321,14 +321,14 @@ def maxcut_tree():
     from partikit.tree import PartitionTreeClassifier
 
     return PartitionTreeClassifier(
-        numeric_split="maxcut", node_features="node_means_pca", criterion="raw"
+        numeric_split="maxcut", node_features="node_means_pca", split_score="raw"
     )
 
 
 def gini_tree():
     from partikit.tree import PartitionTreeClassifier
 
-    return PartitionTreeClassifier(numeric_split="gini", criterion="gini")
+    return PartitionTreeClassifier(numeric_split="gini", split_score="gini")
 
 
 def scaled(model):
@@ -612,9 +612,9 @@ def report_accuracy(report, data, results, n_repetitions):
     report.add(f"### 1. Accuracy vs the thesis ({n_repetitions} x {N_FOLDS}-fold CV)")
     report.add()
     report.add(
-        f'`PartitionTreeClassifier(categorical_split=C, criterion="raw", '
+        f'`PartitionTreeClassifier(categorical_split=C, split_score="raw", '
         f"max_depth={MAX_DEPTH}, chi2_alpha={CHI2_ALPHA}, min_second_value_count="
-        f'{MIN_SECOND_VALUE_COUNT}, handle_unknown="stop")`, C = '
+        f'{MIN_SECOND_VALUE_COUNT}, unknown_routing="stop")`, C = '
         + ", ".join(f'`"{s}"` ({label})' for s, label in CRITERIA.items())
         + ". **ours**: accuracy % pooled over the 3 folds of a repetition (correct "
         f"predictions / rows), mean ± std over the {n_repetitions} repetitions "
@@ -719,8 +719,8 @@ def report_bodine(report, iris, digits, digits_shape):
         "**(a) Iris**, `RepeatedStratifiedKFold(n_splits=10, n_repeats=10, "
         "random_state=0)`, `cross_val_score` (the scaler refitted in each fold). "
         'max-cut = `PartitionTreeClassifier(numeric_split="maxcut", '
-        'node_features="node_means_pca", criterion="raw")`; Gini = '
-        '`PartitionTreeClassifier(numeric_split="gini", criterion="gini")` on the '
+        'node_features="node_means_pca", split_score="raw")`; Gini = '
+        '`PartitionTreeClassifier(numeric_split="gini", split_score="gini")` on the '
         "original features. std over the 100 folds; between-repeat std = std of "
         f"the 10 repeat means. Paper: {IRIS_PAPER:.3f} (the best of raw and "
         f"standardised features); target >= {IRIS_TARGET:.2f} for the "

@@ -117,6 +117,8 @@ class KhiopsGrouping:
         ``n_initial_groups`` (groups when merging started), ``min_frequency``
         (the count used), ``max_delta_chi2`` (the threshold used) and, with
         ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
+    criterion : float
+        -log10 of the confidence level of the grouped table (a property).
     """
 
     group_ids: np.ndarray
@@ -179,7 +181,11 @@ def khiops_grouping(
 
     Returns
     -------
-    KhiopsGrouping
+    result : KhiopsGrouping
+        ``group_ids`` (the group of each row, numbered by first row, -1 for an
+        empty row), ``n_groups``, ``rare_group`` (the group of the pooled rare
+        categories, -1 if none), ``statistics`` (see :class:`KhiopsGrouping`)
+        and ``criterion`` (-log10 of the confidence level of the grouped table).
 
     Notes
     -----
@@ -198,7 +204,7 @@ def khiops_grouping(
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.groupers._khiops import khiops_grouping
+    >>> from partikit.groupers import khiops_grouping
     >>> table = np.array([[20, 5], [18, 7], [6, 19], [4, 21], [10, 10],
     ...                   [1, 0], [0, 1], [1, 1]], dtype=float)
     >>> result = khiops_grouping(table, min_frequency=12, max_delta_chi2=6.5985)
@@ -345,9 +351,9 @@ class KhiopsGrouper(BaseGrouper):
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, the second
-        class of ``classes_`` being the positive one; computed by
-        ``category_encoders.WOEEncoder`` from the groups' class counts; needs
-        integer sample weights).
+        class of ``classes_`` being the positive one; computed from the groups'
+        class counts with the regularised formula of
+        ``category_encoders.WOEEncoder``).
     handle_unknown : {"default_group", "error"}, default="default_group"
         A category not seen in fit goes to ``default_group_[j]``, or raises a
         ``ValueError`` naming the column and the unseen values.

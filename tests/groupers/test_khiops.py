@@ -624,8 +624,9 @@ def test_woe_encoding_delegates_to_category_encoders():
     assert_array_equal(grouper.get_feature_names_out(), ["category"])
     with pytest.raises(ValueError, match="binary target"):
         KhiopsGrouper(encode="woe").fit(X, np.arange(len(y)) % 3)
-    with pytest.raises(ValueError, match="integer frequency weights"):
-        KhiopsGrouper(encode="woe").fit(X, y, sample_weight=np.full(len(y), 0.5))
+    # float weights work: the weight of evidence comes from the fitted tables
+    halves = KhiopsGrouper(encode="woe").fit(X, y, sample_weight=np.full(len(y), 0.5))
+    assert np.isfinite(halves.transform(X)).all()
 
 
 def test_constant_column_gives_one_group_with_a_warning():
