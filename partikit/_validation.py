@@ -38,6 +38,46 @@ def _is_polars_df(X) -> bool:
     return polars is not None and isinstance(X, polars.DataFrame)
 
 
+def _check_columns(X) -> None:
+    """Raise for duplicated column names and for date or time columns.
+
+    A column chosen by name would be ambiguous with duplicated names; no
+    partikit estimator partitions dates (as categories every instant would be a
+    category, as numbers their unit would be arbitrary).
+    """
+    if _is_pandas_df(X):
+        names = pd.Index(X.columns)
+        kinds = [
+            (name, getattr(dtype, "kind", "O"))
+            for name, dtype in zip(names, X.dtypes, strict=True)
+        ]
+    elif _is_polars_df(X):
+        names = pd.Index(X.columns)
+        kinds = [
+            (name, "M" if dtype.is_temporal() else "O")
+            for name, dtype in zip(names, X.dtypes, strict=True)
+        ]
+    else:
+        X = np.asarray(X) if not hasattr(X, "dtype") else X
+        kind = getattr(getattr(X, "dtype", None), "kind", "O")
+        kinds = [(None, kind)]
+        names = pd.Index([])
+    if names.has_duplicates:
+        duplicated = names[names.duplicated()].unique().tolist()
+        raise ValueError(
+            f"X has duplicated column names {duplicated}: every column must have a "
+            "name of its own."
+        )
+    for name, kind in kinds:
+        if kind in "Mm":
+            where = "X" if name is None else f"Column {name!r}"
+            raise TypeError(
+                f"{where} holds dates or times; partikit groups categorical values "
+                "and cuts numbers. Convert it first: to a number (e.g. days since a "
+                "date) or to categories (e.g. the month or the weekday)."
+            )
+
+
 def check_categorical_X(estimator, X, *, reset: bool) -> list:
     """Validate ``X`` for a grouper and return its columns, dtypes untouched.
 
@@ -58,6 +98,7 @@ def check_categorical_X(estimator, X, *, reset: bool) -> list:
         One entry per feature: a pandas Series for pandas input, a 1-D numpy array
         otherwise (polars columns are converted with ``Series.to_numpy``).
     """
+    _check_columns(X)
     if not (_is_pandas_df(X) or _is_polars_df(X)):
         # Missing values stay as they are: they are a category of their own.
         X = check_array(
@@ -331,6 +372,7 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()
+    check_y_missing(y)
     # Integer and boolean 1-D labels are always binary or multiclass; other dtypes
     # (floats that may be continuous or NaN, objects) go through scikit-learn's
     # check, which sorts a copy of y.
@@ -340,9 +382,9 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
     )
     if target_type not in ("binary", "multiclass"):
         raise ValueError(
-            f"Unknown label type: {target_type!r}. partikit's groupers and "
-            "discretizers need a classification target (binary or multiclass "
-            "labels)."
+            f"Unknown label type: {target_type!r}. partikit's estimators need a "
+            "classification target y (binary or multiclass class labels); a "
+            "continuous target cannot be used as class labels."
         )
     y_codes, classes = _encode_labels(y)
     if sample_weight is not None:
@@ -359,6 +401,31 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
             "bin, which is almost certainly a mistake in the target."
         )
     return np.ascontiguousarray(y_codes, dtype=np.intp), classes
+
+
+def check_y_missing(y) -> None:
+    """Raise a ``ValueError`` when class labels hold missing values.
+
+    Integer and boolean labels cannot hold one and cost nothing; float and object
+    labels are checked (NaN, None, ``pd.NA``), so that they never reach the
+    sorting of the labels, which fails on them with a ``TypeError`` about
+    comparing floats and strings.
+
+    Parameters
+    ----------
+    y : ndarray
+        The labels.
+    """
+    if y.dtype.kind in "biuUS":
+        return
+    missing = np.asarray(pd.isna(y)).ravel()
+    if missing.any():
+        first = int(np.flatnonzero(missing)[0])
+        raise ValueError(
+            f"y has {int(missing.sum())} missing value(s) (NaN, None or pd.NA), the "
+            f"first at row {first}; class labels cannot be missing. Drop these rows "
+            "or give them a class of their own."
+        )
 
 
 #: Integer labels spanning at most this range are encoded by counting, not hashing.
@@ -474,6 +541,7 @@ def check_numeric_X(estimator, X, *, reset: bool) -> np.ndarray:
     -------
     X : ndarray of float64 of shape (n_samples, n_features)
     """
+    _check_columns(X)
     if _is_pandas_df(X):
         for name, dtype in X.dtypes.items():
             if (
