@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from partikit._kernels._special import log_chi2_sf_array
-from partikit._stats import chi2_statistic
+from partikit._stats import chi2_statistic, chi2_test
 from partikit._validation import resolve_count
 
 # --------------------------------------------------------------------------------------
@@ -114,12 +114,70 @@ def max_delta_chi2_moments(n_groups, n_classes, table, *, log_groups=False):
 # --------------------------------------------------------------------------------------
 
 
+#: The smallest classes holding together at most this share of the weight take
+#: no part in the chi-square (at least two classes always do).
+NEGLIGIBLE_CLASS_SHARE = 0.01
+
+
+def chi2_classes(class_totals):
+    """The classes the chi-square of a Khiops partition is computed on.
+
+    The smallest classes are left out while together they hold at most 1% of the
+    weight (``NEGLIGIBLE_CLASS_SHARE``) and at least two classes remain; classes
+    of equal weight are kept or left out together, so that the choice does not
+    depend on the order of the classes. A class that light has expected counts
+    far below Cochran's validity bounds in any part of a partition, so the
+    chi-square cannot test it: left in, one stray row of a third class (its cell
+    alone weighs about ``n / n_part`` in the statistic) decides the partition, and
+    its proportion ``1 / N`` sets the minimum frequency. Left out, it changes the
+    result only by its weight. A binary target keeps both classes, however
+    unbalanced: the minority class is the target there.
+
+    Parameters
+    ----------
+    class_totals : array-like of shape (n_classes,)
+        Class totals of the table.
+
+    Returns
+    -------
+    tested : ndarray of bool of shape (n_classes,)
+        The classes kept (never a class of total zero).
+
+    Examples
+    --------
+    >>> from partikit._khiops import chi2_classes
+    >>> chi2_classes([70_000, 30_000, 1])
+    array([ True,  True, False])
+    >>> chi2_classes([99_900, 100])  # two classes: both kept
+    array([ True,  True])
+    """
+    totals = np.asarray(class_totals, dtype=np.float64)
+    present = totals > 0
+    share = totals / totals.sum()
+    ascending = np.sort(share[present])
+    n_left_out = int(
+        np.searchsorted(np.cumsum(ascending), NEGLIGIBLE_CLASS_SHARE, side="right")
+    )
+    n_left_out = min(n_left_out, max(len(ascending) - 2, 0))
+    while 0 < n_left_out < len(ascending) and (
+        ascending[n_left_out - 1] == ascending[n_left_out]
+    ):
+        n_left_out -= 1
+    if n_left_out == 0:
+        return present
+    return present & (share > ascending[n_left_out - 1])
+
+
 def cochran_min_frequency(class_totals):
     """Smallest category total for which the chi-square approximation holds.
 
     Cochran's rule for a table's expected counts (all at least 1, at least 80% of
     them at least 5) applied to one category: with global class proportions ``q``,
-    a category of total ``n`` has expected counts ``n q_j``.
+    a category of total ``n`` has expected counts ``n q_j``. The rule is applied
+    to the classes the chi-square is computed on (:func:`chi2_classes`): a
+    class of negligible weight (one stray row, or many tiny classes) would
+    otherwise set the threshold by itself, at ``1 / q_min``, and pool every
+    category of a large sample as rare.
 
     Parameters
     ----------
@@ -129,16 +187,26 @@ def cochran_min_frequency(class_totals):
     Returns
     -------
     min_frequency : float
-        ``max(1 / q_min, 5 / q_(m))`` where ``q_(m)`` is the ``m``-th largest
-        proportion, ``m = ceil(0.8 J)``.
+        ``max(1 / q_min, 5 / q_(m))`` over the ``J'`` classes kept, where
+        ``q_min`` is their smallest proportion (of the whole weight) and
+        ``q_(m)`` their ``m``-th largest, ``m = ceil(0.8 J')``.
 
     References
     ----------
     .. [1] Cochran, W. G. (1954). Some methods for strengthening the common
        chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
+
+    Examples
+    --------
+    >>> from partikit._khiops import cochran_min_frequency
+    >>> cochran_min_frequency([70_000, 30_000])  # 5 / 0.3
+    16.66...
+    >>> cochran_min_frequency([70_000, 30_000, 1])  # one stray row: no change
+    16.66...
     """
-    q = np.sort(np.asarray(class_totals, dtype=np.float64))[::-1]
-    q = q / q.sum()
+    totals = np.asarray(class_totals, dtype=np.float64)
+    # proportions of the whole weight: the expected counts of those classes
+    q = np.sort(totals[chi2_classes(totals)])[::-1] / totals.sum()
     m = math.ceil(0.8 * len(q))
     return float(max(1.0 / q[-1], 5.0 / q[m - 1]))
 
@@ -232,3 +300,60 @@ def khiops_stopping_rule(initial, delta, threshold):
     accepted = forced | (log_p[1:] < log_p[:-1]) | (delta <= 0.0)
     n_merges = int(np.argmin(accepted)) if not accepted.all() else n_initial - 1
     return n_merges, log_p, forced
+
+
+def frequency_collapse_message(table, statistics, n_initial_key, p, what):
+    """Warning text when the minimum frequency alone left a column one part.
+
+    Parameters
+    ----------
+    table : ndarray of shape (n_parts, n_classes)
+        The column's table before any merge.
+    statistics : dict
+        The statistics of the core's result (``min_frequency`` and the number of
+        parts when merging started, under ``n_initial_key``).
+    n_initial_key : str
+        ``"n_initial_groups"`` or ``"n_initial_intervals"``.
+    p : float
+        The estimator's ``p``: the column is informative when a chi-square test
+        has a p-value below ``1 - p``: the test of independence of the table
+        (categories), or the test of the best cut of the ordered values into
+        two intervals, Bonferroni-adjusted for the ``n - 1`` cuts tried (values:
+        a test over every distinct value has no power).
+    what : {"categories", "values"}
+        Which parts the table's rows are.
+
+    Returns
+    -------
+    message : str or None
+        None unless the frequency constraint left fewer than 2 parts of a column
+        of at least 2 non-empty rows whose table is significant.
+    """
+    n_parts = int((table.sum(axis=1) > 0).sum())
+    if n_parts < 2 or statistics.get(n_initial_key, n_parts) >= 2:
+        return None
+    tested = table[:, chi2_classes(table.sum(axis=0))]
+    if what == "values":
+        # Pearson's statistic of every cut into two intervals, at once
+        left = np.cumsum(tested, axis=0)[:-1]
+        total = tested.sum(axis=0)
+        share = total / total.sum()
+        sizes = left.sum(axis=1, keepdims=True)
+        expected_left = sizes * share
+        expected_right = (total.sum() - sizes) * share
+        statistic = ((left - expected_left) ** 2 / expected_left).sum(axis=1) + (
+            (total - left - expected_right) ** 2 / expected_right
+        ).sum(axis=1)
+        cut = int(np.argmax(statistic))
+        _, _, log10_p = chi2_test(np.vstack([left[cut], total - left[cut]]))
+        log10_p += math.log10(len(left))
+    else:
+        _, _, log10_p = chi2_test(tested)
+    if not log10_p < math.log10(1.0 - p):
+        return None
+    return (
+        f"its {n_parts} {what} were merged into one part by the minimum frequency "
+        f"({statistics['min_frequency']:.4g}) alone, although the column is related "
+        f"to the class (chi-square p-value 10^{log10_p:.1f}). Set a smaller "
+        "min_frequency to keep its partition."
+    )

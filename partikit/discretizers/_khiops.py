@@ -16,6 +16,8 @@ from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merge_sequence
 from partikit._khiops import (
     KhiopsTrace,
+    chi2_classes,
+    frequency_collapse_message,
     khiops_stopping_rule,
     max_delta_chi2_moments,
     resolve_min_frequency,
@@ -156,7 +158,20 @@ def khiops_discretization(
     array([15])
     """
     table = check_table(table)
-    table = table[:, table.sum(axis=0) > 0]
+    # classes too light for the chi-square take no part in it; the values that
+    # only they hold join the interval on their left (cuts fall between values
+    # of the tested classes)
+    table = table[:, chi2_classes(table.sum(axis=0))]
+    weighted = np.flatnonzero(table.sum(axis=1) > 0)
+    if len(weighted) < table.shape[0]:
+        result = khiops_discretization(
+            table[weighted], p=p, min_frequency=min_frequency, max_bins=max_bins,
+            robust=robust, max_delta_chi2=max_delta_chi2, keep_trace=keep_trace,
+        )  # fmt: skip
+        trace = result.statistics.get("trace")
+        if trace is not None:
+            trace.kept, trace.absorbed = weighted[trace.kept], weighted[trace.absorbed]
+        return CutResult(weighted[result.cuts].astype(np.intp), result.statistics)
     n_values, n_classes = table.shape
     statistics = {
         "n_initial_intervals": int(n_values),
@@ -336,7 +351,7 @@ class KhiopsDiscretizer(BaseDiscretizer):
         self.keep_trace = keep_trace
 
     def _cut_table(self, table, context):
-        return khiops_discretization(
+        result = khiops_discretization(
             table,
             p=self.p,
             min_frequency=self.min_frequency,
@@ -344,3 +359,9 @@ class KhiopsDiscretizer(BaseDiscretizer):
             robust=self.robust,
             keep_trace=self.keep_trace,
         )
+        message = frequency_collapse_message(
+            table, result.statistics, "n_initial_intervals", self.p, "values"
+        )
+        if message is not None:
+            result.statistics["warning"] = message
+        return result

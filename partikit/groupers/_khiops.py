@@ -17,6 +17,8 @@ from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
 from partikit._khiops import (
     KhiopsTrace,
+    chi2_classes,
+    frequency_collapse_message,
     khiops_stopping_rule,
     max_delta_chi2_moments,
     resolve_min_frequency,
@@ -213,7 +215,9 @@ def khiops_grouping(
     """
     table = check_table(table)
     row_mask = table.sum(axis=1) > 0
-    col_mask = table.sum(axis=0) > 0
+    # classes too light for the chi-square take no part in it (their rows still
+    # get a group: a category holding only such rows is rare)
+    col_mask = chi2_classes(table.sum(axis=0))
     rows = np.flatnonzero(row_mask)
     sub = table[np.ix_(row_mask, col_mask)]
     n_categories, n_classes = sub.shape
@@ -236,7 +240,7 @@ def khiops_grouping(
     # (Boulle 2004, algorithm "Robust Khiops", initialisation).
     min_count = resolve_min_frequency(min_frequency, sub.sum(axis=0))
     totals = sub.sum(axis=1)
-    rare = totals < min_count
+    rare = (totals < min_count) | (totals <= 0)
     statistics["min_frequency"] = min_count
     statistics["n_rare"] = int(rare.sum())
     initial_of_row = np.arange(n_categories)
@@ -245,7 +249,7 @@ def khiops_grouping(
         rare_total = totals[rare].sum()
         # stable: ties in frequency go to the earlier row of the canonical order
         for k in frequent[np.argsort(totals[frequent], kind="stable")]:
-            if rare_total >= min_count:
+            if rare_total >= min_count and rare_total > 0:
                 break
             rare[k] = True
             rare_total += totals[k]
@@ -491,6 +495,12 @@ class KhiopsGrouper(BaseGrouper):
         self.max_groups = max_groups
         self.robust = robust
         self.keep_trace = keep_trace
+
+    def _column_warning(self, result, table, context):
+        message = frequency_collapse_message(
+            table, result.statistics, "n_initial_groups", self.p, "categories"
+        )
+        return None if message is None else f"Feature {context.name!r}: {message}"
 
     def _group_table(self, table, context):
         return khiops_grouping(
