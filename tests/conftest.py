@@ -42,4 +42,8 @@ def datasets_dir():
 
 
 def pytest_configure(config):
-    np.set_printoptions(legacy="1.25")
+    # numpy 2 prints scalars as np.float64(...); doctests are written the 1.x
+    # way, which numpy 1.x (the oldest supported) prints natively and does not
+    # know as a "legacy" mode
+    if int(np.__version__.split(".")[0]) >= 2:
+        np.set_printoptions(legacy="1.25")
