@@ -4,6 +4,7 @@
 public estimator of partikit (found automatically)."""
 
 import pytest
+import sklearn
 from sklearn.utils.estimator_checks import (
     check_dataframe_column_names_consistency,
     check_get_feature_names_out_error,
@@ -74,7 +75,27 @@ def test_all_estimators_found():
     assert exported <= found
 
 
-@parametrize_with_checks(list(_tested_instances()), expected_failed_checks=None)
+def _expected_failed_checks(estimator):
+    """None with the scikit-learn versions whose checks are right about us.
+
+    scikit-learn 1.6's check_positive_only_tag_during_fit builds an int32 X for
+    a categorical estimator without NaN support and then subtracts its float
+    mean in place, which numpy refuses before the estimator is called (fixed in
+    scikit-learn 1.7); only the oldest-versions CI run meets it.
+    """
+    tags = estimator.__sklearn_tags__().input_tags
+    old = tuple(int(p) for p in sklearn.__version__.split(".")[:2]) < (1, 7)
+    if old and tags.categorical and not tags.allow_nan:
+        return {
+            "check_positive_only_tag_during_fit": "scikit-learn < 1.7 subtracts a "
+            "float mean in place from the int32 X its check builds"
+        }
+    return {}
+
+
+@parametrize_with_checks(
+    list(_tested_instances()), expected_failed_checks=_expected_failed_checks
+)
 def test_sklearn_compatible_estimator(estimator, check):
     """Check that every estimator passes scikit-learn's checks, none expected to
     fail."""

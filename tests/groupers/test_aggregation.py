@@ -619,6 +619,8 @@ def test_alpha_keeps_only_aggregates_clearly_more_significant():
 def test_kept_columns_keep_their_values_whatever_their_dtype(dtype):
     """Check that kept categorical, Arrow-backed and object columns are output
     with their values (missing as NaN), as an object array."""
+    if dtype == "str" and int(pd.__version__.split(".")[0]) < 3:
+        pytest.skip("before pandas 3, astype('str') turns None into the text 'None'")
     X = pd.DataFrame({"a": ["x", None, "y", "x"], "b": ["u", "v", "v", None]})
     X = X.astype(dtype)
     out = AttributeAggregator().fit(X).transform(X)
