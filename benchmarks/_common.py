@@ -473,3 +473,75 @@ def cpu_seconds():
         busy = float("nan")
     own = os.times()
     return busy, own.user + own.system + own.children_user + own.children_system
+
+
+# ----------------------------------------------------------------------------------
+# the shared datasets
+# ----------------------------------------------------------------------------------
+
+
+def read_dataset(folder, n_rows=None):
+    """One shared dataset as read by every script: all columns as str.
+
+    ``DATASETS_DIR/folder/data.csv`` is read with the separator of its
+    ``config.json``, every value kept as its text (no NA detection, no quoting:
+    the files hold none), column names stripped. Returns ``(frame, config)``, or
+    None when the file is absent; the scripts then choose the rows and columns
+    they need (missing-value string, nominal or numeric columns, target).
+    """
+    import json
+
+    import pandas as pd
+
+    path = os.path.join(DATASETS_DIR, folder, "data.csv")
+    if not os.path.exists(path):
+        return None
+    with open(os.path.join(DATASETS_DIR, folder, "config.json")) as f:
+        config = json.load(f)
+    frame = pd.read_csv(
+        path,
+        sep=config["split char"],
+        dtype=str,
+        keep_default_na=False,
+        na_filter=False,
+        quoting=3,  # csv.QUOTE_NONE
+        nrows=n_rows,
+    )
+    frame.columns = [c.strip() for c in frame.columns]
+    return frame, config
+
+
+# ----------------------------------------------------------------------------------
+# the run-conditions lines every report ends with
+# ----------------------------------------------------------------------------------
+
+
+def other_processes_line(busy, own, wall, own_what="this process's"):
+    """The report line on the CPU other processes used during the run.
+
+    ``busy``: the machine's busy CPU seconds over the run (``cpu_seconds()``
+    differences), ``own``: this process's (and its workers'), ``wall``: the
+    run's wall seconds.
+    """
+    others = max(busy - own, 0.0)
+    return (
+        f"* CPU used by other processes during the run (/proc/stat busy time minus "
+        f"{own_what} CPU time): {others:.0f} CPU-s over {wall:.0f} s of wall "
+        f"time ({others / wall:.0%} of one core)"
+        + (
+            " — **the machine was shared: times may be inflated**."
+            if others / wall > 0.1
+            else "."
+        )
+    )
+
+
+def first_calls_line(first_calls):
+    """The report line on the first calls (numba cache loads) left out of the
+    timings."""
+    return (
+        "* first calls in this process (numba kernels loaded from the on-disk cache, "
+        "or compiled if it was cold; tiny inputs), excluded from every timing below: "
+        + "; ".join(f"{k} {v}" for k, v in first_calls.items())
+        + "."
+    )

@@ -40,7 +40,8 @@ import sys
 import time
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -53,11 +54,14 @@ from _common import (  # noqa: E402
     cpu_seconds,
     digest_line,
     finish,
+    first_calls_line,
     first_line,
     fmt_s,
+    other_processes_line,
     parse_args,
     progress,
     quiet_peer_warnings,
+    read_dataset,
     source_digest,
     table,
     time_call,
@@ -116,19 +120,7 @@ def load_file_dataset(folder, target, columns, sample=None):
     numeric by that loader's rule. ``sample``: that many rows drawn at random
     (seed 0) after the drop (the files are not in random order).
     """
-    import json
-
-    with open(os.path.join(DATASETS_DIR, folder, "config.json")) as f:
-        config = json.load(f)
-    frame = pd.read_csv(
-        os.path.join(DATASETS_DIR, folder, "data.csv"),
-        sep=config["split char"],
-        dtype=str,
-        keep_default_na=False,
-        na_filter=False,
-        quoting=3,  # QUOTE_NONE
-    )
-    frame.columns = [c.strip() for c in frame.columns]
+    frame, config = read_dataset(folder)
     missing = config.get("missing value string")
     if missing is not None:
         frame = frame[~(frame == missing).any(axis=1)]
@@ -739,26 +731,11 @@ def main():
     digest_end = source_digest()
     busy_end, own_end = cpu_seconds()
     wall = time.perf_counter() - wall_start
-    others = max((busy_end - busy_start) - (own_end - own_start), 0.0)
 
     # ------------------------------------------------------------------ report
     report.add(digest_line(digest_start, digest_end))
-    report.add(
-        f"* CPU used by other processes during the run (/proc/stat busy time minus "
-        f"this process's CPU time): {others:.0f} CPU-s over {wall:.0f} s of wall "
-        f"time ({others / wall:.0%} of one core)"
-        + (
-            " — **the machine was shared: times may be inflated**."
-            if others / wall > 0.1
-            else "."
-        )
-    )
-    report.add(
-        "* first calls in this process (numba kernels loaded from the on-disk cache, "
-        "or compiled if it was cold; tiny inputs), excluded from every timing below: "
-        + "; ".join(f"{k} {v}" for k, v in first_calls.items())
-        + "."
-    )
+    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(first_calls_line(first_calls))
     report.add(
         "* Times: `time.perf_counter`, one warm-up call excluded, then the median "
         f"(min–max, n) of {FAST_REPEATS} repeats for partikit and {PEER_REPEATS} for "

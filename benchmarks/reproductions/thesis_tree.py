@@ -51,12 +51,12 @@ for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import gc  # noqa: E402
-import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 import warnings  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -70,8 +70,10 @@ from _common import (  # noqa: E402
     digest_line,
     finish,
     fmt_s,
+    other_processes_line,
     parse_args,
     progress,
+    read_dataset,
     source_digest,
     table,
     time_call,
@@ -157,14 +159,10 @@ def load_dataset(folder):
     is the config's ``class attrib index``, and only the nominal columns (no value
     is a number) are kept, as str (object) columns.
     """
-    path = os.path.join(DATASETS_DIR, folder, "data.csv")
-    if not os.path.exists(path):
+    read = read_dataset(folder)
+    if read is None:
         return None
-    with open(os.path.join(DATASETS_DIR, folder, "config.json")) as f:
-        config = json.load(f)
-    frame = pd.read_csv(
-        path, sep=config["split char"], dtype=str, keep_default_na=False
-    )
+    frame, config = read
     file_rows = len(frame)
     missing = config["missing value string"]
     if missing is not None:
@@ -845,21 +843,6 @@ def report_notes(report, n_repetitions):
     report.add()
 
 
-def others_line(busy, own, wall):
-    """How much CPU other processes used during the run."""
-    others = max(busy - own, 0.0)
-    return (
-        f"* CPU used by other processes during the run (/proc/stat busy time minus "
-        f"this process's CPU time): {others:.0f} CPU-s over {wall:.0f} s of wall "
-        f"time ({others / wall:.0%} of one core)"
-        + (
-            " — **the machine was shared: times may be inflated**."
-            if others / wall > 0.1
-            else "."
-        )
-    )
-
-
 # ----------------------------------------------------------------------------------
 # main
 # ----------------------------------------------------------------------------------
@@ -898,7 +881,7 @@ def main():
     wall = time.perf_counter() - wall_start
 
     report.add(digest_line(digest_start, digest_end))
-    report.add(others_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
     report.add(
         "* first calls in this process (numba kernels loaded from the on-disk "
         "cache, or compiled if it was cold; 300 rows), excluded from every timing "

@@ -38,7 +38,8 @@ import importlib.metadata  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 from _common import (  # noqa: E402

@@ -22,11 +22,13 @@ import re
 import sys
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
+    DATASETS_DIR,
     Report,
     RunContext,
     ensure_khiops_path,
@@ -35,17 +37,12 @@ from _common import (  # noqa: E402
     fmt_s,
     progress,
     quiet_peer_warnings,
+    read_dataset,
     table,
     time_call,
 )
 
 NAME = "real_data_groups"
-DEFAULT_DATASETS = os.environ.get(
-    "PARTIKIT_DATASETS",
-    os.path.normpath(
-        os.path.join(os.path.dirname(__file__), "..", "..", "shared", "datasets")
-    ),
-)
 DATASETS = [("adult", "income"), ("mushroom", "class")]
 MISSING = "?"
 PARTIKIT_REPEATS = 5
@@ -62,17 +59,9 @@ def is_number(text):
     return bool(_NUMBER.match(text))
 
 
-def load(path, target, n_rows=None):
-    """Nominal columns (missing as NaN) and the target of one dataset file."""
-    frame = pd.read_csv(
-        path,
-        sep=",",
-        dtype=str,
-        keep_default_na=False,
-        na_filter=False,
-        quoting=3,
-        nrows=n_rows,
-    )  # 3: QUOTE_NONE
+def load(folder, target, n_rows=None):
+    """Nominal columns (missing as NaN) and the target of one dataset folder."""
+    frame, _ = read_dataset(folder, n_rows)
     y = frame.pop(target).to_numpy(dtype=object)
     nominal = []
     for name in frame.columns:
@@ -104,8 +93,8 @@ def main():
     report.header(context)
     report.add()
 
-    if not os.path.isdir(DEFAULT_DATASETS):
-        report.add(f"**Skipped**: the datasets folder `{DEFAULT_DATASETS}` is absent.")
+    if not os.path.isdir(DATASETS_DIR):
+        report.add(f"**Skipped**: the datasets folder `{DATASETS_DIR}` is absent.")
         finish(report, args.output)
         return
 
@@ -133,12 +122,12 @@ def main():
     report.add()
 
     for dataset, target in DATASETS:
-        path = os.path.join(DEFAULT_DATASETS, dataset, "data.csv")
+        path = os.path.join(DATASETS_DIR, dataset, "data.csv")
         if not os.path.exists(path):
             report.add(f"### {dataset}\n\n**Skipped**: `{path}` is absent.\n")
             continue
         progress(dataset)
-        X, y = load(path, target, 5000 if args.quick else None)
+        X, y = load(dataset, target, 5000 if args.quick else None)
         classes, counts = np.unique(y, return_counts=True)
         report.add(f"### {dataset} (`{path}`)")
         report.add()

@@ -37,7 +37,8 @@ import multiprocessing  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
@@ -47,6 +48,7 @@ from _common import (  # noqa: E402
     digest_line,
     finish,
     fmt_s,
+    other_processes_line,
     parse_args,
     progress,
     source_digest,
@@ -396,7 +398,6 @@ def main():
     digest_end = source_digest()
     busy_end, own_end = cpu_seconds()
     wall = time.perf_counter() - wall_start
-    others = max((busy_end - busy_start) - (own_end - own_start), 0.0)
 
     summary = {c: summarize(*data[c], plan[c]) for c in CONFIGS}
 
@@ -416,13 +417,11 @@ def main():
         "time (one per core); per-call times are wall times inside one worker."
     )
     report.add(
-        f"* CPU used by other processes during the run (/proc/stat busy time minus "
-        f"this process's and its workers' CPU time): {others:.0f} CPU-s over "
-        f"{wall:.0f} s of wall time ({others / wall:.0%} of one core)"
-        + (
-            " — **the machine was shared: times may be inflated**."
-            if others / wall > 0.1
-            else "."
+        other_processes_line(
+            busy_end - busy_start,
+            own_end - own_start,
+            wall,
+            own_what="this process's and its workers'",
         )
     )
     report.add()

@@ -50,7 +50,8 @@ import sys
 import time
 import warnings
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# the shared helpers (_common.py) live one folder up
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
@@ -62,10 +63,13 @@ from _common import (  # noqa: E402
     cpu_seconds,
     digest_line,
     finish,
+    first_calls_line,
     fmt_s,
+    other_processes_line,
     parse_args,
     progress,
     quiet_peer_warnings,
+    read_dataset,
     source_digest,
     table,
     time_call,
@@ -106,10 +110,11 @@ def load_adult(quick):
     """Adult as a DataFrame (categorical columns as strings, NaN = missing; numeric
     columns as float64), the 0/1 target and the file's number of rows; None when
     the file is absent."""
-    path = os.path.join(DATASETS_DIR, "adult", "data.csv")
-    if not os.path.exists(path):
+    read = read_dataset("adult")
+    if read is None:
         return None
-    frame = pd.read_csv(path, dtype=str, na_values=["?"], keep_default_na=False)
+    frame = read[0]
+    frame = frame.mask(frame == "?")  # the file's missing-value string
     n_rows = len(frame)
     y = (frame.pop(ADULT_TARGET).str.strip() == ADULT_POSITIVE).astype(np.int64)
     for column in ADULT_NUMERIC:
@@ -678,26 +683,11 @@ def main():
     digest_end = source_digest()
     busy_end, own_end = cpu_seconds()
     wall = time.perf_counter() - wall_start
-    others = max((busy_end - busy_start) - (own_end - own_start), 0.0)
 
     # ------------------------------------------------------------------ report
     report.add(digest_line(digest_start, digest_end))
-    report.add(
-        f"* CPU used by other processes during the run (/proc/stat busy time minus "
-        f"this process's CPU time): {others:.0f} CPU-s over {wall:.0f} s of wall "
-        f"time ({others / wall:.0%} of one core)"
-        + (
-            " — **the machine was shared: times may be inflated**."
-            if others / wall > 0.1
-            else "."
-        )
-    )
-    report.add(
-        "* first calls in this process (numba kernels loaded from the on-disk cache, "
-        "or compiled if it was cold; tiny inputs), excluded from every timing below: "
-        + "; ".join(f"{k} {v}" for k, v in first_calls.items())
-        + "."
-    )
+    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(first_calls_line(first_calls))
     report.add(
         f"* Cross-validation (parts 1–3): `cross_validate(Pipeline([('encode', "
         f"encoder), ('lr', LogisticRegression(max_iter={LR_MAX_ITER}))]), X, y, "
