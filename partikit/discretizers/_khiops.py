@@ -243,8 +243,12 @@ class KhiopsDiscretizer(BaseDiscretizer):
         While an interval weighs less than this, only merges involving such an
         interval are made. ``"auto"`` applies Cochran's validity rule for the
         chi-square approximation (expected class counts at least 1, and at least
-        5 for 80% of the classes); an int is a count (0: no frequency phase), a
-        float in (0, 1) a fraction of the total weight.
+        5 for 80% of the classes) over the classes the chi-square is computed on
+        (classes holding together at most 1% of the weight are left out of both,
+        at least two classes stay); an int is a count (0: no frequency phase), a
+        float in (0, 1) a fraction of the total weight. A column that the
+        frequency phase alone leaves in one interval although its best cut is
+        significant warns.
     max_bins : int or None, default=None
         After the robust stopping rule, merging goes on until at most this many
         intervals remain.

@@ -341,8 +341,12 @@ class KhiopsGrouper(BaseGrouper):
         time. ``"auto"`` applies Cochran's validity rule for the chi-square
         approximation to a single category: the smallest count ``n`` whose expected
         class counts ``n q_j`` (``q`` the class proportions) are all at least 1 and
-        at least 80% of them at least 5. An int is a count (0 disables pooling), a
-        float in (0, 1) a fraction of the total weight.
+        at least 80% of them at least 5, over the classes the chi-square is
+        computed on: classes holding together at most 1% of the weight are left
+        out of both (at least two classes stay), so that a stray row of a rare
+        class cannot pool every category. An int is a count (0 disables
+        pooling), a float in (0, 1) a fraction of the total weight. A column that
+        the pooling alone leaves in one group although it is significant warns.
     max_groups : int or None, default=None
         After the robust stopping rule, merging goes on (smallest DeltaChi2 first)
         until at most this many groups remain.
