@@ -38,7 +38,7 @@ Reads ``shared/datasets`` beside the repository, or the folder named by
 ``--quick``: 5,000 random rows of adult, 2,000 k-of-n rows, 1,000,000 rows for the
 speed part.
 
-    python benchmarks/bench_aggregation.py [--quick] [--output FILE]
+    python benchmarks/perf/bench_aggregation.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 10 million rows, 1,000 categories, 10 classes, int64 codes (``--quick``: 1 million).
 Target (issue): build_table within 2x of ``np.bincount(codes * 10 + y)``.
 
-    python benchmarks/bench_build_table.py [--quick] [--output FILE]
+    python benchmarks/perf/bench_build_table.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

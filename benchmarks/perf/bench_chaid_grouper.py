@@ -15,7 +15,7 @@ minimum node sizes), one fit, not run at k = 1,000 (cubic in k).
 Issue targets: CHAIDGrouper fit < 1 s for every k (1,000 included); >= 40x faster
 than the CHAID package at k = 200; fit time dominated by the table build (stage 1).
 
-    python benchmarks/bench_chaid_grouper.py [--quick] [--output FILE]
+    python benchmarks/perf/bench_chaid_grouper.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ Reads ``shared/datasets`` beside the repository, or the folder named by
 ``$PARTIKIT_DATASETS``. ``--quick``: 5,000 random rows of adult, contraceptive
 and wine only, a 100,000-row synthetic column.
 
-    python benchmarks/bench_discretizers.py [--quick] [--output FILE]
+    python benchmarks/perf/bench_discretizers.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

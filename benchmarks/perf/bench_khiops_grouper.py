@@ -14,7 +14,7 @@ Issue targets: fit >= 10x faster than KhiopsEncoder and faster than optbinning a
 feature_engine; transform of a string column within 1.5x of ``Series.map``; transform
 of a category column >= 50M rows/s; fit copies the column at most once.
 
-    PATH="$VIRTUAL_ENV/bin:$PATH" python benchmarks/bench_khiops_grouper.py [--quick]
+    PATH="$VIRTUAL_ENV/bin:$PATH" python benchmarks/perf/bench_khiops_grouper.py [--quick]
 """
 
 from __future__ import annotations

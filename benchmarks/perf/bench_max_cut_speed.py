@@ -22,7 +22,7 @@ Times: median of repeats after a warm-up call; the process's first calls (numba
 kernels compiled or loaded from the on-disk cache, cvxpy imported) are reported
 separately.
 
-    python benchmarks/bench_max_cut_speed.py [--quick] [--output FILE]
+    python benchmarks/perf/bench_max_cut_speed.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

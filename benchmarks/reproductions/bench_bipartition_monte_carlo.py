@@ -19,7 +19,7 @@ optimum, else the best of the methods run), mean time per table. Then pairwise
 comparisons (Twoing vs PCext, LargestAlone vs ListScheduling), a Twoing vs PCext
 timing sweep over k, and the thesis's textual claims checked against the numbers.
 
-    python benchmarks/bench_bipartition_monte_carlo.py [--quick] [--output FILE]
+    python benchmarks/reproductions/bench_bipartition_monte_carlo.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ on all nominal columns at once, and khiops.sklearn.KhiopsEncoder on the same col
 the table lists, per column, the categories, partikit's groups, Khiops' MODL groups
 (from its preparation report) and partikit's log10 p-value.
 
-    PATH="$VIRTUAL_ENV/bin:$PATH" python benchmarks/real_data_groups.py [--quick]
+    PATH="$VIRTUAL_ENV/bin:$PATH" python benchmarks/reproductions/real_data_groups.py [--quick]
 
 ``--quick`` uses the first 5,000 rows of each file.
 """

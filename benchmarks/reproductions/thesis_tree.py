@@ -38,7 +38,7 @@ Reads ``shared/datasets`` beside the repository, or the folder named by
 ``$PARTIKIT_DATASETS`` (a missing dataset folder is reported as skipped).
 ``--quick``: 3 repetitions instead of 20 (everything else unchanged).
 
-    python benchmarks/thesis_tree.py [--quick] [--output FILE]
+    python benchmarks/reproductions/thesis_tree.py [--quick] [--output FILE]
 """
 
 from __future__ import annotations
