@@ -143,9 +143,7 @@ def max_cut_threshold(values, table, *, min_side_weight=0.0):
     if not allowed.any():
         return MaxCutThreshold(np.nan, 0.0, 0, thresholds, metrics)
     best = metrics[allowed].max()
-    tied = np.flatnonzero(
-        allowed & (metrics >= best - RELATIVE_TOLERANCE * abs(best))
-    )
+    tied = np.flatnonzero(allowed & (metrics >= best - RELATIVE_TOLERANCE * abs(best)))
     imbalance = np.abs(2 * side[tied] - total)
     choice = tied[np.argmin(imbalance)]
     return MaxCutThreshold(
