@@ -53,16 +53,12 @@ def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, looku
     codes = np.asarray(codes)
     if codes.dtype.kind not in "iu":
         raise TypeError(f"codes must be integers, got dtype {codes.dtype}.")
-    y_codes = np.ascontiguousarray(y_codes, dtype=np.intp)
+    y_codes = np.asarray(y_codes)
     if lookup is None:
         lookup = np.arange(-1, n_categories, dtype=np.intp)
-    else:
-        lookup = np.ascontiguousarray(lookup, dtype=np.intp)
-    weights = (
-        None
-        if sample_weight is None
-        else np.ascontiguousarray(sample_weight, dtype=np.float64)
-    )
+    weights = None if sample_weight is None else np.asarray(sample_weight)
+    # The kernel sees the rows in chunks converted to intp / float64 (see
+    # partikit._kernels._tables): one compiled kernel whatever the code width.
     return contingency_table(codes, lookup, y_codes, weights, n_categories, n_classes)
 
 

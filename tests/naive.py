@@ -128,6 +128,14 @@ def naive_table(codes, y_codes, sample_weight, n_rows, n_classes):
     return table
 
 
+def naive_apply_lookup(codes, lookup, fill):
+    """Twin of ``apply_lookup``: each code's lookup value, ``fill`` if negative;
+    also returns the number of rows filled."""
+    values = [lookup[code + 1] for code in codes]
+    out = np.array([fill if v < 0 else v for v in values])
+    return out, sum(v < 0 for v in values)
+
+
 def naive_delta_chi2(table, a, b):
     """DeltaChi2 of merging rows a and b: the difference of two full chi-squares."""
     merged = np.delete(table, b, axis=0)

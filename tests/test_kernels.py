@@ -6,11 +6,17 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
+from partikit._kernels import _tables as table_kernels
 from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
-from partikit._kernels._tables import apply_lookup, contingency_table
+from partikit._kernels._tables import (
+    apply_lookup,
+    count_rows,
+    lookup_rows,
+)
 from partikit._stats import chi2_statistic
 from partikit._tables import build_table, merge_rows
 from tests.naive import (
+    naive_apply_lookup,
     naive_chi2_statistic,
     naive_delta_chi2,
     naive_greedy_merges,
@@ -67,22 +73,74 @@ def test_table_kernels_are_valid_python(global_random_seed):
     codes, y = _random_codes(rng, 100, 5, 3)
     lookup = np.arange(-1, 6)
     for w in (None, rng.random(100)):
-        assert_allclose(
-            _plain(contingency_table)(codes, lookup, y, w, 6, 3),
-            contingency_table(codes, lookup, y, w, 6, 3),
-        )
+        compiled, plain = np.zeros((6, 3)), np.zeros((6, 3))
+        count_rows(codes, lookup, y, w, compiled)
+        _plain(count_rows)(codes, lookup, y, w, plain)
+        assert_allclose(plain, compiled)
+        assert_allclose(compiled, naive_table(codes, y, w, 6, 3))
+    compiled, plain = np.zeros(100, dtype=np.intp), np.zeros(100, dtype=np.intp)
+    assert lookup_rows(codes, lookup, compiled, 9) == _plain(lookup_rows)(
+        codes, lookup, plain, 9
+    )
+    assert_array_equal(compiled, plain)
 
 
 def test_apply_lookup_fills_unknown_and_counts_them():
     """Check that apply_lookup writes lookup values and the fill for unknowns."""
     codes = np.array([0, 1, -1, 2, 1], dtype=np.int16)
     lookup = np.array([7, 3, -1, 5])  # missing -> 7, code 1 unknown
-    for kernel in (apply_lookup, _plain(apply_lookup)):
-        out = np.zeros((5, 2))
-        n_unknown = kernel(codes, lookup, out, 1, 9)
+    for dtype in (np.float64, np.intp, np.int32):
+        out = np.zeros((5, 2), dtype=dtype)
+        n_unknown = apply_lookup(codes, lookup, out, 1, 9)
         assert n_unknown == 2
         assert_array_equal(out[:, 1], [3, 9, 7, 5, 9])
         assert_array_equal(out[:, 0], 0)
+    out = np.zeros((5, 1), dtype=np.intp)  # written in place, without a buffer
+    assert apply_lookup(codes, lookup, out, 0, -1) == 2
+    assert_array_equal(out[:, 0], [3, -1, 7, 5, -1])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_table_kernels_chunked_match_naive(global_random_seed, weighted, monkeypatch):
+    """Check that rows cut into many chunks (the last one short) give the same
+    table and lookups as one pass, for read-only, strided and narrow codes."""
+    monkeypatch.setattr(table_kernels, "CHUNK", 7)
+    rng = np.random.default_rng(global_random_seed)
+    codes, y = _random_codes(rng, 2 * 103, 10, 3)
+    weights = rng.random(2 * 103) if weighted else None
+    readonly = codes[::2].astype(np.int8)
+    readonly.flags.writeable = False
+    for variant in (codes[::2], readonly, codes[::2].copy()):
+        w = None if weights is None else weights[::2]
+        table = build_table(variant, y[::2], w, 11, 3)
+        assert_allclose(table, naive_table(codes[::2], y[::2], w, 11, 3))
+    lookup = rng.integers(-1, 4, 12)
+    out = np.zeros((103, 3))
+    n_unknown = apply_lookup(readonly, lookup, out, 2, 5)
+    expected, expected_unknown = naive_apply_lookup(codes[::2], lookup, 5)
+    assert n_unknown == expected_unknown
+    assert_array_equal(out[:, 2], expected)
+
+
+@pytest.mark.skipif(
+    not hasattr(count_rows, "signatures"), reason="compiled kernels only"
+)
+def test_table_kernels_compile_once_for_every_code_width():
+    """Check that codes of any width, layout or writability reach the row kernels
+    as one type: a cold process compiles each of them once (weights aside)."""
+    rng = np.random.default_rng(0)
+    codes, y = _random_codes(rng, 60, 5, 3)
+    variants = [codes.astype(dtype) for dtype in (np.int8, np.int16, np.int32)]
+    readonly = codes.copy()
+    readonly.flags.writeable = False
+    variants += [codes, readonly, np.repeat(codes, 2)[::2], codes.astype(np.uint64)]
+    for variant in variants:
+        build_table(variant, y.astype(np.int32), None, 6, 3)
+        apply_lookup(variant, np.arange(-1, 5), np.zeros((60, 2)), 0, -1)
+        apply_lookup(variant, np.arange(-1, 5), np.zeros((60, 2), np.intp), 1, -1)
+    unweighted = [sig for sig in count_rows.signatures if "none" in str(sig[3])]
+    assert len(unweighted) == 1
+    assert len(lookup_rows.signatures) == 1
 
 
 def test_merge_rows_sums_rows_by_group():

@@ -40,199 +40,6 @@ _STIRLING_COEF = (
 
 
 @njit(**NJIT)
-def _log1pmx(t):
-    """Return ``log(1 + t) - t`` without cancellation for small ``t``.
-
-    Parameters
-    ----------
-    t : float
-        Argument, ``t > -1``.
-
-    Returns
-    -------
-    value : float
-        ``log1p(t) - t`` (non-positive).
-
-    Notes
-    -----
-    With ``u = t / (2 + t)``, ``log1p(t) = 2 atanh(u)`` and ``2 u - t = -t u``, so
-    ``log1p(t) - t = -t u + 2 (u^3 / 3 + u^5 / 5 + ...)``: the leading term is
-    exact up to rounding and the series is small and fast (``|u| < 1/3``).
-    """
-    if -0.5 < t < 1.0:
-        u = t / (2.0 + t)
-        u2 = u * u
-        # Sum 1/3 + u^2/5 + u^4/7 + ... until the terms no longer matter.
-        term = 1.0
-        total = 1.0 / 3.0
-        k = 5.0
-        while True:
-            term *= u2
-            inc = term / k
-            total += inc
-            if inc <= total * _EPS:
-                break
-            k += 2.0
-        return -t * u + 2.0 * u * u2 * total
-    return math.log1p(t) - t
-
-
-@njit(**NJIT)
-def _stirling_remainder(a):
-    """Return ``lgamma(a) - ((a - 0.5) log(a) - a + 0.5 log(2 pi))`` for ``a >= 10``.
-
-    Parameters
-    ----------
-    a : float
-        Argument, at least ``_STIRLING_MIN``.
-
-    Returns
-    -------
-    value : float
-        The remainder of Stirling's formula, about ``1 / (12 a)``.
-
-    Notes
-    -----
-    Seven terms of the asymptotic series leave an error below ``3e-17`` at
-    ``a = 10``, and less beyond.
-    """
-    inv = 1.0 / a
-    inv2 = inv * inv
-    total = 0.0
-    for i in range(len(_STIRLING_COEF) - 1, -1, -1):
-        total = total * inv2 + _STIRLING_COEF[i]
-    return total * inv
-
-
-@njit(**NJIT)
-def _log_gamma_prefactor(a, z):
-    """Return ``log(z^a e^-z / Gamma(a))``, the common factor of ``P`` and ``Q``.
-
-    Parameters
-    ----------
-    a : float
-        Shape, ``a > 0``.
-    z : float
-        Argument, ``z > 0``, finite.
-
-    Returns
-    -------
-    value : float
-        The log prefactor.
-
-    Notes
-    -----
-    For large ``a`` the three terms of ``a log(z) - z - lgamma(a)`` are each about
-    ``a log(a)`` while their sum near ``z = a`` is about ``-0.5 log(2 pi a)``, so
-    the direct form loses ``log10(a log a)`` digits. Writing ``z = a (1 + t)`` and
-    expanding ``lgamma`` with Stirling's formula gives the cancellation-free
-    ``a (log1p(t) - t) + 0.5 log(a / (2 pi)) - remainder(a)``.
-    """
-    if a < _STIRLING_MIN:
-        return a * math.log(z) - z - math.lgamma(a)
-    t = (z - a) / a
-    if t <= -0.5:
-        # Far below the mode 1 + t = z / a is better computed by a division than
-        # by the subtraction above, whose absolute error is large relative to
-        # a tiny z / a; log(z / a) - t has no harmful cancellation there.
-        log1pmx = math.log(z / a) - t
-    else:
-        log1pmx = _log1pmx(t)
-    return a * log1pmx + 0.5 * (math.log(a) - _LOG_2PI) - _stirling_remainder(a)
-
-
-@njit(**NJIT)
-def _max_iterations(a):
-    """Return an iteration cap for the series and the continued fraction.
-
-    Near ``z = a`` both need ``O(sqrt(a))`` terms (at most about ``8 sqrt(a)``
-    for the series at ``z = a + 1``, fewer for the continued fraction, plus a few
-    dozen for small ``a``); a cap twenty times larger is never reached.
-    """
-    # Clipped so that an absurd shape cannot overflow the integer conversion.
-    return 1000 + int(min(200.0 * math.sqrt(a), 1e9))
-
-
-@njit(**NJIT)
-def _log_gamma_p_series(a, z):
-    """Return ``log P(a, z)`` by the power series, for ``z < a + 1``.
-
-    Parameters
-    ----------
-    a : float
-        Shape, ``a > 0``.
-    z : float
-        Argument, ``0 < z < a + 1``.
-
-    Returns
-    -------
-    value : float
-        The log of the regularized lower incomplete gamma function.
-
-    Notes
-    -----
-    ``P(a, z) = z^a e^-z / Gamma(a) * sum_n z^n / (a (a + 1) ... (a + n))``; every
-    term is positive, so the sum has no cancellation.
-    """
-    ap = a
-    term = 1.0 / a
-    total = term
-    for _ in range(_max_iterations(a)):
-        ap += 1.0
-        term *= z / ap
-        total += term
-        if term < total * _EPS:
-            break
-    return _log_gamma_prefactor(a, z) + math.log(total)
-
-
-@njit(**NJIT)
-def _log_gamma_q_cf(a, z):
-    """Return ``log Q(a, z)`` by a continued fraction, for ``z >= a + 1``.
-
-    Parameters
-    ----------
-    a : float
-        Shape, ``a > 0``.
-    z : float
-        Argument, ``z >= a + 1``, finite.
-
-    Returns
-    -------
-    value : float
-        The log of the regularized upper incomplete gamma function.
-
-    Notes
-    -----
-    Evaluates the even part of Legendre's continued fraction
-    ``Q(a, z) = z^a e^-z / Gamma(a) * 1 / (z + 1 - a - 1 (1 - a) / (z + 3 - a - ...``
-    with the modified Lentz algorithm. The fraction itself equals
-    ``int_0^inf (1 + u)^(a - 1) e^(-z u) du``, which lies between ``1 / z`` and
-    ``1 / (z + 1 - a)`` (in either order): it neither overflows nor underflows,
-    so only the prefactor needs logs.
-    """
-    b = z + 1.0 - a
-    c = 1.0 / _FPMIN
-    d = 1.0 / b
-    h = d
-    for i in range(1, _max_iterations(a) + 1):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        if abs(d) < _FPMIN:
-            d = _FPMIN
-        c = b + an / c
-        if abs(c) < _FPMIN:
-            c = _FPMIN
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < _CF_EPS:
-            break
-    return _log_gamma_prefactor(a, z) + math.log(h)
-
-
-@njit(**NJIT)
 def log_chi2_sf(x, dof):
     """Return the natural log of the chi-square upper tail ``P[chi2_dof >= x]``.
 
@@ -261,6 +68,10 @@ def log_chi2_sf(x, dof):
     error of the result is below ``1e-10`` for ``x`` in ``[1e-3, 1e9]`` and
     ``dof`` in ``[1, 1e5]``.
 
+    The steps are written inline in this one function rather than as small
+    jitted helpers: numba compiles (and caches) every jitted function on its
+    own, and the helpers cost a cold process more than half a second.
+
     References
     ----------
     .. [1] W. H. Press, S. A. Teukolsky, W. T. Vetterling and B. P. Flannery,
@@ -283,9 +94,100 @@ def log_chi2_sf(x, dof):
         return 0.0
     a = 0.5 * dof
     z = 0.5 * x
+
+    # The log prefactor log(z^a e^-z / Gamma(a)), common to P and Q. For large a
+    # the three terms of a log(z) - z - lgamma(a) are each about a log(a) while
+    # their sum near z = a is about -0.5 log(2 pi a), so the direct form loses
+    # log10(a log a) digits. Writing z = a (1 + t) and expanding lgamma with
+    # Stirling's formula gives the cancellation-free
+    # a (log1p(t) - t) + 0.5 log(a / (2 pi)) - remainder(a).
+    if a < _STIRLING_MIN:
+        log_prefactor = a * math.log(z) - z - math.lgamma(a)
+    else:
+        t = (z - a) / a
+        if t <= -0.5:
+            # Far below the mode 1 + t = z / a is better computed by a division
+            # than by the subtraction above, whose absolute error is large
+            # relative to a tiny z / a; log(z / a) - t has no harmful
+            # cancellation there.
+            log1pmx = math.log(z / a) - t
+        elif t < 1.0:
+            # log1p(t) - t without cancellation: with u = t / (2 + t),
+            # log1p(t) = 2 atanh(u) and 2 u - t = -t u, so log1p(t) - t =
+            # -t u + 2 (u^3 / 3 + u^5 / 5 + ...): the leading term is exact up
+            # to rounding and the series is small and fast (|u| < 1/3).
+            u = t / (2.0 + t)
+            u2 = u * u
+            term = 1.0
+            total = 1.0 / 3.0
+            k = 5.0
+            while True:
+                term *= u2
+                inc = term / k
+                total += inc
+                if inc <= total * _EPS:
+                    break
+                k += 2.0
+            log1pmx = -t * u + 2.0 * u * u2 * total
+        else:
+            log1pmx = math.log1p(t) - t
+        # Stirling's remainder lgamma(a) - ((a - 0.5) log(a) - a + 0.5 log(2 pi)):
+        # seven terms of the asymptotic series leave an error below 3e-17 at
+        # a = 10, and less beyond.
+        inv = 1.0 / a
+        inv2 = inv * inv
+        remainder = 0.0
+        for i in range(len(_STIRLING_COEF) - 1, -1, -1):
+            remainder = remainder * inv2 + _STIRLING_COEF[i]
+        remainder *= inv
+        log_prefactor = a * log1pmx + 0.5 * (math.log(a) - _LOG_2PI) - remainder
+
+    # Near z = a both the series and the continued fraction need O(sqrt(a)) terms
+    # (at most about 8 sqrt(a) for the series at z = a + 1, fewer for the
+    # fraction, plus a few dozen for small a); a cap twenty times larger is never
+    # reached. Clipped so that an absurd shape cannot overflow the conversion.
+    max_iterations = 1000 + int(min(200.0 * math.sqrt(a), 1e9))
+
     if z < a + 1.0:
-        return math.log1p(-math.exp(_log_gamma_p_series(a, z)))
-    return _log_gamma_q_cf(a, z)
+        # log P by the power series P(a, z) = z^a e^-z / Gamma(a) *
+        # sum_n z^n / (a (a + 1) ... (a + n)); every term is positive, so the sum
+        # has no cancellation.
+        ap = a
+        term = 1.0 / a
+        total = term
+        for _ in range(max_iterations):
+            ap += 1.0
+            term *= z / ap
+            total += term
+            if term < total * _EPS:
+                break
+        return math.log1p(-math.exp(log_prefactor + math.log(total)))
+
+    # log Q by the even part of Legendre's continued fraction
+    # Q(a, z) = z^a e^-z / Gamma(a) * 1 / (z + 1 - a - 1 (1 - a) / (z + 3 - a - ...
+    # with the modified Lentz algorithm. The fraction itself equals
+    # int_0^inf (1 + u)^(a - 1) e^(-z u) du, which lies between 1 / z and
+    # 1 / (z + 1 - a) (in either order): it neither overflows nor underflows, so
+    # only the prefactor needs logs.
+    b = z + 1.0 - a
+    c = 1.0 / _FPMIN
+    d = 1.0 / b
+    h = d
+    for i in range(1, max_iterations + 1):
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        if abs(d) < _FPMIN:
+            d = _FPMIN
+        c = b + an / c
+        if abs(c) < _FPMIN:
+            c = _FPMIN
+        d = 1.0 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1.0) < _CF_EPS:
+            break
+    return log_prefactor + math.log(h)
 
 
 @njit(**NJIT)

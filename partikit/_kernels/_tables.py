@@ -1,20 +1,68 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Contingency-table kernels: one pass over the rows, at memory speed."""
+"""Contingency-table kernels: one pass over the rows, at memory speed.
+
+numba compiles a kernel once per tuple of argument types, and an ``int8`` array, an
+``int64`` array and a read-only ``int64`` array (pandas' category codes) are three
+types. The row kernels therefore see one type per argument: the Python functions
+here hand them the rows in chunks, each chunk a writable C-contiguous ``intp`` (or
+``float64``) array, copied into a small buffer only when the caller's array is not
+already one. The buffer stays in cache, so the copy costs about nothing and no
+row-sized array is ever made.
+"""
 
 import numpy as np
 from numba import njit
 
 from partikit._kernels._config import NJIT
 
+#: Rows per chunk: large enough that the calls cost nothing, small enough that a
+#: chunk's buffers stay in the CPU cache.
+CHUNK = 1 << 17
 
-@njit(**NJIT)
-def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
-    """Contingency table of codes against classes, in one pass over the rows.
+
+def canonical_chunk(values, start, stop, dtype, buffer):
+    """Rows ``start:stop`` of ``values`` as a writable C-contiguous ``dtype`` array.
 
     Parameters
     ----------
-    codes : ndarray of int (any width), shape (n_samples,)
+    values : ndarray of shape (n_samples,)
+        Integers (or, for ``dtype=float64``, numbers), any width, layout or
+        writability.
+    start, stop : int
+        The rows.
+    dtype : numpy dtype
+        ``np.intp`` or ``np.float64``.
+    buffer : ndarray of dtype ``dtype`` of shape (at least ``stop - start``,)
+        Receives the rows when ``values[start:stop]`` is not already such an
+        array.
+
+    Returns
+    -------
+    chunk : ndarray of dtype ``dtype`` of shape (stop - start,)
+        A view of ``values`` when possible, else the start of ``buffer``.
+    """
+    part = values[start:stop]
+    if part.dtype == dtype and part.flags.c_contiguous and part.flags.writeable:
+        return part
+    out = buffer[: stop - start]
+    np.copyto(out, part, casting="unsafe")
+    return out
+
+
+def canonical_lookup(lookup):
+    """A lookup as a writable C-contiguous ``intp`` array (copied only if needed)."""
+    lookup = np.ascontiguousarray(lookup, dtype=np.intp)
+    return lookup if lookup.flags.writeable else lookup.copy()
+
+
+@njit(**NJIT)
+def count_rows(codes, lookup, y_codes, weights, table):
+    """Add the (weighted) class counts of some rows to a contingency table, in place.
+
+    Parameters
+    ----------
+    codes : ndarray of intp, shape (n_samples,)
         Raw category code of each row; -1 marks a missing value.
     lookup : ndarray of intp, shape (n_raw_codes + 1,)
         ``lookup[code + 1]`` is the table row of a code; a negative entry sends the
@@ -24,14 +72,10 @@ def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
     weights : ndarray of float64 of shape (n_samples,) or None
         Frequency weight of each row; None counts each row once (numba compiles
         that case separately, without the branch).
-    n_rows, n_classes : int
-        Shape of the table.
-
-    Returns
-    -------
     table : ndarray of float64, shape (n_rows, n_classes)
+        Receives the counts.
     """
-    table = np.zeros((n_rows, n_classes), dtype=np.float64)
+    n_rows, n_classes = table.shape
     missing_row = n_rows - 1
     n_lookup = lookup.shape[0]
     for i in range(codes.shape[0]):
@@ -47,23 +91,64 @@ def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
             table[row, label] += 1.0
         else:
             table[row, label] += weights[i]
-    return table
 
 
-@njit(**NJIT)
-def apply_lookup(codes, lookup, out, column, fill):
-    """Write ``lookup[codes + 1]`` into one column of ``out``, in one pass.
+def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
+    """Contingency table of codes against classes, in one pass over the rows.
 
     Parameters
     ----------
     codes : ndarray of int (any width), shape (n_samples,)
+        Raw category code of each row; -1 marks a missing value.
+    lookup : ndarray of int, shape (n_raw_codes + 1,)
+        ``lookup[code + 1]`` is the table row of a code; a negative entry sends the
+        row to the last table row (the missing category).
+    y_codes : ndarray of int, shape (n_samples,)
+        Class index of each row, in ``[0, n_classes)``.
+    weights : ndarray of float of shape (n_samples,) or None
+        Frequency weight of each row; None counts each row once.
+    n_rows, n_classes : int
+        Shape of the table.
+
+    Returns
+    -------
+    table : ndarray of float64, shape (n_rows, n_classes)
+    """
+    table = np.zeros((n_rows, n_classes), dtype=np.float64)
+    lookup = canonical_lookup(lookup)
+    n = codes.shape[0]
+    if y_codes.shape[0] != n or (weights is not None and weights.shape[0] != n):
+        raise ValueError("codes, classes and weights must have the same length")
+    size = min(n, CHUNK)
+    code_buffer = np.empty(size, dtype=np.intp)
+    y_buffer = np.empty(size, dtype=np.intp)
+    weight_buffer = None if weights is None else np.empty(size, dtype=np.float64)
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        count_rows(
+            canonical_chunk(codes, start, stop, np.intp, code_buffer),
+            lookup,
+            canonical_chunk(y_codes, start, stop, np.intp, y_buffer),
+            None
+            if weights is None
+            else canonical_chunk(weights, start, stop, np.float64, weight_buffer),
+            table,
+        )
+    return table
+
+
+@njit(**NJIT)
+def lookup_rows(codes, lookup, out, fill):
+    """Write ``lookup[codes + 1]`` into ``out``, ``fill`` for unknown codes.
+
+    Parameters
+    ----------
+    codes : ndarray of intp, shape (n_samples,)
         Raw codes, -1 for a missing value.
     lookup : ndarray of intp, shape (n_raw_codes + 1,)
         Output value of each raw code (slot 0: missing); negative means unknown.
-    out : ndarray of shape (n_samples, n_columns), float64 or intp
+    out : ndarray of intp, shape (n_samples,)
         Receives the values.
-    column : int
-        Column of ``out`` to fill.
     fill : int
         Value written for unknown codes.
 
@@ -82,5 +167,51 @@ def apply_lookup(codes, lookup, out, column, fill):
         if value < 0:
             n_unknown += 1
             value = fill
-        out[i, column] = value
+        out[i] = value
+    return n_unknown
+
+
+def apply_lookup(codes, lookup, out, column, fill):
+    """Write ``lookup[codes + 1]`` into one column of ``out``, in one pass.
+
+    Parameters
+    ----------
+    codes : ndarray of int (any width), shape (n_samples,)
+        Raw codes, -1 for a missing value.
+    lookup : ndarray of int, shape (n_raw_codes + 1,)
+        Output value of each raw code (slot 0: missing); negative means unknown.
+    out : ndarray of shape (n_samples, n_columns), float64 or int
+        Receives the values.
+    column : int
+        Column of ``out`` to fill.
+    fill : int
+        Value written for unknown codes.
+
+    Returns
+    -------
+    n_unknown : int
+        Number of rows whose code was unknown.
+    """
+    lookup = canonical_lookup(lookup)
+    n = codes.shape[0]
+    target = out[:, column]
+    # A one-column intp output is written in place; any other goes through a buffer.
+    direct = (
+        target.dtype == np.intp and target.flags.c_contiguous and target.flags.writeable
+    )
+    size = min(n, CHUNK)
+    code_buffer = np.empty(size, dtype=np.intp)
+    out_buffer = None if direct else np.empty(size, dtype=np.intp)
+    n_unknown = 0
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        chunk = target[start:stop] if direct else out_buffer[: stop - start]
+        n_unknown += lookup_rows(
+            canonical_chunk(codes, start, stop, np.intp, code_buffer),
+            lookup,
+            chunk,
+            fill,
+        )
+        if not direct:
+            target[start:stop] = chunk
     return n_unknown

@@ -12,7 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
-from partikit._kernels._aggregation import accumulate_keys, positive_rows
+from partikit._kernels._aggregation import (
+    accumulate_keys,
+    append_digits,
+    mark_rows,
+    positive_rows,
+)
 from partikit._stats import grouped_significance
 from partikit._tables import merge_rows
 from partikit.datasets import make_k_of_n
@@ -56,6 +61,53 @@ def test_positive_rows_kernel_matches_naive(with_lookup, weighted, global_random
         positive_rows(codes, lookup, weights, n_rows),
         naive_positive_rows(codes, lookup, weights, n_rows),
     )
+
+
+@pytest.mark.parametrize("weighted", [True, False])
+def test_aggregation_kernels_chunked_match_naive(
+    weighted, global_random_seed, monkeypatch
+):
+    """Check that rows cut into many chunks (the last one short) give the same
+    keys and rows as one pass, for read-only and strided narrow codes."""
+    import partikit._kernels._aggregation as kernels
+
+    monkeypatch.setattr(kernels, "CHUNK", 7)
+    rng = np.random.RandomState(global_random_seed)
+    codes = rng.randint(-1, 6, size=2 * 101).astype(np.int8)[::2]
+    readonly = codes.copy()
+    readonly.flags.writeable = False
+    lookup = rng.randint(-1, 4, size=7).astype(np.intp)
+    weights = rng.choice([0.0, 0.5, 2.0], size=101) if weighted else None
+    for variant in (codes, readonly):
+        keys = rng.randint(-1, 50, size=101).astype(np.int64)
+        expected = naive_accumulate_keys(variant, lookup, 4, keys)
+        accumulate_keys(variant, lookup, 4, keys)
+        np.testing.assert_array_equal(keys, expected)
+        for lk, n_rows in ((lookup, 6), (None, 7)):
+            np.testing.assert_array_equal(
+                positive_rows(variant, lk, weights, n_rows),
+                naive_positive_rows(variant, lk, weights, n_rows),
+            )
+
+
+@pytest.mark.skipif(
+    not hasattr(mark_rows, "signatures"), reason="compiled kernels only"
+)
+def test_aggregation_kernels_compile_once_for_every_code_width():
+    """Check that member codes of any width or writability, and keys without a
+    lookup, reach the kernels as one type: each compiles once (weights aside)."""
+    rng = np.random.RandomState(0)
+    codes = rng.randint(-1, 3, size=40)
+    readonly = codes.astype(np.int8)
+    readonly.flags.writeable = False
+    lookup = np.arange(-1, 3)
+    for variant in (codes, codes.astype(np.int16), readonly):
+        accumulate_keys(variant, lookup, 3, np.zeros(40, dtype=np.int64))
+        positive_rows(variant, lookup, None, 4)
+        positive_rows(variant, None, None, 4)
+    unweighted = [sig for sig in mark_rows.signatures if "none" in str(sig[2])]
+    assert len(unweighted) == 1
+    assert len(append_digits.signatures) == 1
 
 
 def test_kernels_reject_codes_out_of_range():
