@@ -45,10 +45,6 @@ from partikit._kernels._codes import PEARSON
 from partikit._kernels._config import NJIT
 from partikit._kernels._special import log_chi2_sf
 
-#: merge_until return codes
-DONE = 0
-COMPOUND = 1
-
 
 @njit(**NJIT)
 def pair_statistic(counts, a, b, test):
@@ -126,13 +122,6 @@ def _pair_statistic(counts, a, b, n_a, n_b, test):
 
 
 @njit(**NJIT)
-def _neg_log_p(statistic, dof):
-    if dof <= 0:
-        return 0.0
-    return -log_chi2_sf(statistic, float(dof))
-
-
-@njit(**NJIT)
 def _before(nlp1, stat1, lo1, hi1, nlp2, stat2, lo2, hi2):
     """Whether pair 1 comes before pair 2 (is more similar)."""
     if nlp1 != nlp2:
@@ -145,147 +134,104 @@ def _before(nlp1, stat1, lo1, hi1, nlp2, stat2, lo2, hi2):
 
 
 # --------------------------------------------------------------------------------------
-# state: a tuple of arrays, read through these positions
+# state: a Python tuple of arrays, unpacked into the kernels' arguments
 # --------------------------------------------------------------------------------------
+# Compile time grows with the size of the argument types: a tuple of arrays passed
+# through every jitted call cost seconds per kernel, so the kernels take a few plain
+# arrays of one dtype each, and the Python wrappers below unpack the tuple.
+
 # The key of a pair: -log p, statistic, degrees of freedom, lower and higher
 # representative (-1: no pair), as float64 rows of one array (integers are exact).
 _NLP, _STAT, _DOF, _LO, _HI = 0, 1, 2, 3, 4
+# Rows of the links array (intp): the groups as linked lists of table rows.
+_ALIVE = 0  # 1: row is the representative of a group
+_N_CATS = 1  # rows of each group
+_FIRST = 2  # first member row of each group
+_FOLLOWING = 3  # next member row in the same group, -1 after the last
+_LAST = 4  # last member row of each group
+_PREV = 5  # ordinal: left neighbour group, -1 none
+_NEXT = 6  # ordinal: right neighbour group, -1 none
+# flags (intp): predictor, test, number of groups, pair tests done
+_ORDINAL, _TEST, _N_GROUPS, _WORK = 0, 1, 2, 3
 
+# Positions in the state tuple.
 _TABLE = 0  # (c, J) the original rows
 _COUNTS = 1  # (c, J) class counts of each group, at its representative
 _TOTALS = 2  # (c,) total count of each group
-_ALIVE = 3  # (c,) bool: row is the representative of a group
-_N_CATS = 4  # (c,) rows of each group
-_FIRST = 5  # (c,) first member row of each group
-_FOLLOWING = 6  # (c,) next member row in the same group, -1 after the last
-_LAST = 7  # (c,) last member row of each group
-_PREV = 8  # (c,) ordinal: left neighbour group, -1 none
-_NEXT = 9  # (c,) ordinal: right neighbour group, -1 none
-_KEYS = 10  # (5, c) best pair of each group: rows _NLP, _STAT, _DOF, _LO, _HI
-_TREE = 11  # (2 P,) tournament tree of groups by their best pair
-_SCAN_STAT = 12  # (c,) workspace: statistic of (g, h) for every h
-_SCAN_PRESENT = 13  # (c,) workspace: classes present in (g, h)
-_BEST_STAT = 14  # (J + 1,) workspace: best statistic by classes present
-_BEST_PARTNER = 15  # (J + 1,) workspace: its partner
-_FLAGS = 16  # [ordinal, test, number of groups]
-_CACHE_STAT = 17  # (c, c) or (0, 0): statistic of every pair of live groups
-_CACHE_PRESENT = 18  # (c, c) or (0, 0): classes present in every pair
+_LINKS = 3  # (7, c) intp, rows _ALIVE ... _NEXT
+_KEYS = 4  # (5, c) best pair of each group: rows _NLP, _STAT, _DOF, _LO, _HI
+_TREE = 5  # (2 P,) tournament tree of groups by their best pair
+_SCAN_STAT = 6  # (2, c) workspace: statistic of (g, h) for every h
+_SCAN_PRESENT = 7  # (2, c) workspace: classes present in (g, h)
+_BEST_STAT = 8  # (J + 1,) workspace: best statistic by classes present
+_BEST_PARTNER = 9  # (J + 1,) workspace: its partner
+_FLAGS = 10  # [ordinal, test, number of groups, pair tests done]
+_CACHE_STAT = 11  # (c, c) or (0, 0): statistic of every pair of live groups
+_CACHE_PRESENT = 12  # (c, c) or (0, 0): classes present in every pair
 
 #: Nominal predictors with at most this many rows keep the statistic of every pair
 #: (12 bytes a pair: 50 MB at the limit), so that re-scanning a group whose best
 #: partner was merged reads its pairs instead of re-testing them.
 CACHE_MAX_ROWS = 2048
 
+#: merge_until return codes
+DONE = 0
+COMPOUND = 1
+#: Pair tests (or cached pair reads) per kernel call: a call returns to Python after
+#: about this much work (a few tens of milliseconds), so that Ctrl-C is honoured.
+WORK_PER_CALL = 2_000_000
+
 
 @njit(**NJIT)
-def init_state(table, ordinal, test):
-    """Every row its own group, with the key of its best allowed pair.
+def _clear_key(keys, g):
+    """g has no pair."""
+    keys[_NLP, g] = np.inf
+    keys[_STAT, g] = np.inf
+    keys[_DOF, g] = 0.0
+    keys[_LO, g] = -1.0
+    keys[_HI, g] = -1.0
 
-    Parameters
-    ----------
-    table : ndarray of float64 of shape (n_rows, n_classes)
-        No empty row. Ordinal predictors: rows in their order.
-    ordinal : bool
-        Allowed pairs: adjacent rows only (True) or all pairs.
-    test : int
-        ``PEARSON`` or ``LIKELIHOOD_RATIO``.
 
-    Returns
-    -------
-    state : tuple of ndarrays
+@njit(**NJIT)
+def _set_key(keys, g, h, statistic, n_present):
+    """Record pair (g, h) as the best pair of g (h < 0: g has no pair)."""
+    if h < 0:
+        _clear_key(keys, g)
+        return
+    dof = n_present - 1
+    keys[_NLP, g] = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+    keys[_STAT, g] = statistic
+    keys[_DOF, g] = dof
+    keys[_LO, g] = min(g, h)
+    keys[_HI, g] = max(g, h)
+
+
+@njit(**NJIT)
+def _choose_key(keys, g, best_stat, best_partner):
+    """Set g's key to the best of its best partners by number of classes present.
+
+    Within one number of degrees of freedom the smaller statistic is the larger
+    p-value, so only these candidates need a tail probability.
     """
-    n_rows, n_classes = table.shape
-    counts = table.copy()
-    totals = np.empty(n_rows)
-    for g in range(n_rows):
-        totals[g] = counts[g].sum()
-    prev_g = np.arange(n_rows) - 1
-    next_g = np.arange(n_rows) + 1
-    if n_rows > 0:
-        next_g[n_rows - 1] = -1
-    size = 1
-    while size < max(n_rows, 1):
-        size *= 2
-    n_cache = n_rows if not ordinal and n_rows <= CACHE_MAX_ROWS else 0
-    state = (
-        table,
-        counts,
-        totals,
-        np.ones(n_rows, dtype=np.bool_),
-        np.ones(n_rows, dtype=np.intp),
-        np.arange(n_rows),
-        np.full(n_rows, -1, dtype=np.intp),
-        np.arange(n_rows),
-        prev_g,
-        next_g,
-        _no_keys(n_rows),
-        np.full(2 * size, -1, dtype=np.intp),
-        np.zeros((2, n_rows)),
-        np.zeros((2, n_rows), dtype=np.intp),
-        np.empty(n_classes + 1),
-        np.empty(n_classes + 1, dtype=np.intp),
-        np.array([1 if ordinal else 0, test, n_rows], dtype=np.intp),
-        np.zeros((n_cache, n_cache)),
-        np.zeros((n_cache, n_cache), dtype=np.int32),
-    )
-    if ordinal:
-        for g in range(n_rows):
-            _refresh_key(state, g)
-    else:
-        _init_nominal_keys(state)
-    keys, tree = state[_KEYS], state[_TREE]
-    for g in range(n_rows):
-        tree[size + g] = g
-    for node in range(size - 1, 0, -1):
-        tree[node] = _better(keys, tree[2 * node], tree[2 * node + 1])
-    return state
-
-
-@njit(**NJIT)
-def _no_keys(n_rows):
-    keys = np.empty((5, n_rows))
-    keys[_NLP] = np.inf
-    keys[_STAT] = np.inf
-    keys[_DOF] = 0.0
-    keys[_LO] = -1.0
-    keys[_HI] = -1.0
-    return keys
-
-
-@njit(**NJIT)
-def _init_nominal_keys(state):
-    """Best partner of every row: each pair is tested once, for both its rows."""
-    counts, totals, flags = state[_COUNTS], state[_TOTALS], state[_FLAGS]
-    n_rows, n_classes = counts.shape
-    test = flags[1]
-    best_stat = np.full((n_rows, n_classes + 1), np.inf)
-    best_partner = np.full((n_rows, n_classes + 1), -1, dtype=np.intp)
-    cache_stat, cache_present = state[_CACHE_STAT], state[_CACHE_PRESENT]
-    cached = cache_stat.shape[0] > 0
-    for g in range(n_rows):
-        for h in range(g + 1, n_rows):
-            statistic, n_present = _pair_statistic(
-                counts, g, h, totals[g], totals[h], test
-            )
-            if cached:
-                _cache_pair(cache_stat, cache_present, g, h, statistic, n_present)
-            # partners come in increasing order: strict < keeps the lowest on ties
-            if statistic < best_stat[g, n_present]:
-                best_stat[g, n_present] = statistic
-                best_partner[g, n_present] = h
-            if statistic < best_stat[h, n_present] or best_partner[h, n_present] < 0:
-                best_stat[h, n_present] = statistic
-                best_partner[h, n_present] = g
-    for g in range(n_rows):
-        _choose_key(state[_KEYS], g, best_stat[g], best_partner[g])
-
-
-@njit(**NJIT)
-def _cache_pair(cache_stat, cache_present, g, h, statistic, n_present):
-    cache_stat[g, h] = statistic
-    cache_stat[h, g] = statistic
-    cache_present[g, h] = n_present
-    cache_present[h, g] = n_present
+    chosen = -1
+    chosen_nlp = np.inf
+    chosen_stat = np.inf
+    chosen_present = 0
+    for n_present in range(best_partner.shape[0]):
+        h = best_partner[n_present]
+        if h < 0:
+            continue
+        stat = best_stat[n_present]
+        nlp = -log_chi2_sf(stat, float(n_present - 1)) if n_present > 1 else 0.0
+        if chosen < 0 or _before(
+            nlp, stat, min(g, h), max(g, h),
+            chosen_nlp, chosen_stat, min(g, chosen), max(g, chosen),
+        ):  # fmt: skip
+            chosen = h
+            chosen_nlp = nlp
+            chosen_stat = stat
+            chosen_present = n_present
+    _set_key(keys, g, chosen, chosen_stat, chosen_present)
 
 
 @njit(**NJIT)
@@ -314,69 +260,81 @@ def _update_tree(keys, tree, g):
 
 
 @njit(**NJIT)
-def _set_key(keys, g, h, statistic, n_present):
-    """Record pair (g, h) as the best pair of g (h = -1: g has no pair)."""
-    if h < 0:
-        keys[_NLP, g] = np.inf
-        keys[_STAT, g] = np.inf
-        keys[_DOF, g] = 0.0
-        keys[_LO, g] = -1.0
-        keys[_HI, g] = -1.0
-        return
-    dof = n_present - 1
-    keys[_NLP, g] = _neg_log_p(statistic, dof)
-    keys[_STAT, g] = statistic
-    keys[_DOF, g] = dof
-    keys[_LO, g] = min(g, h)
-    keys[_HI, g] = max(g, h)
+def _build_tree(keys, tree):
+    """Fill the tournament tree over the groups' keys (leaf g is group g)."""
+    size = tree.shape[0] // 2
+    tree[:] = -1
+    for g in range(keys.shape[1]):
+        tree[size + g] = g
+    for node in range(size - 1, 0, -1):
+        tree[node] = _better(keys, tree[2 * node], tree[2 * node + 1])
 
 
 @njit(**NJIT)
-def _choose_key(keys, g, best_stat, best_partner):
-    """Set g's key to the best of its best partners by number of classes present.
+def _init_nominal(
+    counts, totals, keys, cache_stat, cache_present, best_stat, best_partner,
+    test, start, stop,
+):  # fmt: skip
+    """Test the pairs (g, h > g) for g in [start, stop), for both their rows.
 
-    Within one number of degrees of freedom the smaller statistic is the larger
-    p-value, so only these candidates need a tail probability.
+    ``best_stat[g, n]`` and ``best_partner[g, n]`` keep g's best partner among the
+    pairs with ``n`` classes present; once ``stop`` reaches the last row every
+    row's key is chosen from them.
     """
-    chosen = -1
-    chosen_nlp = np.inf
-    chosen_stat = np.inf
-    chosen_present = 0
-    for n_present in range(best_partner.shape[0]):
-        h = best_partner[n_present]
-        if h < 0:
-            continue
-        nlp = _neg_log_p(best_stat[n_present], n_present - 1)
-        if chosen < 0 or _before(
-            nlp, best_stat[n_present], min(g, h), max(g, h),
-            chosen_nlp, chosen_stat, min(g, chosen), max(g, chosen),
-        ):  # fmt: skip
-            chosen = h
-            chosen_nlp = nlp
-            chosen_stat = best_stat[n_present]
-            chosen_present = n_present
-    _set_key(keys, g, chosen, chosen_stat, chosen_present)
-
-
-@njit(**NJIT)
-def _scan(state, g, slot, fresh):
-    """Set g's key to its best pair over every other live group.
-
-    ``fresh``: g's counts changed, so its pairs are re-tested (and cached);
-    otherwise they are read from the cache when there is one. The statistics land
-    in row ``slot`` of the scan workspace.
-    """
-    counts, totals, alive = state[_COUNTS], state[_TOTALS], state[_ALIVE]
-    scan_stat, scan_present = state[_SCAN_STAT][slot], state[_SCAN_PRESENT][slot]
-    best_stat, best_partner = state[_BEST_STAT], state[_BEST_PARTNER]
-    cache_stat, cache_present = state[_CACHE_STAT], state[_CACHE_PRESENT]
+    n_rows = counts.shape[0]
     cached = cache_stat.shape[0] > 0
-    test = state[_FLAGS][1]
+    for g in range(start, stop):
+        for h in range(g + 1, n_rows):
+            statistic, n_present = _pair_statistic(
+                counts, g, h, totals[g], totals[h], test
+            )
+            if cached:
+                cache_stat[g, h] = statistic
+                cache_stat[h, g] = statistic
+                cache_present[g, h] = n_present
+                cache_present[h, g] = n_present
+            # partners come in increasing order: strict < keeps the lowest on ties
+            if statistic < best_stat[g, n_present]:
+                best_stat[g, n_present] = statistic
+                best_partner[g, n_present] = h
+            if statistic < best_stat[h, n_present] or best_partner[h, n_present] < 0:
+                best_stat[h, n_present] = statistic
+                best_partner[h, n_present] = g
+    if stop >= n_rows:
+        for g in range(n_rows):
+            _choose_key(keys, g, best_stat[g], best_partner[g])
+
+
+@njit(**NJIT)
+def _init_ordinal(counts, totals, keys, test):
+    """Key of every row: the pair with its right neighbour."""
+    for g in range(counts.shape[0] - 1):
+        statistic, n_present = _pair_statistic(
+            counts, g, g + 1, totals[g], totals[g + 1], test
+        )
+        _set_key(keys, g, g + 1, statistic, n_present)
+
+
+@njit(**NJIT)
+def _scan(
+    counts, totals, links, keys, cache_stat, cache_present, scan_stat, scan_present,
+    best_stat, best_partner, test, g, reuse,
+):  # fmt: skip
+    """Set g's key to its best pair over every other live group; return the work.
+
+    ``reuse``: g's counts did not change, so its pairs are read from the cache
+    when there is one; otherwise they are tested (and cached). The statistics
+    land in ``scan_stat`` and ``scan_present``.
+    """
+    cached = cache_stat.shape[0] > 0
+    from_cache = cached and reuse
     best_partner[:] = -1
+    work = 0
     for h in range(counts.shape[0]):
-        if h == g or not alive[h]:
+        if h == g or links[_ALIVE, h] == 0:
             continue
-        if cached and not fresh:
+        work += 1
+        if from_cache:
             statistic = cache_stat[g, h]
             n_present = cache_present[g, h]
         else:
@@ -384,30 +342,29 @@ def _scan(state, g, slot, fresh):
                 counts, g, h, totals[g], totals[h], test
             )
             if cached:
-                _cache_pair(cache_stat, cache_present, g, h, statistic, n_present)
+                cache_stat[g, h] = statistic
+                cache_stat[h, g] = statistic
+                cache_present[g, h] = n_present
+                cache_present[h, g] = n_present
         scan_stat[h] = statistic
         scan_present[h] = n_present
         if best_partner[n_present] < 0 or statistic < best_stat[n_present]:
             best_stat[n_present] = statistic
             best_partner[n_present] = h
-    _choose_key(state[_KEYS], g, best_stat, best_partner)
+    _choose_key(keys, g, best_stat, best_partner)
+    return work
 
 
 @njit(**NJIT)
-def _refresh_key(state, g):
-    """Recompute the best allowed pair of live group g (no tree update)."""
-    if state[_FLAGS][0] == 1:
-        h = state[_NEXT][g]
-        if h < 0:
-            _set_key(state[_KEYS], g, -1, 0.0, 0)
-        else:
-            statistic, n_present = _pair_statistic(
-                state[_COUNTS], g, h, state[_TOTALS][g], state[_TOTALS][h],
-                state[_FLAGS][1],
-            )  # fmt: skip
-            _set_key(state[_KEYS], g, h, statistic, n_present)
-        return
-    _scan(state, g, 0, True)
+def _refresh_ordinal(counts, totals, links, keys, tree, test, g):
+    """Recompute live group g's pair with its right neighbour, and the tree."""
+    h = links[_NEXT, g]
+    if h < 0:
+        _clear_key(keys, g)
+    else:
+        statistic, n_present = _pair_statistic(counts, g, h, totals[g], totals[h], test)
+        _set_key(keys, g, h, statistic, n_present)
+    _update_tree(keys, tree, g)
 
 
 @njit(**NJIT)
@@ -423,8 +380,9 @@ def _offer(keys, tree, h, g, statistic, n_present):
         else:
             better = lo < keys[_LO, h] or (lo == keys[_LO, h] and hi < keys[_HI, h])
     else:
+        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
         better = keys[_LO, h] < 0 or _before(
-            _neg_log_p(statistic, dof), statistic, lo, hi,
+            nlp, statistic, lo, hi,
             keys[_NLP, h], keys[_STAT, h], keys[_LO, h], keys[_HI, h],
         )  # fmt: skip
     if better:
@@ -433,98 +391,297 @@ def _offer(keys, tree, h, g, statistic, n_present):
 
 
 @njit(**NJIT)
-def _partner(keys, g):
-    if keys[_LO, g] < 0:
-        return -1
-    lo = int(keys[_LO, g])
-    return int(keys[_HI, g]) if lo == g else lo
+def _after_change(
+    counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
+    best_partner, flags, cache_stat, cache_present, changed, other, gone,
+):  # fmt: skip
+    """Refresh the pairs touched when groups ``changed`` and ``other`` got new
+    members and group ``gone`` stopped existing as it was; return the work.
 
-
-@njit(**NJIT)
-def _after_change(state, changed, other, gone):
-    """Refresh the pairs touched when groups ``changed`` and ``other`` (-1: none)
-    got new members and group ``gone`` (-1: none) stopped existing as it was.
-
+    ``other`` is ignored when it is not a live group other than ``changed``.
     Nominal predictors: the changed groups are re-tested against every group,
     each other group is offered its new pairs, and a group whose best partner
     changed or is gone is re-scanned.
     """
-    alive, keys, tree = state[_ALIVE], state[_KEYS], state[_TREE]
-    if state[_FLAGS][0] == 1:
+    test = flags[_TEST]
+    has_other = other != changed and links[_ALIVE, other] == 1
+    if flags[_ORDINAL] == 1:
         for g in (changed, other):
-            if g < 0:
+            if g == other and not has_other:
                 continue
-            _refresh_key(state, g)
-            _update_tree(keys, tree, g)
-            left = state[_PREV][g]
+            _refresh_ordinal(counts, totals, links, keys, tree, test, g)
+            left = links[_PREV, g]
             if left >= 0:
-                _refresh_key(state, left)
-                _update_tree(keys, tree, left)
-        return
-    _scan(state, changed, 0, True)
+                _refresh_ordinal(counts, totals, links, keys, tree, test, left)
+        return 4
+    # g's counts changed: a runtime False, so that one specialisation serves both
+    # the fresh scans and the re-scans
+    fresh = changed < 0
+    work = _scan(
+        counts, totals, links, keys, cache_stat, cache_present, scan_stat[0],
+        scan_present[0], best_stat, best_partner, test, changed, fresh,
+    )  # fmt: skip
     _update_tree(keys, tree, changed)
-    if other >= 0:
-        _scan(state, other, 1, True)
+    if has_other:
+        work += _scan(
+            counts, totals, links, keys, cache_stat, cache_present, scan_stat[1],
+            scan_present[1], best_stat, best_partner, test, other, fresh,
+        )  # fmt: skip
         _update_tree(keys, tree, other)
-    scan_stat, scan_present = state[_SCAN_STAT], state[_SCAN_PRESENT]
-    n_rows = alive.shape[0]
+    n_rows = counts.shape[0]
     stale = np.zeros(n_rows, dtype=np.bool_)
     for h in range(n_rows):
-        if h == changed or h == other or not alive[h]:
+        if h == changed or links[_ALIVE, h] == 0 or (has_other and h == other):
             continue
-        partner = _partner(keys, h)
-        if partner == changed or partner == other or partner == gone:
+        partner = -1
+        if keys[_LO, h] >= 0:
+            lo = int(keys[_LO, h])
+            partner = int(keys[_HI, h]) if lo == h else lo
+        if partner == changed or partner == gone or (has_other and partner == other):
             stale[h] = True
             continue
         _offer(keys, tree, h, changed, scan_stat[0, h], scan_present[0, h])
-        if other >= 0:
+        if has_other:
             _offer(keys, tree, h, other, scan_stat[1, h], scan_present[1, h])
+    reuse = not fresh
     for h in range(n_rows):
         if stale[h]:
-            _scan(state, h, 0, False)
+            work += _scan(
+                counts, totals, links, keys, cache_stat, cache_present, scan_stat[0],
+                scan_present[0], best_stat, best_partner, test, h, reuse,
+            )  # fmt: skip
             _update_tree(keys, tree, h)
+    return work
 
 
 @njit(**NJIT)
-def merge_groups(state, a, b):
-    """Merge live groups a and b; the smaller representative keeps the group.
+def _merge_loop(
+    counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
+    best_partner, flags, cache_stat, cache_present, max_neg_log_alpha, min_groups,
+    max_groups, stop_on_compound, max_work,
+):  # fmt: skip
+    """:func:`merge_until` for at most about ``max_work`` pair tests.
 
-    Returns the representative of the merged group.
+    Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left).
     """
-    counts, totals, alive, n_cats = (
-        state[_COUNTS], state[_TOTALS], state[_ALIVE], state[_N_CATS]
-    )  # fmt: skip
-    first, following, last = state[_FIRST], state[_FOLLOWING], state[_LAST]
-    prev_g, next_g, flags = state[_PREV], state[_NEXT], state[_FLAGS]
-    keep = min(a, b)
-    gone = max(a, b)
-    for j in range(counts.shape[1]):
-        counts[keep, j] += counts[gone, j]
-    totals[keep] += totals[gone]
-    alive[gone] = False
-    n_cats[keep] += n_cats[gone]
-    following[last[keep]] = first[gone]
-    last[keep] = last[gone]
-    flags[2] -= 1
-    if flags[0] == 1:
-        # adjacent groups: gone is the right neighbour of keep
-        right = next_g[gone]
-        next_g[keep] = right
-        if right >= 0:
-            prev_g[right] = keep
-    _set_key(state[_KEYS], gone, -1, 0.0, 0)
-    _update_tree(state[_KEYS], state[_TREE], gone)
-    _after_change(state, keep, -1, gone)
-    return keep
+    work = 0
+    while flags[_N_GROUPS] > min_groups:
+        if work >= max_work:
+            return -1, -1
+        best = tree[1]
+        if best < 0 or keys[_LO, best] < 0:
+            break
+        similar = keys[_NLP, best] < max_neg_log_alpha
+        if not similar and not (0 <= max_groups < flags[_N_GROUPS]):
+            break
+        keep = int(keys[_LO, best])
+        gone = int(keys[_HI, best])
+        for j in range(counts.shape[1]):
+            counts[keep, j] += counts[gone, j]
+        totals[keep] += totals[gone]
+        links[_ALIVE, gone] = 0
+        links[_N_CATS, keep] += links[_N_CATS, gone]
+        links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+        links[_LAST, keep] = links[_LAST, gone]
+        flags[_N_GROUPS] -= 1
+        if flags[_ORDINAL] == 1:
+            # adjacent groups: gone is the right neighbour of keep
+            right = links[_NEXT, gone]
+            links[_NEXT, keep] = right
+            if right >= 0:
+                links[_PREV, right] = keep
+        _clear_key(keys, gone)
+        _update_tree(keys, tree, gone)
+        work += _after_change(
+            counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
+            best_partner, flags, cache_stat, cache_present, keep, gone, gone,
+        )  # fmt: skip
+        if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
+            flags[_WORK] += work
+            return COMPOUND, keep
+    flags[_WORK] += work
+    return DONE, -1
 
 
 @njit(**NJIT)
+def _split(
+    table, counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
+    best_partner, flags, cache_stat, cache_present, g, rows, in_part,
+):  # fmt: skip
+    """:func:`split_group` on the unpacked state; ``rows`` sorted members of g."""
+    n_a = 0
+    n_b = 0
+    for r in rows:
+        if in_part[r]:
+            n_b += 1
+        else:
+            n_a += 1
+    side_a = np.empty(n_a, dtype=np.intp)
+    side_b = np.empty(n_b, dtype=np.intp)
+    n_a = 0
+    n_b = 0
+    for r in rows:
+        if in_part[r]:
+            side_b[n_b] = r
+            n_b += 1
+        else:
+            side_a[n_a] = r
+            n_a += 1
+    reps = np.empty(2, dtype=np.intp)
+    for k in range(2):
+        side = side_a if k == 0 else side_b
+        rep = side[0]
+        reps[k] = rep
+        counts[rep, :] = 0.0
+        for r in side:
+            for j in range(table.shape[1]):
+                counts[rep, j] += table[r, j]
+        totals[rep] = counts[rep].sum()
+        for m in range(side.shape[0] - 1):
+            links[_FOLLOWING, side[m]] = side[m + 1]
+        links[_FOLLOWING, side[-1]] = -1
+        links[_FIRST, rep] = side[0]
+        links[_LAST, rep] = side[-1]
+        links[_N_CATS, rep] = side.shape[0]
+        links[_ALIVE, rep] = 1
+    flags[_N_GROUPS] += 1
+    rep_a = reps[0]
+    rep_b = reps[1]
+    if flags[_ORDINAL] == 1:
+        left, right = (rep_a, rep_b) if rep_a < rep_b else (rep_b, rep_a)
+        outer = links[_NEXT, g]
+        links[_PREV, right] = left
+        links[_NEXT, right] = outer
+        links[_NEXT, left] = right
+        if outer >= 0:
+            links[_PREV, outer] = right
+    _after_change(
+        counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
+        best_partner, flags, cache_stat, cache_present, rep_a, rep_b, g,
+    )  # fmt: skip
+    return rep_a, rep_b
+
+
+@njit(**NJIT)
+def _members(links, g):
+    out = np.empty(links[_N_CATS, g], dtype=np.intp)
+    row = links[_FIRST, g]
+    for k in range(out.shape[0]):
+        out[k] = row
+        row = links[_FOLLOWING, row]
+    return out
+
+
+@njit(**NJIT)
+def _group_labels(links):
+    n_rows = links.shape[1]
+    labels = np.full(n_rows, -1, dtype=np.intp)
+    n_labels = 0
+    for g in range(n_rows):
+        if links[_ALIVE, g] == 0:
+            continue
+        row = links[_FIRST, g]
+        while row >= 0:
+            labels[row] = n_labels
+            row = links[_FOLLOWING, row]
+        n_labels += 1
+    return labels
+
+
+# --------------------------------------------------------------------------------------
+# Python drivers: they hold the state between kernel calls
+# --------------------------------------------------------------------------------------
+
+
+def init_state(table, ordinal, test):
+    """Every row its own group, with the key of its best allowed pair.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+        No empty row. Ordinal predictors: rows in their order.
+    ordinal : bool
+        Allowed pairs: adjacent rows only (True) or all pairs.
+    test : int
+        ``PEARSON`` or ``LIKELIHOOD_RATIO``.
+
+    Returns
+    -------
+    state : tuple of ndarrays
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    n_rows, n_classes = table.shape
+    counts = table.copy()
+    # in class order, as the kernels add a row, so that totals match theirs
+    totals = np.zeros(n_rows)
+    for j in range(n_classes):
+        totals += counts[:, j]
+    links = np.empty((7, n_rows), dtype=np.intp)
+    links[_ALIVE] = 1
+    links[_N_CATS] = 1
+    links[_FIRST] = np.arange(n_rows)
+    links[_FOLLOWING] = -1
+    links[_LAST] = np.arange(n_rows)
+    links[_PREV] = np.arange(n_rows) - 1
+    links[_NEXT] = np.arange(n_rows) + 1
+    if n_rows > 0:
+        links[_NEXT, n_rows - 1] = -1
+    keys = np.empty((5, n_rows))
+    keys[_NLP] = np.inf
+    keys[_STAT] = np.inf
+    keys[_DOF] = 0.0
+    keys[_LO] = -1.0
+    keys[_HI] = -1.0
+    size = 1
+    while size < max(n_rows, 1):
+        size *= 2
+    n_cache = n_rows if not ordinal and n_rows <= CACHE_MAX_ROWS else 0
+    test = int(test)
+    state = (
+        table,
+        counts,
+        totals,
+        links,
+        keys,
+        np.full(2 * size, -1, dtype=np.intp),
+        np.zeros((2, n_rows)),
+        np.zeros((2, n_rows), dtype=np.intp),
+        np.empty(n_classes + 1),
+        np.empty(n_classes + 1, dtype=np.intp),
+        np.array([1 if ordinal else 0, test, n_rows, 0], dtype=np.intp),
+        np.zeros((n_cache, n_cache)),
+        np.zeros((n_cache, n_cache), dtype=np.int32),
+    )
+    if ordinal:
+        _init_ordinal(counts, totals, keys, test)
+    elif n_rows > 0:
+        best_stat = np.full((n_rows, n_classes + 1), np.inf)
+        best_partner = np.full((n_rows, n_classes + 1), -1, dtype=np.intp)
+        # pairs tested by rows [0, g]: calls of about WORK_PER_CALL pairs, for Ctrl-C
+        done = np.cumsum(np.arange(n_rows - 1, -1, -1))
+        start = 0
+        while True:
+            stop = int(np.searchsorted(done, done[start] + WORK_PER_CALL)) + 1
+            stop = min(max(stop, start + 1), n_rows)
+            _init_nominal(
+                counts, totals, keys, state[_CACHE_STAT], state[_CACHE_PRESENT],
+                best_stat, best_partner, test, start, stop,
+            )  # fmt: skip
+            if stop >= n_rows:
+                break
+            start = stop
+    _build_tree(keys, state[_TREE])
+    return state
+
+
 def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound):
     """Merge the most similar allowed pair while the merge rule allows it.
 
     A merge is made while more than ``min_groups`` groups remain and the best pair's
     p-value is above ``alpha_merge`` (``-log p < max_neg_log_alpha``), or while
-    more than ``max_groups`` groups remain (``max_groups < 0``: no limit).
+    more than ``max_groups`` groups remain (``max_groups < 0``: no limit). The
+    kernel runs in calls of about ``WORK_PER_CALL`` pair tests, so that a
+    KeyboardInterrupt stops a long loop within a fraction of a second.
 
     Returns
     -------
@@ -535,34 +692,21 @@ def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compou
     group : int
         The compound's representative (``COMPOUND``), -1 otherwise.
     """
-    n_cats, keys = state[_N_CATS], state[_KEYS]
-    tree, flags = state[_TREE], state[_FLAGS]
-    while flags[2] > min_groups:
-        best = tree[1]
-        if best < 0 or keys[_LO, best] < 0:
-            break
-        similar = keys[_NLP, best] < max_neg_log_alpha
-        if not similar and not (0 <= max_groups < flags[2]):
-            break
-        keep = merge_groups(state, int(keys[_LO, best]), int(keys[_HI, best]))
-        if stop_on_compound and similar and n_cats[keep] >= 3:
-            return COMPOUND, keep
-    return DONE, -1
+    while True:
+        status, group = _merge_loop(
+            *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:],
+            float(max_neg_log_alpha), int(min_groups), int(max_groups),
+            bool(stop_on_compound), WORK_PER_CALL,
+        )  # fmt: skip
+        if status >= 0:
+            return int(status), int(group)
 
 
-@njit(**NJIT)
 def members(state, g):
     """Rows of group g in the order they joined it."""
-    n_cats, first, following = state[_N_CATS], state[_FIRST], state[_FOLLOWING]
-    out = np.empty(n_cats[g], dtype=np.intp)
-    row = first[g]
-    for k in range(n_cats[g]):
-        out[k] = row
-        row = following[row]
-    return out
+    return _members(state[_LINKS], int(g))
 
 
-@njit(**NJIT)
 def split_group(state, g, part):
     """Split live group g in two: the rows of ``part`` and the others.
 
@@ -580,60 +724,18 @@ def split_group(state, g, part):
     reps : (int, int)
         Representatives (smallest rows) of the two new groups.
     """
-    table, counts, totals = state[_TABLE], state[_COUNTS], state[_TOTALS]
-    alive, n_cats = state[_ALIVE], state[_N_CATS]
-    first, following, last = state[_FIRST], state[_FOLLOWING], state[_LAST]
-    prev_g, next_g, flags = state[_PREV], state[_NEXT], state[_FLAGS]
-    rows = members(state, g)
-    in_part = np.zeros(table.shape[0], dtype=np.bool_)
-    for r in part:
-        in_part[r] = True
-    side_a = np.sort(rows[~in_part[rows]])
-    side_b = np.sort(rows[in_part[rows]])
-    rep_a = side_a[0]
-    rep_b = side_b[0]
-    for side, rep in ((side_a, rep_a), (side_b, rep_b)):
-        counts[rep, :] = 0.0
-        for r in side:
-            for j in range(table.shape[1]):
-                counts[rep, j] += table[r, j]
-        totals[rep] = counts[rep].sum()
-        for k in range(side.shape[0] - 1):
-            following[side[k]] = side[k + 1]
-        following[side[-1]] = -1
-        first[rep] = side[0]
-        last[rep] = side[-1]
-        n_cats[rep] = side.shape[0]
-        alive[rep] = True
-    flags[2] += 1
-    if flags[0] == 1:
-        left, right = (rep_a, rep_b) if rep_a < rep_b else (rep_b, rep_a)
-        outer = next_g[g]
-        prev_g[right] = left
-        next_g[right] = outer
-        next_g[left] = right
-        if outer >= 0:
-            prev_g[outer] = right
-    _after_change(state, rep_a, rep_b, g)
-    return rep_a, rep_b
+    rows = np.sort(members(state, g))
+    in_part = np.zeros(state[_TABLE].shape[0], dtype=np.bool_)
+    in_part[np.asarray(part, dtype=np.intp)] = True
+    rep_a, rep_b = _split(
+        *state[:_TREE + 1], *state[_SCAN_STAT:], int(g), rows, in_part
+    )  # fmt: skip
+    return int(rep_a), int(rep_b)
 
 
-@njit(**NJIT)
 def group_labels(state):
     """Label of every row: groups numbered 0, 1, ... by their smallest row."""
-    alive, first, following = state[_ALIVE], state[_FIRST], state[_FOLLOWING]
-    n_rows = alive.shape[0]
-    labels = np.full(n_rows, -1, dtype=np.intp)
-    n_labels = 0
-    for g in range(n_rows):
-        if not alive[g]:
-            continue
-        row = first[g]
-        while row >= 0:
-            labels[row] = n_labels
-            row = following[row]
-        n_labels += 1
-    return labels
+    return _group_labels(state[_LINKS])
 
 
 @njit(**NJIT)
