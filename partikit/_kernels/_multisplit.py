@@ -316,54 +316,65 @@ def backtrack_cuts(last_cut, n_parts):
 
 
 @njit(**NJIT)
-def _log2_three_power_minus_two(k):
-    """``log2(3^k - 2)``, exact for small k and without overflow for large k."""
-    if k <= 30:
-        return math.log2(3.0**k - 2.0)
-    return k * math.log2(3.0) + math.log1p(-2.0 * 3.0 ** (-k)) / math.log(2.0)
-
-
-@njit(**NJIT)
-def _n_present(cum, a, b):
-    count = 0
-    for c in range(cum.shape[1]):
-        if cum[b, c] - cum[a, c] > 0:
-            count += 1
-    return count
-
-
-@njit(**NJIT)
-def mdlp_cuts(units, xlogx):
+def mdlp_cuts(table, xlogx):
     """Fayyad & Irani's recursive MDLP discretization, run with an explicit stack.
 
-    Every interval (a run of units) is split at the cut of least class entropy
-    (ties: the leftmost); the split is accepted iff its gain passes the MDL test
+    Every interval (a run of rows) is split at the boundary point of least class
+    entropy (ties: the leftmost); the split is accepted iff its gain passes the
+    MDL test
 
         N Gain > log2(N - 1) + log2(3^k - 2) - (k H(S) - k1 H(S1) - k2 H(S2))
 
     (entropies in bits, ``k``, ``k1``, ``k2`` classes present), and both halves
     are then split in turn.
 
+    The kernel reads the value table itself, one sweep per tested interval, and
+    allocates O(J) besides the stack: no block table, no prefix sums (with many
+    classes they would be copies of the table). The entropy of both sides of
+    every gap is updated in O(classes present in the row) from running sums of
+    ``t log2 t``; the cut found is then re-evaluated exactly for the test.
+
     Parameters
     ----------
-    units : ndarray of float64 of shape (m, n_classes)
-        Class counts of blocks (or bins) in value order; by Fayyad & Irani's
-        theorem the best cut is always at a block boundary.
+    table : ndarray of float64 of shape (m, n_classes)
+        Class counts of the distinct values (rows with a positive total) in value
+        order. Only boundary points are candidates: by Fayyad & Irani's theorem
+        the best cut is always one.
     xlogx : ndarray of float64
         See :func:`interval_cost`.
 
     Returns
     -------
     cuts : ndarray of intp
-        Accepted cut positions (units before each cut), increasing.
+        Accepted cut positions (rows before each cut), increasing.
     n_tests : int
-        Number of intervals tested.
+        Number of intervals tested (those holding a boundary point).
+    n_blocks : int
+        Number of blocks (runs of rows between boundary points).
     """
-    m = units.shape[0]
-    cum = prefix_sums(units)
+    m, n_classes = table.shape
+    lookup = xlogx.shape[0] > 0
+    # uniform[r]: the class of a pure row, -1 for a mixed one; the gap before row
+    # r is a boundary point unless rows r - 1 and r are pure in the same class.
+    uniform = np.full(m, -1, dtype=np.intp)
+    for r in range(m):
+        n_present = 0
+        for c in range(n_classes):
+            if table[r, c] > 0.0:
+                n_present += 1
+                uniform[r] = c
+        if n_present != 1:
+            uniform[r] = -1
+    boundary = np.zeros(m + 1, dtype=np.bool_)
+    n_blocks = 1 if m > 0 else 0
+    for r in range(1, m):
+        boundary[r] = uniform[r] < 0 or uniform[r] != uniform[r - 1]
+        n_blocks += boundary[r]
     stack = np.empty((m + 1, 2), dtype=np.intp)
     accepted = np.zeros(m + 1, dtype=np.bool_)
-    top = 0
+    whole_counts = np.empty(n_classes, dtype=np.float64)
+    left = np.empty(n_classes, dtype=np.float64)
+    best_left = np.empty(n_classes, dtype=np.float64)
     stack[0, 0] = 0
     stack[0, 1] = m
     top = 1
@@ -372,38 +383,114 @@ def mdlp_cuts(units, xlogx):
         top -= 1
         a = stack[top, 0]
         b = stack[top, 1]
-        if b - a < 2:
+        has_boundary = False
+        for t in range(a + 1, b):
+            if boundary[t]:
+                has_boundary = True
+                break
+        if not has_boundary:
             continue
         n_tests += 1
-        whole = interval_cost(cum, a, b, ENTROPY, xlogx)
+        n = 0.0
+        for c in range(n_classes):
+            whole_counts[c] = 0.0
+            left[c] = 0.0
+        for r in range(a, b):
+            for c in range(n_classes):
+                whole_counts[c] += table[r, c]
+        # s_left / s_right: sum over classes of t log2 t on each side of the gap
+        s_left = 0.0
+        s_right = 0.0
+        k = 0
+        for c in range(n_classes):
+            v = whole_counts[c]
+            n += v
+            if v > 0.0:
+                k += 1
+                s_right += xlogx[int(v + 0.5)] if lookup else v * math.log2(v)
+        f_n = xlogx[int(n + 0.5)] if lookup else n * math.log2(n)
+        whole = max(f_n - s_right, 0.0)
         if whole <= 0.0:
             continue
         best = np.inf
         cut = -1
+        n_left = 0.0
         for t in range(a + 1, b):
-            e = interval_cost(cum, a, t, ENTROPY, xlogx) + interval_cost(
-                cum, t, b, ENTROPY, xlogx
-            )
+            r = t - 1
+            for c in range(n_classes):
+                v = table[r, c]
+                if v > 0.0:
+                    old_l = left[c]
+                    old_r = whole_counts[c] - old_l
+                    new_l = old_l + v
+                    new_r = whole_counts[c] - new_l
+                    left[c] = new_l
+                    n_left += v
+                    if lookup:
+                        s_left += xlogx[int(new_l + 0.5)] - xlogx[int(old_l + 0.5)]
+                        s_right += xlogx[int(new_r + 0.5)] - xlogx[int(old_r + 0.5)]
+                    else:
+                        s_left += new_l * math.log2(new_l)
+                        if old_l > 0.0:
+                            s_left -= old_l * math.log2(old_l)
+                        if new_r > 0.0:
+                            s_right += new_r * math.log2(new_r)
+                        s_right -= old_r * math.log2(old_r)
+            if not boundary[t]:
+                continue
+            n_right = n - n_left
+            if lookup:
+                e = xlogx[int(n_left + 0.5)] + xlogx[int(n_right + 0.5)]
+            else:
+                e = 0.0
+                if n_left > 0.0:
+                    e += n_left * math.log2(n_left)
+                if n_right > 0.0:
+                    e += n_right * math.log2(n_right)
+            e -= s_left + s_right
             if e < best - 1e-12 * whole:
                 best = e
                 cut = t
-        gain = whole - best  # N * Gain, in bits
+                for c in range(n_classes):
+                    best_left[c] = left[c]
+        # the chosen cut, evaluated exactly: its left counts are the running sums
+        # when it was found (the rows added in order), not the t log2 t sums
+        n_left = 0.0
+        k1 = 0
+        k2 = 0
+        s_left = 0.0
+        s_right = 0.0
+        for c in range(n_classes):
+            v = best_left[c]
+            w = whole_counts[c] - v
+            n_left += v
+            if v > 0.0:
+                k1 += 1
+                s_left += xlogx[int(v + 0.5)] if lookup else v * math.log2(v)
+            if w > 0.0:
+                k2 += 1
+                s_right += xlogx[int(w + 0.5)] if lookup else w * math.log2(w)
+        n_right = n - n_left
+        if lookup:
+            cost_left = max(xlogx[int(n_left + 0.5)] - s_left, 0.0)
+            cost_right = max(xlogx[int(n_right + 0.5)] - s_right, 0.0)
+        else:
+            cost_left = max(n_left * math.log2(n_left) - s_left, 0.0)
+            cost_right = max(n_right * math.log2(n_right) - s_right, 0.0)
+        gain = whole - (cost_left + cost_right)  # N * Gain, in bits
         if gain <= 1e-12 * whole:
             continue
-        n = 0.0
-        for c in range(cum.shape[1]):
-            n += cum[b, c] - cum[a, c]
-        n_left = 0.0
-        for c in range(cum.shape[1]):
-            n_left += cum[cut, c] - cum[a, c]
-        n_right = n - n_left
-        k = _n_present(cum, a, b)
-        k1 = _n_present(cum, a, cut)
-        k2 = _n_present(cum, cut, b)
         h = whole / n
-        h1 = interval_cost(cum, a, cut, ENTROPY, xlogx) / n_left
-        h2 = interval_cost(cum, cut, b, ENTROPY, xlogx) / n_right
-        delta = _log2_three_power_minus_two(k) - (k * h - k1 * h1 - k2 * h2)
+        h1 = cost_left / n_left
+        h2 = cost_right / n_right
+        # log2(3^k - 2), without overflow for many classes
+        if k <= 30:
+            log_three = math.log2(3.0**k - 2.0)
+        else:
+            log_three = k * math.log2(3.0) + math.log1p(-2.0 * 3.0 ** (-k)) / math.log(
+                2.0
+            )
+        delta = log_three - (k * h - k1 * h1 - k2 * h2)
         if gain > math.log2(max(n - 1.0, 1.0)) + delta:
             accepted[cut] = True
             stack[top, 0] = a
@@ -411,7 +498,7 @@ def mdlp_cuts(units, xlogx):
             stack[top + 1, 0] = cut
             stack[top + 1, 1] = b
             top += 2
-    return np.flatnonzero(accepted), n_tests
+    return np.flatnonzero(accepted), n_tests, n_blocks
 
 
 @njit(**NJIT)

@@ -152,6 +152,16 @@ def log_table_for(table):
     is exact for integer counts only and is capped in size.
     """
     total = float(table.sum())
-    if total + 1 > MAX_XLOGX_TABLE or not np.array_equal(table, np.round(table)):
+    if total + 1 > MAX_XLOGX_TABLE or not _is_integral(table):
         return np.zeros(0)
     return xlogx_table(int(total) + 1)
+
+
+def _is_integral(table, chunk=1 << 16):
+    """Whether every count is an integer, without a temporary the size of the table."""
+    flat = table.reshape(-1)
+    for start in range(0, flat.shape[0], chunk):
+        part = flat[start : start + chunk]
+        if not np.array_equal(part, np.round(part)):
+            return False
+    return True

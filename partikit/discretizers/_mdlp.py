@@ -9,7 +9,7 @@ import numpy as np
 from partikit._kernels._multisplit import mdlp_cuts
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
-from partikit.discretizers._blocks import block_units, log_table_for
+from partikit.discretizers._blocks import log_table_for
 
 
 def mdlp_discretization(table):
@@ -61,15 +61,16 @@ def mdlp_discretization(table):
     >>> mdlp_discretization(table).cuts
     array([8])
     """
-    table = check_table(table)
-    table = table[:, table.sum(axis=0) > 0]
-    units = block_units(table)
-    if units.table.shape[0] < 2:
+    return _mdlp_discretization(check_table(table))
+
+
+def _mdlp_discretization(table):
+    """:func:`mdlp_discretization` of a table already checked."""
+    if table.shape[0] < 2:
         return CutResult(np.zeros(0, dtype=np.intp), {"n_units": 1, "n_tests": 0})
-    cuts, n_tests = mdlp_cuts(units.table, log_table_for(units.table))
+    cuts, n_tests, n_blocks = mdlp_cuts(table, log_table_for(table))
     return CutResult(
-        units.rows_of_cuts(cuts),
-        {"n_units": units.table.shape[0], "n_tests": int(n_tests)},
+        cuts.astype(np.intp), {"n_units": int(n_blocks), "n_tests": int(n_tests)}
     )
 
 
@@ -149,4 +150,4 @@ class MDLPDiscretizer(BaseDiscretizer):
         super().__init__(encode=encode, n_jobs=n_jobs)
 
     def _cut_table(self, table, context):
-        return mdlp_discretization(table)
+        return _mdlp_discretization(table)
