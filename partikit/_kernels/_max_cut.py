@@ -33,6 +33,18 @@ MAX_EXHAUSTIVE_VERTICES = 20
 
 
 @njit(**NJIT)
+def _row_totals(table):
+    # ``table.sum(axis=1)`` would compile numba's generic axis reduction (with its
+    # error-message formatting): about two seconds of a cold start for one loop.
+    n_rows, n_classes = table.shape
+    totals = np.zeros(n_rows)
+    for i in range(n_rows):
+        for x in range(n_classes):
+            totals[i] += table[i, x]
+    return totals
+
+
+@njit(**NJIT)
 def squared_gini_weights(table):
     """Raw squared-Gini weights ``sum_{x != y} A_ix A_jy`` of every pair of rows.
 
@@ -40,7 +52,7 @@ def squared_gini_weights(table):
     ``2 / N^2`` (Lemma 1). The diagonal is zero.
     """
     n_rows, n_classes = table.shape
-    totals = table.sum(axis=1)
+    totals = _row_totals(table)
     weights = np.zeros((n_rows, n_rows))
     for i in range(n_rows):
         for j in range(i + 1, n_rows):
@@ -61,7 +73,7 @@ def chi2_weights(table):
     classes absent from both rows are skipped. Rows must be non-empty.
     """
     n_rows, n_classes = table.shape
-    totals = table.sum(axis=1)
+    totals = _row_totals(table)
     weights = np.zeros((n_rows, n_rows))
     for i in range(n_rows):
         for j in range(i + 1, n_rows):
@@ -117,8 +129,8 @@ def greedy_cut(weights):
 
 
 @njit(**NJIT)
-def _flip_gains(weights, side):
-    """Gain of moving each vertex alone to the other side."""
+def flip_gains(weights, side):
+    """Gain of moving each vertex alone to the other side (dense weights)."""
     n = weights.shape[0]
     gains = np.zeros(n)
     for v in range(n):
@@ -175,37 +187,69 @@ def local_search(weights, side, tolerance, max_moves):
     When no flip gains, the pairs ``(i, j)``, ``i < j`` on opposite sides, are
     scanned in lexicographic order and the first improving pair is swapped; then
     flips are tried again. Flip gains are kept up to date (O(n) per move), so a
-    flip scan costs O(n) and a swap scan O(n^2).
+    flip scan costs O(n) and a swap scan O(n^2). :func:`local_search_moves` is
+    the same search, resumable.
+    """
+    gains = flip_gains(weights, side)
+    n_flips, n_swaps, _ = local_search_moves(weights, side, gains, tolerance, max_moves)
+    return n_flips, n_swaps
+
+
+@njit(**NJIT)
+def local_search_moves(weights, side, gains, tolerance, max_moves):
+    """At most ``max_moves`` moves of :func:`local_search`, from a kept state.
+
+    ``side`` and ``gains`` (the flip gains of ``side``, from :func:`flip_gains`)
+    are updated in place, so that calls in a row make exactly the moves of one
+    long call while returning to Python between them (Ctrl-C works).
+
+    Returns
+    -------
+    n_flips, n_swaps : int
+        Moves applied by this call.
+    done : bool
+        True when no move gains more than ``tolerance`` (a local optimum).
     """
     n = weights.shape[0]
-    gains = _flip_gains(weights, side)
     n_flips = 0
     n_swaps = 0
     while n_flips + n_swaps < max_moves:
-        moved = False
+        first = -1
+        second = -1
         for v in range(n):
             if gains[v] > tolerance:
-                _flip(weights, side, gains, v)
-                n_flips += 1
-                moved = True
+                first = v
                 break
-        if moved:
-            continue
-        for i in range(n):
-            for j in range(i + 1, n):
-                if side[i] != side[j] and (
-                    gains[i] + gains[j] + 2.0 * weights[i, j] > tolerance
-                ):
-                    _flip(weights, side, gains, i)
-                    _flip(weights, side, gains, j)
-                    n_swaps += 1
-                    moved = True
+        if first < 0:
+            for i in range(n):
+                for j in range(i + 1, n):
+                    if side[i] != side[j] and (
+                        gains[i] + gains[j] + 2.0 * weights[i, j] > tolerance
+                    ):
+                        first = i
+                        second = j
+                        break
+                if first >= 0:
                     break
-            if moved:
+            if first < 0:
+                return n_flips, n_swaps, True
+            n_swaps += 1
+        else:
+            n_flips += 1
+        # the flip of `first`, then of `second` for a swap: every gain updated
+        for k in range(2):
+            v = first if k == 0 else second
+            if v < 0:
                 break
-        if not moved:
-            break
-    return n_flips, n_swaps
+            for u in range(n):
+                if u != v:
+                    if side[u] == side[v]:
+                        gains[u] -= 2.0 * weights[u, v]
+                    else:
+                        gains[u] += 2.0 * weights[u, v]
+            gains[v] = -gains[v]
+            side[v] = 1 - side[v]
+    return n_flips, n_swaps, False
 
 
 @njit(**NJIT)
@@ -220,7 +264,7 @@ def exhaustive_max_cut(weights):
     best_side = side.copy()
     if n < 2:
         return best_side, 0.0
-    gains = _flip_gains(weights, side)
+    gains = flip_gains(weights, side)
     current = 0.0
     best = -1.0
     for step in range(1, 1 << (n - 1)):
@@ -259,3 +303,195 @@ def best_hyperplane_cut(weights, vectors, normals):
             best = value
             best_side[:] = side
     return best_side, best
+
+
+# --- squared-Gini weights without the matrix -------------------------------------
+#
+# The raw squared-Gini weight ``w_ij = n_i n_j - <A_i, A_j>`` is a bilinear form of
+# the rows, so the weight from a vertex to a whole side is ``n_v N_s - <A_v, S_s>``
+# with ``N_s`` and ``S_s`` the side's total and class vector. The kernels below keep
+# ``side_totals`` (2,) and ``side_counts`` (2, n_classes) and pay O(n_classes) per
+# vertex, where the matrix costs O(n) per vertex and O(n^2) memory.
+
+
+@njit(**NJIT)
+def gini_greedy_cut(table, totals, side_totals, side_counts):
+    """GreedyCut of :func:`greedy_cut` on squared-Gini weights, from running sums.
+
+    Same decisions as ``greedy_cut(squared_gini_weights(table))`` (exactly so for
+    integer counts, whose sums are exact). ``side_totals`` and ``side_counts``
+    must be zero; they end as the sums of the returned cut.
+    """
+    n, n_classes = table.shape
+    side = np.zeros(n, dtype=np.uint8)
+    for v in range(n):
+        s = 0
+        if v > 0:
+            to_left = 0.0
+            to_right = 0.0
+            for x in range(n_classes):
+                to_left += table[v, x] * side_counts[0, x]
+                to_right += table[v, x] * side_counts[1, x]
+            to_left = totals[v] * side_totals[0] - to_left
+            to_right = totals[v] * side_totals[1] - to_right
+            if to_left >= to_right:
+                s = 1
+        side[v] = s
+        side_totals[s] += totals[v]
+        for x in range(n_classes):
+            side_counts[s, x] += table[v, x]
+    return side
+
+
+@njit(**NJIT)
+def gini_flip_pass(
+    table, totals, side, side_totals, side_counts, gains, tolerance, start, stop
+):
+    """Flip, in index order, each vertex of ``[start, stop)`` whose flip gains.
+
+    A vertex is flipped when its gain, computed from the current sums, exceeds
+    ``tolerance``; ``side``, the sums and ``gains`` (the gain of each vertex
+    visited, as it is after the visit) are updated in place. A pass over every
+    vertex that flips none leaves ``gains`` exact for the cut. Returns the number
+    of flips.
+    """
+    n_classes = table.shape[1]
+    n_flips = 0
+    for v in range(start, stop):
+        s = side[v]
+        o = 1 - s
+        own = 0.0
+        same = 0.0
+        other = 0.0
+        for x in range(n_classes):
+            a = table[v, x]
+            own += a * a
+            same += a * side_counts[s, x]
+            other += a * side_counts[o, x]
+        n_v = totals[v]
+        gain = (n_v * (side_totals[s] - n_v) - (same - own)) - (
+            n_v * side_totals[o] - other
+        )
+        if gain > tolerance:
+            side[v] = o
+            side_totals[s] -= n_v
+            side_totals[o] += n_v
+            for x in range(n_classes):
+                side_counts[s, x] -= table[v, x]
+                side_counts[o, x] += table[v, x]
+            gain = -gain
+            n_flips += 1
+        gains[v] = gain
+    return n_flips
+
+
+@njit(**NJIT)
+def gini_swap_scan(
+    table, totals, side, gains, by_size, best_gain, tolerance, start, stop, budget
+):
+    """First vertex ``i`` of ``[start, stop)`` with an improving swap partner.
+
+    The swap of ``i`` and ``j`` (opposite sides) gains ``g_i + g_j + 2 w_ij`` and
+    ``w_ij <= n_i n_j``, so only partners with ``2 n_i n_j > tolerance - g_i -
+    best_gain[side j]`` can gain: they are a prefix of ``by_size`` (vertices by
+    decreasing total), scanned until the bound fails. The scan is exact: it
+    misses no improving pair. Returns ``(i, j, evaluations, next_start)``, with
+    ``i = -1`` when no vertex before ``next_start`` has a partner; it stops early,
+    at a vertex boundary, once ``evaluations`` exceeds ``budget``.
+    """
+    n_classes = table.shape[1]
+    evaluations = 0
+    for i in range(start, stop):
+        if evaluations > budget:
+            return -1, -1, evaluations, i
+        o = 1 - side[i]
+        bound = tolerance - gains[i] - best_gain[o]
+        n_i = totals[i]
+        for k in range(by_size.shape[0]):
+            j = by_size[k]
+            if 2.0 * n_i * totals[j] <= bound:
+                break
+            evaluations += 1
+            if side[j] == o:
+                inner = 0.0
+                for x in range(n_classes):
+                    inner += table[i, x] * table[j, x]
+                if gains[i] + gains[j] + 2.0 * (n_i * totals[j] - inner) > tolerance:
+                    return i, j, evaluations, i
+    return -1, -1, evaluations, stop
+
+
+# --- pooling categories of similar class profiles ---------------------------------
+
+
+@njit(**NJIT)
+def split_profile_cells(table, totals, weights, order, bounds, max_cells):
+    """One level of a k-d split of the rows by class profile.
+
+    The rows ``order[bounds[c]:bounds[c + 1]]`` form cell ``c``. Each cell whose
+    rows do not all share one profile (``table[i] / totals[i]``) is split in two,
+    in cell order while there are fewer than ``max_cells`` cells: its rows are
+    sorted (stable) by their proportion of the class whose proportion has the
+    largest ``weights``-weighted variance in the cell (ties: the first class),
+    and cut at the boundary between distinct proportions nearest to the weighted
+    median. ``order`` is reordered in place. Returns the new bounds (a cell
+    splits at most once per call, so that a level costs O(n log n)).
+    """
+    n_classes = table.shape[1]
+    n_cells = bounds.shape[0] - 1
+    new_bounds = np.empty(min(2 * n_cells, max_cells) + 1, dtype=np.intp)
+    new_bounds[0] = 0
+    m = 0
+    mean = np.empty(n_classes)
+    for c in range(n_cells):
+        lo = bounds[c]
+        hi = bounds[c + 1]
+        axis = -1
+        if m + 1 + (n_cells - c) <= max_cells and hi - lo > 1:
+            weight = 0.0
+            mean[:] = 0.0
+            for k in range(lo, hi):
+                i = order[k]
+                weight += weights[i]
+                for x in range(n_classes):
+                    mean[x] += weights[i] * (table[i, x] / totals[i])
+            best = 0.0
+            for x in range(n_classes):
+                mean[x] /= weight
+                spread = 0.0
+                for k in range(lo, hi):
+                    i = order[k]
+                    d = table[i, x] / totals[i] - mean[x]
+                    spread += weights[i] * d * d
+                if spread > best:
+                    best = spread
+                    axis = x
+        cut = -1
+        if axis >= 0:
+            rows = order[lo:hi].copy()
+            values = np.empty(hi - lo)
+            for k in range(hi - lo):
+                values[k] = table[rows[k], axis] / totals[rows[k]]
+            sort = np.argsort(values, kind="mergesort")
+            half = 0.0
+            for k in range(hi - lo):
+                order[lo + k] = rows[sort[k]]
+                half += weights[rows[k]]
+            half /= 2.0
+            # cut after position k (1 <= k < hi - lo) where values change,
+            # the nearest to the weighted median
+            running = 0.0
+            best_distance = np.inf
+            for k in range(1, hi - lo):
+                running += weights[order[lo + k - 1]]
+                if values[sort[k]] != values[sort[k - 1]]:
+                    distance = abs(running - half)
+                    if distance < best_distance:
+                        best_distance = distance
+                        cut = lo + k
+        if cut >= 0:
+            m += 1
+            new_bounds[m] = cut
+        m += 1
+        new_bounds[m] = hi
+    return new_bounds[: m + 1].copy()

@@ -19,8 +19,13 @@ from partikit._kernels._max_cut import (
     chi2_weights,
     cut_weight,
     exhaustive_max_cut,
+    flip_gains,
+    gini_flip_pass,
+    gini_greedy_cut,
+    gini_swap_scan,
     greedy_cut,
-    local_search,
+    local_search_moves,
+    split_profile_cells,
     squared_gini_weights,
 )
 from partikit._stats import chi2_test
@@ -33,6 +38,23 @@ _SOLVERS = ("local_search", "sdp", "exhaustive")
 #: A local-search move must raise the cut by more than this fraction of the total
 #: edge weight (the thesis code's absolute 1e-6, made scale-free).
 RELATIVE_TOLERANCE = 1e-9
+
+#: Largest number of categories whose graph is searched with its dense weight
+#: matrix (128 MiB); past it, see :func:`max_cut_bipartition`.
+MAX_DENSE_VERTICES = 4096
+
+#: Largest number of vertices of the pooled chi-square graph past
+#: ``MAX_DENSE_VERTICES`` categories.
+MAX_POOLED_VERTICES = 2048
+
+#: Pair evaluations allowed to the swap scans of the matrix-free search, per
+#: category (plus a constant).
+SWAP_EVALUATIONS_PER_VERTEX = 16
+
+# Local-search moves of one compiled call on a dense matrix, and inner-loop
+# iterations of one compiled pass: both return to Python well within a second.
+_MOVES_PER_CALL = 64
+_WORK_PER_CALL = 1 << 24
 
 
 def _max_moves(n_vertices):
@@ -251,9 +273,14 @@ def max_cut_bipartition(
     if solver not in _SOLVERS:
         raise ValueError(f"solver must be one of {list(_SOLVERS)}, got {solver!r}.")
     table = check_table(table)
-    present = table.sum(axis=1) > 0
+    row_totals = table.sum(axis=1)
+    present = row_totals > 0
     rows = np.flatnonzero(present)
-    sub = np.ascontiguousarray(table[rows][:, table.sum(axis=0) > 0])
+    classes = table.sum(axis=0) > 0
+    sub = table[rows] if classes.all() else table[rows][:, classes]
+    sub = np.ascontiguousarray(sub)
+    # empty classes add zeros: the same totals
+    totals = row_totals[rows]
     n = len(rows)
     statistics = {"weights": weights, "solver": solver, "n_categories": n}
     if n < 2 or sub.shape[1] < 2:
@@ -264,10 +291,68 @@ def max_cut_bipartition(
             f"{MAX_EXHAUSTIVE_VERTICES} categories; this table has {n}. Use "
             "solver='local_search' or 'sdp'."
         )
-    raw = _WEIGHTS[weights](sub)
+    if (
+        n > MAX_DENSE_VERTICES
+        and solver == "local_search"
+        and weights == "squared_gini"
+    ):
+        found = _running_sums_search(sub, totals)
+        graph, n_vertices = "running_sums", n
+    else:
+        cells = None
+        if n > MAX_DENSE_VERTICES:
+            cells, multiplicity = _profile_cells(sub, totals)
+            raw = _pooled_weights(sub, cells, multiplicity, weights)
+            graph, n_vertices = "pooled", len(multiplicity)
+        else:
+            raw = _WEIGHTS[weights](sub)
+            graph, n_vertices = "dense", n
+        found = _dense_search(raw, solver, n_hyperplanes, random_state)
+    if found is None:
+        return _single_group(table, present, statistics)
+    side, values = found
+    if graph == "pooled":
+        side = side[cells]
+    value, total_raw, greedy_value, n_flips, n_swaps, complete = values
+    scale = _weight_scale(sub, weights)
+    group_ids, _ = number_by_first_row(side, table.shape[0], rows)
+    if n > MAX_DENSE_VERTICES:
+        # np.add.at of merge_rows is slow on a million rows; two masked sums
+        # give the same counts.
+        first = group_ids[rows] == 0
+        grouped = np.stack([sub[first].sum(axis=0), sub[~first].sum(axis=0)])
+    else:
+        grouped = merge_rows(table[rows], group_ids[rows], 2)
+    chi2, dof, log10_p = chi2_test(grouped)
+    statistics.update(
+        cut_weight=float(value * scale),
+        total_weight=float(total_raw * scale),
+        certified_ratio=float(value / total_raw),
+        greedy_cut_weight=float(greedy_value * scale),
+        n_flips=int(n_flips),
+        n_swaps=int(n_swaps),
+        gini=float(split_impurity(grouped[0], grouped.sum(axis=0), GINI)),
+        entropy=float(split_impurity(grouped[0], grouped.sum(axis=0), ENTROPY)),
+        chi2=float(chi2),
+        dof=int(dof),
+        log10_pvalue=float(log10_p),
+        graph=graph,
+        n_vertices=int(n_vertices),
+        swap_search_complete=bool(complete),
+    )
+    return MaxCutBipartition(group_ids, 2, -1, statistics)
+
+
+def _dense_search(raw, solver, n_hyperplanes, random_state):
+    """Solve the max-cut of a weight matrix; None when every weight is zero.
+
+    Returns the side of each vertex and ``(cut, total, greedy cut, flips, swaps,
+    complete)`` in raw units.
+    """
+    n = raw.shape[0]
     total_raw = raw.sum() / 2
     if not total_raw > 0:
-        return _single_group(table, present, statistics)
+        return None
     tolerance = RELATIVE_TOLERANCE * total_raw
     greedy_value = 0.0
     n_flips = n_swaps = 0
@@ -282,26 +367,177 @@ def max_cut_bipartition(
             # GW can round to one side when the relaxation is degenerate.
             side = greedy_cut(raw)
             greedy_value = cut_weight(raw, side)
-        n_flips, n_swaps = local_search(raw, side, tolerance, _max_moves(n))
-    scale = _weight_scale(sub, weights)
-    value = cut_weight(raw, side)
-    group_ids, _ = number_by_first_row(side, table.shape[0], rows)
-    grouped = merge_rows(table[rows], group_ids[rows], 2)
-    chi2, dof, log10_p = chi2_test(grouped)
-    statistics.update(
-        cut_weight=float(value * scale),
-        total_weight=float(total_raw * scale),
-        certified_ratio=float(value / total_raw),
-        greedy_cut_weight=float(greedy_value * scale),
-        n_flips=int(n_flips),
-        n_swaps=int(n_swaps),
-        gini=float(split_impurity(grouped[0], grouped.sum(axis=0), GINI)),
-        entropy=float(split_impurity(grouped[0], grouped.sum(axis=0), ENTROPY)),
-        chi2=float(chi2),
-        dof=int(dof),
-        log10_pvalue=float(log10_p),
-    )
-    return MaxCutBipartition(group_ids, 2, -1, statistics)
+        gains = flip_gains(raw, side)
+        budget = _max_moves(n)
+        done = False
+        while not done and n_flips + n_swaps < budget:
+            # A few moves per call: a swap scan is O(n^2), and Ctrl-C is only
+            # seen between calls.
+            flips, swaps, done = local_search_moves(
+                raw,
+                side,
+                gains,
+                tolerance,
+                min(_MOVES_PER_CALL, budget - n_flips - n_swaps),
+            )
+            n_flips += flips
+            n_swaps += swaps
+    values = (cut_weight(raw, side), total_raw, greedy_value, n_flips, n_swaps, True)
+    return side, values
+
+
+def _running_sums_search(sub, totals):
+    """GreedyCut and local search on squared-Gini weights without the matrix.
+
+    Flips are made in passes over the categories in table order (every improving
+    category flipped as it is met) until a pass flips none; then the swap scan of
+    :func:`~partikit._kernels._max_cut.gini_swap_scan` (exact pruning, within a
+    budget of ``SWAP_EVALUATIONS_PER_VERTEX`` pair evaluations per category plus a
+    constant) looks for an improving pair, and flips resume after each swap.
+    """
+    n, n_classes = sub.shape
+    class_totals = sub.sum(axis=0)
+    grand = float(totals.sum())
+    own = float(np.einsum("ij,ij->", sub, sub))
+    # sum_{i<j} n_i n_j - <A_i, A_j>
+    total_raw = (
+        (grand**2 - float(totals @ totals)) - (class_totals @ class_totals - own)
+    ) / 2
+    if not total_raw > 0:
+        return None
+    tolerance = RELATIVE_TOLERANCE * total_raw
+    side_totals = np.zeros(2)
+    side_counts = np.zeros((2, n_classes))
+    side = gini_greedy_cut(sub, totals, side_totals, side_counts)
+
+    def cut_value():
+        return float(side_totals[0] * side_totals[1] - side_counts[0] @ side_counts[1])
+
+    greedy_value = cut_value()
+    gains = np.zeros(n)
+    chunk = max(1, _WORK_PER_CALL // n_classes)
+    by_size = np.argsort(-totals, kind="stable")
+    budget = SWAP_EVALUATIONS_PER_VERTEX * n + 4_000_000
+    n_flips = n_swaps = 0
+    max_moves = _max_moves(n)
+    complete = True
+    while n_flips + n_swaps < max_moves:
+        flipped = 0
+        for start in range(0, n, chunk):
+            flipped += gini_flip_pass(
+                sub,
+                totals,
+                side,
+                side_totals,
+                side_counts,
+                gains,
+                tolerance,
+                start,
+                min(n, start + chunk),
+            )
+        n_flips += flipped
+        if flipped:
+            continue
+        if budget <= 0:
+            complete = False
+            break
+        best_gain = np.array(
+            [
+                gains[side == 0].max(initial=-np.inf),
+                gains[side == 1].max(initial=-np.inf),
+            ]
+        )
+        start = 0
+        i = -1
+        while start < n and budget > 0:
+            i, j, evaluations, start = gini_swap_scan(
+                sub,
+                totals,
+                side,
+                gains,
+                by_size,
+                best_gain,
+                tolerance,
+                start,
+                min(n, start + chunk),
+                budget,
+            )
+            budget -= evaluations
+            if i >= 0:
+                break
+        if i < 0:
+            complete = start >= n
+            break
+        for v in (i, j):
+            s = side[v]
+            side_totals[s] -= totals[v]
+            side_totals[1 - s] += totals[v]
+            side_counts[s] -= sub[v]
+            side_counts[1 - s] += sub[v]
+            side[v] = 1 - s
+        n_swaps += 1
+    values = (cut_value(), total_raw, greedy_value, n_flips, n_swaps, complete)
+    return side, values
+
+
+def _profile_cells(sub, totals):
+    """Pool the rows into at most ``MAX_POOLED_VERTICES`` cells.
+
+    Identical rows (twins) always share a cell. When there are more distinct
+    rows than cells, the distinct rows are cut into cells of similar class
+    profile by a k-d split (:func:`~partikit._kernels._max_cut.split_profile_cells`,
+    level by level, each distinct row weighing its total times its multiplicity).
+    Returns the cell of each row and the number of rows of each cell.
+    """
+    # One float key per row finds the twins in one sort; a key collision
+    # between different rows (never seen, but possible) falls back to
+    # comparing whole rows.
+    key = sub @ (1.0 + np.random.default_rng(0).random(sub.shape[1]))
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    if not np.array_equal(sub[first][inverse], sub):
+        _, first, inverse = np.unique(
+            sub, axis=0, return_index=True, return_inverse=True
+        )
+    inverse = inverse.reshape(-1)
+    multiplicity = np.bincount(inverse)
+    if len(first) <= MAX_POOLED_VERTICES:
+        return inverse, multiplicity
+    distinct = np.ascontiguousarray(sub[first])
+    distinct_totals = totals[first]
+    weight = distinct_totals * multiplicity
+    order = np.arange(len(first))
+    bounds = np.array([0, len(first)], dtype=np.intp)
+    while len(bounds) - 1 < MAX_POOLED_VERTICES:
+        new_bounds = split_profile_cells(
+            distinct, distinct_totals, weight, order, bounds, MAX_POOLED_VERTICES
+        )
+        if len(new_bounds) == len(bounds):
+            break
+        bounds = new_bounds
+    cell_of = np.empty(len(first), dtype=np.intp)
+    cell_of[order] = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    cells = cell_of[inverse]
+    return cells, np.bincount(cells)
+
+
+def _pooled_weights(sub, cells, multiplicity, weights):
+    """Raw weights between cells: each category replaced by its cell's mean.
+
+    ``W_ab = m_a m_b w(mean_a, mean_b)``: the sum of the weights between the
+    categories of cells ``a`` and ``b`` if each were its cell's mean category.
+    Exact for squared-Gini weights (bilinear) and for cells of identical rows.
+    """
+    pooled = np.zeros((len(multiplicity), sub.shape[1]))
+    for x in range(sub.shape[1]):
+        pooled[:, x] = np.bincount(
+            cells, weights=sub[:, x], minlength=len(multiplicity)
+        )
+    mean = np.ascontiguousarray(pooled / multiplicity[:, None])
+    raw = _WEIGHTS[weights](mean)
+    m = multiplicity.astype(np.float64)
+    raw *= m[:, None]
+    raw *= m[None, :]
+    return raw
 
 
 class MaxCutGrouper(BaseGrouper):
