@@ -280,3 +280,28 @@ def test_merging_never_raises_chi2_and_identical_profiles_cost_nothing(table):
     assert chi2_statistic(grouped)[0] == pytest.approx(
         chi2_statistic(proportional)[0], rel=1e-9, abs=1e-9
     )
+
+
+def test_import_without_writable_cache_folder_warns_and_works():
+    """Check that without any writable numba cache folder (simulated by allowing
+    only numba's zip-file locator) partikit still imports and fits, compiling
+    without the disk cache, and says how to get one."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import numpy as np\n"
+        "from partikit._kernels._config import NJIT\n"
+        "from partikit._tables import build_table\n"
+        "assert NJIT['cache'] is False\n"
+        "table = build_table(np.array([0, 1, -1]), np.array([0, 1, 1]), None, 3, 2)\n"
+        "assert table.sum() == 3\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_LOCATOR_CLASSES="ZipCacheLocator")
+    env.pop("NUMBA_CACHE_DIR", None)
+    result = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "NUMBA_CACHE_DIR" in result.stderr

@@ -6,6 +6,43 @@
 test for both (empty rows, log of zero). Kernels are compiled lazily (no signature
 strings) so that ``import partikit`` stays fast, and cached on disk so that only the
 first process pays the compilation.
+
+numba caches a kernel in ``$NUMBA_CACHE_DIR`` when it is set and writable, else in a
+``__pycache__`` folder beside the source, else in the user's cache folder
+(``~/.cache/numba``). When none of them is writable (a read-only install run by a
+user without a writable home), ``cache=True`` makes the decorator itself raise, and
+``import partikit`` would fail: the kernels are then compiled without the disk
+cache, in every process, with a warning that says how to keep them.
 """
 
-NJIT = {"cache": True, "nogil": True}
+import warnings
+
+
+def _disk_cache_available():
+    """Whether numba finds a writable cache folder for the kernels of this package."""
+    try:
+        from numba.core.caching import FunctionCache
+    except ImportError:  # a numba without this (private) class: let it decide
+        return True
+
+    def probe():  # pragma: no cover - never called, only located
+        pass
+
+    try:
+        FunctionCache(probe)
+    except RuntimeError:
+        return False
+    return True
+
+
+_CACHE = _disk_cache_available()
+if not _CACHE:
+    warnings.warn(
+        "numba has no writable folder to cache partikit's compiled kernels in, so "
+        "every new process compiles them again (seconds at its first fit). Set the "
+        "environment variable NUMBA_CACHE_DIR to a writable folder to keep them.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+NJIT = {"cache": _CACHE, "nogil": True}
