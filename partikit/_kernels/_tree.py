@@ -10,6 +10,7 @@ found through per-node start offsets.
 import numpy as np
 from numba import njit
 
+from partikit._kernels._bipartition import split_impurity
 from partikit._kernels._config import NJIT
 
 #: Node kinds of the flat tree.
@@ -51,6 +52,114 @@ def node_tables(codes, rows, y_codes, weights, features, offsets, n_classes):
         for f in range(features.shape[0]):
             tables[offsets[f] + codes[i, features[f]], label] += w
     return tables
+
+
+@njit(**NJIT)
+def best_impurity_threshold(x, order, y_codes, weights, n_classes, criterion, min_leaf):
+    """Binary threshold of least weighted impurity, streaming over the sorted rows.
+
+    The same candidates, sums and tie-break as scoring the prefixes of the value
+    table (class counts of each distinct value) but without building it: memory
+    O(n_classes) instead of O(n_values n_classes).
+
+    Parameters
+    ----------
+    x : ndarray of float64 of shape (n,)
+        Finite values.
+    order : ndarray of intp of shape (n,)
+        A permutation sorting ``x`` increasingly.
+    y_codes : ndarray of intp of shape (n,)
+    weights : ndarray of float64 of shape (n,)
+    n_classes : int
+    criterion : int
+        ``GINI`` or ``ENTROPY``.
+    min_leaf : float
+        Least weight on each side of a candidate.
+
+    Returns
+    -------
+    cut : int
+        Number of distinct values on the left of the best threshold; -1 when no
+        candidate is valid (or fewer than two distinct values).
+    low, high : float
+        The last value on the left and the first on the right.
+    impurity : float
+        The best split's weighted impurity.
+    total : ndarray of float64 of shape (n_classes,)
+        Class counts of all rows.
+    """
+    n = order.shape[0]
+    group = np.zeros(n_classes, dtype=np.float64)
+    touched = np.empty(n_classes, dtype=np.intp)
+    total = np.zeros(n_classes, dtype=np.float64)
+    # pass 1: class totals, summed value by value as the value table's columns are
+    n_touched = 0
+    for r in range(n):
+        i = order[r]
+        label = y_codes[i]
+        if group[label] == 0.0:
+            touched[n_touched] = label
+            n_touched += 1
+        group[label] += weights[i]
+        if r == n - 1 or x[order[r + 1]] != x[i]:
+            for t in range(n_touched):
+                total[touched[t]] += group[touched[t]]
+                group[touched[t]] = 0.0
+            n_touched = 0
+    grand = 0.0
+    for c in range(n_classes):
+        grand += total[c]
+    left = np.zeros(n_classes, dtype=np.float64)
+    best = np.inf
+    cut = -1
+    low = np.nan
+    high = np.nan
+    n_values = 0
+    for r in range(n):
+        i = order[r]
+        label = y_codes[i]
+        if group[label] == 0.0:
+            touched[n_touched] = label
+            n_touched += 1
+        group[label] += weights[i]
+        if r == n - 1 or x[order[r + 1]] != x[i]:
+            for t in range(n_touched):
+                left[touched[t]] += group[touched[t]]
+                group[touched[t]] = 0.0
+            n_touched = 0
+            n_values += 1
+            if r == n - 1:
+                break
+            size = 0.0
+            for c in range(n_classes):
+                size += left[c]
+            if size < min_leaf or grand - size < min_leaf:
+                continue
+            value = split_impurity(left, total, criterion)
+            if value < best:
+                best = value
+                cut = n_values
+                low = x[i]
+                high = x[order[r + 1]]
+    return cut, low, high, best, total
+
+
+@njit(**NJIT)
+def threshold_children(x, order, y_codes, weights, n_classes, threshold):
+    """Class counts of the rows at most ``threshold`` (row 0) and above (row 1),
+    summed value by value in increasing order."""
+    children = np.zeros((2, n_classes), dtype=np.float64)
+    group = np.zeros(n_classes, dtype=np.float64)
+    n = order.shape[0]
+    for r in range(n):
+        i = order[r]
+        group[y_codes[i]] += weights[i]
+        if r == n - 1 or x[order[r + 1]] != x[i]:
+            side = 0 if x[i] <= threshold else 1
+            for c in range(n_classes):
+                children[side, c] += group[c]
+                group[c] = 0.0
+    return children
 
 
 @njit(**NJIT)

@@ -29,9 +29,11 @@ References
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from partikit._kernels._bipartition import (
     MAX_EXHAUSTIVE_ROWS,
@@ -41,16 +43,28 @@ from partikit._kernels._bipartition import (
     node_impurity,
     sliq_search,
     split_impurity,
+    sum_rows,
     superclass_search,
 )
 from partikit._kernels._chaid import pair_statistics
 from partikit._kernels._codes import IMPURITY_CODES, TEST_CODES, TWOING
 from partikit._stats import log10_chi2_sf
-from partikit._tables import check_table, merge_rows, number_by_first_row
+from partikit._tables import check_table, number_by_first_row
 from partikit.groupers._max_cut import max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
 MAX_EXHAUSTIVE_RESPLIT_ROWS = 12
+#: Tables of at most this many non-empty rows are never pooled (:func:`pooled_rows`).
+MIN_POOLING_ROWS = 1024
+#: SLIQ and SLIQ-ext search ``m`` rows of ``k`` classes exactly while ``m^2 k`` is
+#: at most this (or ``m <= MIN_POOLING_ROWS``): about 1 s of compiled work.
+MAX_SLIQ_WORK = 2**26
+#: Twoing searches ``m`` rows of ``k`` classes exactly while ``2^(k-1) m`` is at most
+#: this (or ``m <= MIN_POOLING_ROWS``).
+MAX_TWOING_WORK = 2**24
+#: Rows x superclasses scored per compiled call of Twoing: each call returns to
+#: Python (and to Ctrl-C) within a fraction of a second.
+TWOING_WORK_PER_CALL = 2**22
 
 
 class Bipartition(NamedTuple):
@@ -69,11 +83,17 @@ class Bipartition(NamedTuple):
     impurity : float
         Impurity of the split (the ``impurity`` asked for), weighted by side
         sizes.
+    pooled : bool
+        True when the table had more non-empty rows than the method searches
+        exactly, so that the search ran on pooled rows (see :func:`pooled_rows`);
+        ``impurity`` and ``criterion`` are still those of the split of the
+        table's own rows.
     """
 
     left: np.ndarray
     criterion: float
     impurity: float
+    pooled: bool = False
 
 
 class _Prepared(NamedTuple):
@@ -103,7 +123,7 @@ def _split(table, impurity, search):
     return search(prepared)
 
 
-def _result(prepared, side, criterion=None):
+def _result(prepared, side, criterion=None, pooled=False):
     """Bipartition from a side array over the non-empty rows.
 
     ``criterion=None`` means the impurity decrease.
@@ -116,13 +136,13 @@ def _result(prepared, side, criterion=None):
     value = split_impurity(prepared.sub[~side].sum(axis=0), total, prepared.code)
     if criterion is None:
         criterion = node_impurity(total, prepared.code) - value
-    return Bipartition(left, float(criterion), float(value))
+    return Bipartition(left, float(criterion), float(value), pooled)
 
 
-def _no_split(prepared):
+def _no_split(prepared, pooled=False):
     side = np.zeros(prepared.sub.shape[0], dtype=bool)
     return (
-        _result(prepared, side, criterion=0.0)
+        _result(prepared, side, criterion=0.0, pooled=pooled)
         if len(side)
         else Bipartition(np.zeros(prepared.table.shape[0], dtype=bool), 0.0, 0.0)
     )
@@ -139,17 +159,44 @@ def _best_candidate(prepared, lefts, members):
     return _result(prepared, side)
 
 
-def _superclass_split(prepared, superclasses, criterion, k_class):
+def _superclass_search(table, superclasses, criterion, k_class):
+    """:func:`superclass_search` a few superclasses per compiled call, so that a
+    long enumeration can be interrupted; the first best split met wins, as in one
+    call."""
+    per_call = max(1, TWOING_WORK_PER_CALL // table.shape[0])
+    best_side, best = None, None
+    for start in range(0, superclasses.shape[0], per_call):
+        side, score = superclass_search(
+            table, superclasses[start : start + per_call], criterion, k_class
+        )
+        if (
+            best_side is None
+            or (criterion == TWOING and score > best)
+            or (criterion != TWOING and score < best)
+        ):
+            best_side, best = side, score
+    return best_side, best
+
+
+def _superclass_split(prepared, superclasses, criterion, k_class, max_rows=None):
     # A superclass and its complement define the same two-class problem, but rows
     # tied in their share sort the same way in both, so the two give different
     # prefixes. Every method uses the form with the last class outside, the form
     # Twoing enumerates: Twoing's candidates then include every other method's.
     superclasses = np.where(superclasses[:, -1:] == 1, 1 - superclasses, superclasses)
-    side, score = superclass_search(
-        prepared.sub, np.ascontiguousarray(superclasses, dtype=np.uint8), criterion,
-        k_class,
+    superclasses = np.ascontiguousarray(superclasses, dtype=np.uint8)
+    table, row_group = prepared.sub, None
+    if max_rows is not None and table.shape[0] > max_rows:
+        table, row_group = pooled_rows(table, max_rows)
+        if table.shape[0] < 2:
+            return _no_split(prepared, pooled=True)
+    side, score = _superclass_search(table, superclasses, criterion, k_class)
+    if row_group is not None:
+        side = side[row_group]
+    return _result(
+        prepared, side, criterion=score if criterion == TWOING else None,
+        pooled=row_group is not None,
     )  # fmt: skip
-    return _result(prepared, side, criterion=score if criterion == TWOING else None)
 
 
 def exact_two_class(table, *, impurity="gini"):
@@ -269,7 +316,9 @@ def twoing(table, *, impurity="gini", score="impurity"):
             )
         criterion = TWOING if score == "twoing" else prepared.code
         superclasses = _all_superclasses(n_classes)
-        return _superclass_split(prepared, superclasses, criterion, True)
+        return _superclass_split(
+            prepared, superclasses, criterion, True, twoing_max_rows(n_classes)
+        )
 
     return _split(table, impurity, search)
 
@@ -292,6 +341,25 @@ def _principal_order(table):
     return np.argsort(profiles @ direction, kind="stable")
 
 
+def _identical_rows(profiles):
+    """Group of each row of equal rows, numbered by their first row.
+
+    Rows are hashed (a wrapping integer dot product of their bits) and the hashes
+    factorized, O(m k); a collision, checked for, falls back to a sort.
+    """
+    bits = np.ascontiguousarray(profiles).view(np.uint64)
+    multipliers = np.random.default_rng(0).integers(
+        1, 2**63, size=bits.shape[1], dtype=np.uint64
+    )
+    labels, _ = pd.factorize(bits @ (multipliers | np.uint64(1)))
+    _, first = np.unique(labels, return_index=True)
+    if np.array_equal(bits, bits[first[labels]]):
+        return labels.astype(np.intp)
+    _, labels = np.unique(profiles, axis=0, return_inverse=True)
+    n_rows = len(profiles)
+    return number_by_first_row(labels.ravel(), n_rows, np.arange(n_rows))[0]
+
+
 def _fuse_identical_profiles(table):
     """Rows with the same class profile (to 12 decimals) summed into one row.
 
@@ -299,10 +367,58 @@ def _fuse_identical_profiles(table):
     numbered by their first original row.
     """
     profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
-    _, labels = np.unique(profiles, axis=0, return_inverse=True)
-    n_rows = len(table)
-    fused_of, _ = number_by_first_row(labels.ravel(), n_rows, np.arange(n_rows))
-    return merge_rows(table, fused_of, int(fused_of.max()) + 1), fused_of
+    fused_of = np.ascontiguousarray(_identical_rows(profiles), dtype=np.intp)
+    return sum_rows(table, fused_of, int(fused_of.max()) + 1), fused_of
+
+
+def pooled_rows(table, max_rows):
+    """The rows of a table pooled into at most ``max_rows`` rows.
+
+    The rule of the searches whose cost grows faster than the number of rows
+    (SLIQ, SLIQ-ext, Twoing) on tables larger than they search exactly: rows with
+    the same class profile (to 12 decimals) are summed first, which for
+    categories of one or a few rows each leaves few rows; if more than
+    ``max_rows`` remain, they are sorted by their score on the first principal
+    component of the class profiles (Coppersmith, Hong & Hosking 1999) and
+    consecutive rows are summed into ``max_rows`` blocks of about equal weight (a
+    row heavier than a block stays alone).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (m, n_classes)
+        Non-empty rows.
+    max_rows : int
+
+    Returns
+    -------
+    pooled : ndarray of float64 of shape (m', n_classes)
+        ``m' <= max_rows`` unless rows of identical profiles alone number more.
+    group : ndarray of intp of shape (m,)
+        Pooled row of each row of ``table``.
+    """
+    fused, group = _fuse_identical_profiles(table)
+    if fused.shape[0] <= max_rows:
+        return fused, group
+    order = _principal_order(fused)
+    weight = fused.sum(axis=1)[order]
+    before = np.cumsum(weight) - weight
+    block = np.empty(len(order), dtype=np.intp)
+    block[order] = np.minimum(
+        (before / weight.sum() * max_rows).astype(np.intp), max_rows - 1
+    )
+    _, block = np.unique(block, return_inverse=True)
+    group = np.ascontiguousarray(block.ravel()[group], dtype=np.intp)
+    return sum_rows(table, group, int(group.max()) + 1), group
+
+
+def sliq_max_rows(n_classes):
+    """Most rows SLIQ and SLIQ-ext search without pooling, for ``n_classes``."""
+    return max(MIN_POOLING_ROWS, math.isqrt(MAX_SLIQ_WORK // max(n_classes, 1)))
+
+
+def twoing_max_rows(n_classes):
+    """Most rows Twoing searches without pooling, for ``n_classes``."""
+    return max(MIN_POOLING_ROWS, MAX_TWOING_WORK >> max(n_classes - 1, 0))
 
 
 def _principal_component_split(prepared, extended):
@@ -389,8 +505,15 @@ def pc_ext(table, *, impurity="gini"):
 
 
 def _sliq_split(prepared, extended):
-    side, _ = sliq_search(prepared.sub, prepared.code, extended)
-    return _result(prepared, side)
+    max_rows = sliq_max_rows(prepared.sub.shape[1])
+    if prepared.sub.shape[0] <= max_rows:
+        side, _ = sliq_search(prepared.sub, prepared.code, extended)
+        return _result(prepared, side)
+    table, row_group = pooled_rows(prepared.sub, max_rows)
+    if table.shape[0] < 2:
+        return _no_split(prepared, pooled=True)
+    side, _ = sliq_search(table, prepared.code, extended)
+    return _result(prepared, side[row_group], pooled=True)
 
 
 def sliq(table, *, impurity="gini"):

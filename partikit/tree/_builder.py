@@ -16,11 +16,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partikit._kernels._bipartition import node_impurity
+from partikit._kernels._bipartition import node_impurity, sum_rows
 from partikit._kernels._multisplit import value_table
-from partikit._kernels._tree import CATEGORICAL, NUMERIC, PROJECTION, node_tables
+from partikit._kernels._tree import (
+    CATEGORICAL,
+    NUMERIC,
+    PROJECTION,
+    best_impurity_threshold,
+    node_tables,
+    threshold_children,
+)
 from partikit._stats import chi2_test
-from partikit._tables import merge_rows
 from partikit.tree._splitters import (
     IMPURITY_CODES,
     categorical_splitter,
@@ -97,6 +103,7 @@ class Split:
     projection: np.ndarray | None = None
     nan_child: int = -1
     default_child: int = -1
+    pooled: bool = False
 
 
 def children_impurity(children_table, code):
@@ -122,8 +129,11 @@ def _score(children_table, raw, split_score, parent_impurity):
 
 def _gather(table, slots, n_children):
     """Rows of ``table`` summed by slot (slot -1, an empty row, dropped)."""
-    keep = slots >= 0
-    return merge_rows(table[keep], slots[keep], n_children)
+    return sum_rows(
+        np.ascontiguousarray(table, dtype=np.float64),
+        np.ascontiguousarray(slots, dtype=np.intp),
+        n_children,
+    )
 
 
 def _node_basis(points, y, weights, n_classes, node_features):
@@ -170,6 +180,11 @@ class _Grower:
             and params.numeric_split in ("gini", "entropy")
             else params.impurity
         )
+        # the threshold of least impurity streams over the sorted rows: its value
+        # table would hold n_values x n_classes counts
+        self.streamed_threshold = isinstance(
+            params.numeric_split, str
+        ) and params.numeric_split in ("gini", "entropy")
         self.total_weight = float(data.weights.sum())
         self.log10_alpha = (
             None if params.chi2_alpha is None else math.log10(params.chi2_alpha)
@@ -221,6 +236,7 @@ class _Grower:
                     n_children=result.n_children,
                     children_table=children_table,
                     category_child=result.child_of_row,
+                    pooled=result.pooled,
                 )
         return best
 
@@ -233,24 +249,31 @@ class _Grower:
             return None
         y = data.y[rows]
         w = data.weights[rows]
-        x_known = x[known] if missing.any() else x
+        x_known = np.ascontiguousarray(x[known] if missing.any() else x)
+        y_known = y[known] if missing.any() else y
+        w_known = w[known] if missing.any() else w
         order = np.argsort(x_known, kind="stable")
-        values, table = value_table(
-            x_known, order, y[known] if missing.any() else y,
-            w[known] if missing.any() else w, data.n_classes,
-        )  # fmt: skip
-        if len(values) < 2:
-            return None
-        result = self.numeric_splitter(
-            values, table, self.numeric_impurity, params.min_samples_leaf,
-            params.max_bins,
-        )  # fmt: skip
-        thresholds = result.thresholds
-        if len(thresholds) == 0:
-            return None
+        if self.streamed_threshold:
+            found = self._streamed_threshold(x_known, order, y_known, w_known)
+            if found is None:
+                return None
+            thresholds, raw, children_table = found
+        else:
+            values, table = value_table(
+                x_known, order, y_known, w_known, data.n_classes
+            )
+            if len(values) < 2:
+                return None
+            result = self.numeric_splitter(
+                values, table, self.numeric_impurity, params.min_samples_leaf,
+                params.max_bins,
+            )  # fmt: skip
+            thresholds, raw = result.thresholds, result.raw
+            if len(thresholds) == 0:
+                return None
+            slots = np.searchsorted(thresholds, values, side="left")
+            children_table = _gather(table, slots, len(thresholds) + 1)
         n_children = len(thresholds) + 1
-        slots = np.searchsorted(thresholds, values, side="left")
-        children_table = _gather(table, slots, n_children)
         nan_child = -1
         if missing.any():
             nan_table = np.bincount(
@@ -263,7 +286,7 @@ class _Grower:
                 trials.append(children_impurity(trial, self.code))
             nan_child = int(np.argmin(trials))
             children_table[nan_child] += nan_table
-        score = _score(children_table, result.raw, params.split_score, parent_impurity)
+        score = _score(children_table, raw, params.split_score, parent_impurity)
         return Split(
             kind=kind,
             feature=feature,
@@ -274,6 +297,22 @@ class _Grower:
             projection=projection,
             nan_child=nan_child,
         )
+
+    def _streamed_threshold(self, x, order, y, w):
+        """``split_impurity_threshold`` on the sorted rows: (thresholds, raw,
+        children table), or None."""
+        code = IMPURITY_CODES[self.numeric_impurity]
+        cut, low, high, impurity, total = best_impurity_threshold(
+            x, order, y, w, self.data.n_classes, code,
+            float(self.params.min_samples_leaf),
+        )  # fmt: skip
+        if cut < 0:
+            return None
+        thresholds = np.array([low / 2 + high / 2])
+        children_table = threshold_children(
+            x, order, y, w, self.data.n_classes, float(thresholds[0])
+        )
+        return thresholds, float(node_impurity(total, code) - impurity), children_table
 
     def _numeric_candidates(self, rows, parent_impurity):
         data, params = self.data, self.params

@@ -49,11 +49,15 @@ class CategoricalSplit(NamedTuple):
         1 means no split.
     raw : float
         The method's own criterion value.
+    pooled : bool
+        The method searched pooled rows: the table had more categories than it
+        searches exactly (the pooling rule of the user guide, "Many categories").
     """
 
     child_of_row: np.ndarray
     n_children: int
     raw: float
+    pooled: bool = False
 
 
 class NumericSplit(NamedTuple):
@@ -82,7 +86,9 @@ def _bipartition_splitter(name):
         child = np.where(present, np.where(result.left, 0, 1), -1)
         on_left = result.left[present]
         n_children = 2 if on_left.any() and not on_left.all() else 1
-        return CategoricalSplit(child.astype(np.intp), n_children, result.criterion)
+        return CategoricalSplit(
+            child.astype(np.intp), n_children, result.criterion, result.pooled
+        )
 
     split.__name__ = f"split_{name}"
     return split

@@ -50,6 +50,10 @@ class Tree:
     split_score : ndarray of float64 of shape (n_nodes,)
         The score of the split made at the node, on the scale of the tree's
         ``split_score`` (NaN at a leaf).
+    pooled : ndarray of bool of shape (n_nodes,)
+        True where the categorical split was searched over pooled categories:
+        the node had more categories than the method searches exactly (SLIQ-ext
+        and Twoing; the pooling rule of the user guide, "Many categories").
     """
 
     kind: np.ndarray
@@ -70,6 +74,7 @@ class Tree:
     value: np.ndarray
     impurity: np.ndarray
     split_score: np.ndarray
+    pooled: np.ndarray
 
     @property
     def n_nodes(self):
@@ -128,6 +133,7 @@ class TreeBuilder:
                 "value": value,
                 "impurity": impurity,
                 "split_score": np.nan,
+                "pooled": False,
                 "children": [],
                 "category_child": None,
                 "thresholds": None,
@@ -144,6 +150,7 @@ class TreeBuilder:
             kind=split.kind,
             feature=split.feature,
             split_score=split.score,
+            pooled=split.pooled,
             children=list(children),
             category_child=split.category_child,
             thresholds=split.thresholds,
@@ -180,6 +187,7 @@ class TreeBuilder:
             kind=LEAF,
             feature=-1,
             split_score=np.nan,
+            pooled=False,
             children=[],
             category_child=None,
             thresholds=None,
@@ -209,6 +217,7 @@ class TreeBuilder:
         value = np.zeros((n, self.n_classes))
         impurity = np.zeros(n)
         split_score = np.full(n, np.nan)
+        pooled = np.zeros(n, dtype=bool)
         children, category_child, thresholds, projections = [], [], [], []
         sizes = {"children": 0, "category_child": 0, "thresholds": 0, "proj": 0}
         for new, old in enumerate(order):
@@ -219,6 +228,7 @@ class TreeBuilder:
             value[new] = entry["value"]
             impurity[new] = entry["impurity"]
             split_score[new] = entry["split_score"]
+            pooled[new] = entry["pooled"]
             kids = [new_id[c] for c in entry["children"]]
             arrays["n_children"][new] = len(kids)
             arrays["children_start"][new] = sizes["children"]
@@ -250,4 +260,5 @@ class TreeBuilder:
             value=value,
             impurity=impurity,
             split_score=split_score,
+            pooled=pooled,
         )
