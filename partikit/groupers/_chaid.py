@@ -214,6 +214,47 @@ def _absorb_small_groups(rows, labels, floating_label, ordinal, test, min_size):
         labels = _merge_labels(labels, partner, g)
 
 
+def _pool_rare(table, max_categories):
+    """Pool the rarest rows of a nominal table by their most frequent class.
+
+    When the table has more than ``max_categories`` rows, the rows with at most
+    ``m`` cases (``m`` the smallest count that leaves at most ``max_categories -
+    n_classes`` rows of their own) are pooled: all the pooled rows whose most
+    frequent class (the lowest on ties) is ``k`` form one row. Each pooled row
+    stands at the place of its first member.
+
+    Returns
+    -------
+    pooled : ndarray of float64 of shape (n_kept + n_pools, n_classes)
+    row_of : ndarray of intp of shape (n_rows,)
+        Row of ``pooled`` holding each row of ``table``.
+    n_pooled : int
+        Rows of ``table`` pooled.
+    n_pools : int
+    """
+    n_rows, n_classes = table.shape
+    totals = table.sum(axis=1)
+    budget = max_categories - n_classes
+    if budget > 0:
+        # the (budget + 1)-th largest count: rows with more are kept
+        limit = np.partition(totals, n_rows - budget - 1)[n_rows - budget - 1]
+        kept = totals > limit
+    else:
+        kept = np.zeros(n_rows, dtype=bool)
+    # a key per output row: the row itself, or n_rows + the pooled rows' class
+    key = np.where(kept, np.arange(n_rows), n_rows + table.argmax(axis=1))
+    unique_keys, first, row_of = np.unique(key, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    row_of = rank[row_of.ravel()]
+    pooled = np.empty((len(unique_keys), n_classes))
+    for j in range(n_classes):
+        pooled[:, j] = np.bincount(row_of, table[:, j], len(unique_keys))
+    n_pooled = int(n_rows - kept.sum())
+    return pooled, row_of.astype(np.intp), n_pooled, len(unique_keys) - int(kept.sum())
+
+
 def chaid_grouping(
     table,
     *,
@@ -228,6 +269,7 @@ def chaid_grouping(
     max_groups=None,
     allow_single_group=True,
     bonferroni=True,
+    max_categories=2048,
 ):
     """Group the rows of a contingency table by CHAID merging (Kass 1980).
 
@@ -272,6 +314,13 @@ def chaid_grouping(
         at two groups.
     bonferroni : bool, default=True
         Adjust the p-value by the number of groupings searched.
+    max_categories : int or None, default=2048
+        Nominal predictors with more categories pool their rarest ones first: each
+        category with at most ``m`` cases, ``m`` the smallest count that leaves
+        at most ``max_categories - n_classes`` categories of their own, joins the
+        pool of its most frequent class (the lowest on ties), and the pools are
+        merged as categories. Up to this many categories nothing is pooled and
+        the merging is exact. None never pools (cost O(c^2 J) and more).
 
     Returns
     -------
@@ -289,7 +338,10 @@ def chaid_grouping(
     are ``S(c, r)`` (nominal, a Stirling number of the second kind),
     ``C(c - 1, r - 1)`` (ordinal) and ``C(c - 2, r - 2) + r C(c - 2, r - 1)``
     (floating). Cost: O(c^2 J) for a nominal predictor, O(c J + c log c) for an
-    ordinal one.
+    ordinal one. Past ``max_categories`` the nominal merging runs on the pooled
+    table, of at most ``max_categories`` rows, and the Bonferroni multiplier counts
+    its rows; ``statistics["n_pooled"]`` and ``statistics["n_pools"]`` record the
+    pooling.
 
     References
     ----------
@@ -335,11 +387,15 @@ def chaid_grouping(
 
     n_resplits = 0
     floating_label = -1
+    n_pooled = n_pools = 0
+    merged = core
+    if not ordinal and max_categories is not None and len(core) > max_categories:
+        merged, row_of, n_pooled, n_pools = _pool_rare(core, max_categories)
     if n_categories < 2:
         labels = np.zeros(len(core_rows), dtype=np.intp)
     else:
         labels, n_resplits = _merge_phase(
-            core,
+            merged,
             ordinal,
             test,
             alpha_merge,
@@ -348,6 +404,8 @@ def chaid_grouping(
             resplit,
             alpha_resplit,
         )
+        if merged is not core:
+            labels = labels[row_of]
     rows = core
     if floating:
         floating_counts = table[floating_row, col_mask]
@@ -381,7 +439,9 @@ def chaid_grouping(
     statistic, dof, log10_p = table_test(grouped, test)
     log10_multiplier = 0.0
     if bonferroni and n_groups >= 1:
-        log10_multiplier = _MULTIPLIERS[predictor](n_categories, n_groups)
+        # the groupings searched are those of the (pooled) rows merged
+        n_searched = n_categories - n_pooled + n_pools
+        log10_multiplier = _MULTIPLIERS[predictor](n_searched, n_groups)
     log10_adjusted = bonferroni_adjust(log10_p, log10_multiplier)
     statistics = {
         "chi2": statistic,
@@ -398,6 +458,8 @@ def chaid_grouping(
         "test": test,
         "n_categories": n_categories,
         "n_resplits": n_resplits,
+        "n_pooled": n_pooled,
+        "n_pools": n_pools,
     }
     if floating:
         statistics["floating_attached"] = bool(
@@ -492,6 +554,11 @@ class CHAIDGrouper(BaseGrouper):
         small to stand alone is always absorbed).
     bonferroni : bool, default=True
         Adjust each column's p-value for the number of groupings searched.
+    max_categories : int or None, default=2048
+        A nominal column with more categories first pools its rarest ones by
+        their most frequent class (see the Notes), so that the merging stays
+        fast at any number of categories; up to this many nothing changes. None
+        never pools.
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, computed
@@ -526,7 +593,10 @@ class CHAIDGrouper(BaseGrouper):
         Per feature, the statistics of the column's grouping: ``chi2``, ``dof``,
         ``log10_pvalue``, ``log10_bonferroni``, ``log10_adjusted_pvalue``,
         ``pvalue``, ``adjusted_pvalue``, ``significant``, ``predictor``,
-        ``test``, ``n_categories``, ``n_resplits`` (and ``floating_attached``).
+        ``test``, ``n_categories``, ``n_resplits``, ``n_pooled`` and ``n_pools``
+        (categories pooled before merging, and the pools they formed; see
+        ``max_categories``) and ``floating_attached`` (ordinal columns with
+        missing values).
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     n_features_in_ : int
@@ -570,7 +640,19 @@ class CHAIDGrouper(BaseGrouper):
     *Complexity.* One pass over the rows builds each column's table. The merging
     reads the table only: O(c^2 J) for a nominal column of ``c`` categories and
     ``J`` classes (each merge re-tests only the new group's pairs), O(c J +
-    c log c) for an ordinal one.
+    c log c) for an ordinal one. A long merge returns to Python every few tens of
+    milliseconds, so that Ctrl-C interrupts it.
+
+    *Many categories.* A nominal column with more than ``max_categories``
+    categories is not merged category by category: its rarest categories, each
+    with at most ``m`` cases (``m`` the smallest count that leaves at most
+    ``max_categories - n_classes`` categories of their own), are first pooled by
+    their most frequent class (the lowest class on ties), one pool per class, and
+    the pools are merged as categories; the Bonferroni multiplier counts the
+    categories and pools merged. Categories of a few cases cannot be told apart by
+    a chi-square test, and CHAID would first merge a category of one case with
+    the others of its class. ``statistics_[j]["n_pooled"]`` (0: no pooling) and
+    ``statistics_[j]["n_pools"]`` record it. Ordinal columns are never pooled.
 
     References
     ----------
@@ -613,6 +695,7 @@ class CHAIDGrouper(BaseGrouper):
         "max_groups": [Interval(Integral, 1, None, closed="left"), None],
         "allow_single_group": ["boolean"],
         "bonferroni": ["boolean"],
+        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
     }
 
     def __init__(
@@ -628,6 +711,7 @@ class CHAIDGrouper(BaseGrouper):
         max_groups=None,
         allow_single_group=True,
         bonferroni=True,
+        max_categories=2048,
         encode="ordinal",
         handle_unknown="default_group",
         n_jobs=None,
@@ -643,6 +727,7 @@ class CHAIDGrouper(BaseGrouper):
         self.max_groups = max_groups
         self.allow_single_group = allow_single_group
         self.bonferroni = bonferroni
+        self.max_categories = max_categories
 
     def _column_keys(self):
         """The column references of ``ordinal``, checked against X."""
@@ -729,6 +814,7 @@ class CHAIDGrouper(BaseGrouper):
             max_groups=self.max_groups,
             allow_single_group=self.allow_single_group,
             bonferroni=self.bonferroni,
+            max_categories=self.max_categories,
         )
 
 
