@@ -3,6 +3,7 @@
 """MaxCutGrouper and its core: kernels against naive twins, the approximation
 guarantee against brute force, Lemma 1 of the thesis, the estimator contract."""
 
+import itertools
 import math
 import sys
 import warnings
@@ -17,14 +18,18 @@ from numpy.testing import assert_allclose, assert_array_equal
 from partikit import MaxCutGrouper
 from partikit._kernels import _max_cut as kernel
 from partikit.datasets import make_grouped_categorical, make_random_table
+from partikit.groupers import _max_cut as max_cut_module
 from partikit.groupers import edge_weights, max_cut_bipartition
 from tests.naive import (
     naive_chi2_weight,
     naive_cut_weight,
+    naive_flip_pass,
     naive_greedy_cut,
+    naive_improving_swaps,
     naive_impurity,
     naive_local_search,
     naive_max_cut,
+    naive_profile_cells,
     naive_squared_gini_weight,
 )
 
@@ -348,3 +353,225 @@ def test_statistics_are_kept_per_column():
     assert signal["certified_ratio"] >= 0.5 and noise["certified_ratio"] >= 0.5
     assert signal["log10_pvalue"] < noise["log10_pvalue"]
     assert set(grouper.n_groups_) == {2}
+
+
+# --- past MAX_DENSE_VERTICES: running sums and pooled graphs -----------------------
+
+
+def _sums(table, side):
+    side = np.asarray(side)
+    totals = table.sum(axis=1)
+    side_totals = np.array([totals[side == 0].sum(), totals[side == 1].sum()])
+    side_counts = np.stack([table[side == 0].sum(axis=0), table[side == 1].sum(axis=0)])
+    return totals, side_totals, side_counts
+
+
+def _flip_optimum(table, side, tolerance):
+    """Running-sums flip passes until one flips nothing; returns the sums and
+    the gains, exact at that point."""
+    totals, side_totals, side_counts = _sums(table, side)
+    gains = np.zeros(len(table))
+    while kernel.gini_flip_pass(
+        table, totals, side, side_totals, side_counts, gains, tolerance, 0, len(table)
+    ):
+        pass
+    return totals, side_totals, side_counts, gains
+
+
+def test_running_sums_greedy_kernel_matches_naive():
+    for table in _random_tables(5, 40, max_values=13):
+        weights = kernel.squared_gini_weights(table)
+        totals = table.sum(axis=1)
+        side_totals, side_counts = np.zeros(2), np.zeros((2, table.shape[1]))
+        side = kernel.gini_greedy_cut(table, totals, side_totals, side_counts)
+        assert _left(side) == naive_greedy_cut(weights.tolist())
+        assert_array_equal(side_totals, _sums(table, side)[1])
+        assert_array_equal(side_counts, _sums(table, side)[2])
+
+
+def test_running_sums_flip_pass_kernel_matches_naive():
+    rng = np.random.RandomState(6)
+    for table in _random_tables(6, 40, max_values=13):
+        weights = kernel.squared_gini_weights(table)
+        side = rng.randint(0, 2, len(table)).astype(np.uint8)
+        expected, flips = naive_flip_pass(weights.tolist(), _left(side), 0.5)
+        totals, side_totals, side_counts = _sums(table, side)
+        gains = np.zeros(len(table))
+        moved = kernel.gini_flip_pass(
+            table, totals, side, side_totals, side_counts, gains, 0.5, 0, len(table)
+        )
+        assert (moved, _left(side)) == (flips, expected)
+        assert_array_equal(side_counts, _sums(table, side)[2])
+        # once a pass flips nothing, the gains are those of the matrix
+        *_, gains = _flip_optimum(table, side, 0.5)
+        assert_array_equal(gains, kernel.flip_gains(weights, side))
+
+
+def test_running_sums_swap_scan_kernel_matches_naive():
+    n_with_swaps = 0
+    for table in _random_tables(7, 150, max_values=13, max_classes=4):
+        weights = kernel.squared_gini_weights(table)
+        totals = table.sum(axis=1)
+        side = kernel.gini_greedy_cut(
+            table, totals, np.zeros(2), np.zeros((2, table.shape[1]))
+        )
+        totals, _, _, gains = _flip_optimum(table, side, 0.5)
+        best = np.array([gains[side == s].max(initial=-np.inf) for s in (0, 1)])
+        by_size = np.argsort(-totals, kind="stable")
+        n = len(table)
+        i, j, _, stop = kernel.gini_swap_scan(
+            table, totals, side, gains, by_size, best, 0.5, 0, n, 10**9
+        )
+        swaps = naive_improving_swaps(weights.tolist(), _left(side), 0.5)
+        if swaps:
+            n_with_swaps += 1
+            assert (min(i, j), max(i, j)) in swaps
+            assert i == min(min(pair) for pair in swaps)
+        else:
+            assert (i, j, stop) == (-1, -1, n)
+    assert n_with_swaps > 0
+
+
+def test_profile_cells_kernel_matches_naive():
+    rng = np.random.RandomState(8)
+    for _ in range(40):
+        n = rng.randint(2, 30)
+        table = make_random_table(n, rng.randint(2, 5), max_count=3, random_state=rng)
+        totals = table.sum(axis=1)
+        weights = totals * rng.randint(1, 4, n)
+        max_cells = rng.randint(2, 12)
+        order, bounds = np.arange(n), np.array([0, n], dtype=np.intp)
+        while True:
+            new = kernel.split_profile_cells(
+                table, totals, weights, order, bounds, max_cells
+            )
+            if len(new) == len(bounds):
+                break
+            bounds = new
+        cells = [order[a:b].tolist() for a, b in itertools.pairwise(bounds)]
+        assert cells == naive_profile_cells(table, weights.tolist(), max_cells)
+        assert len(cells) <= max_cells
+
+
+def _past_dense(monkeypatch, dense, pooled):
+    monkeypatch.setattr(max_cut_module, "MAX_DENSE_VERTICES", dense)
+    monkeypatch.setattr(max_cut_module, "MAX_POOLED_VERTICES", pooled)
+
+
+def test_running_sums_search_against_brute_force(monkeypatch):
+    """Past the dense size, squared-Gini cuts are flip- and swap-optimal local
+    optima of the exact weights, and the statistics are those of the matrix."""
+    _past_dense(monkeypatch, 3, 3)
+    n_tables = n_optimal = 0
+    for table in _random_tables(9, 150, max_values=10):
+        result = max_cut_bipartition(table, weights="squared_gini")
+        stats = result.statistics
+        weights = edge_weights(table, "squared_gini")
+        left = _left(result.group_ids)
+        total = weights.sum() / 2
+        tolerance = max_cut_module.RELATIVE_TOLERANCE * total
+        if len(table) > 3:
+            assert stats["graph"] == "running_sums" and stats["swap_search_complete"]
+            assert naive_flip_pass(weights.tolist(), left, tolerance)[1] == 0
+            assert not naive_improving_swaps(weights.tolist(), left, tolerance)
+        assert stats["cut_weight"] == pytest.approx(naive_cut_weight(weights, left))
+        assert stats["total_weight"] == pytest.approx(total)
+        optimum = naive_max_cut(weights)
+        assert stats["cut_weight"] >= 0.5 * optimum
+        n_tables += 1
+        n_optimal += stats["cut_weight"] >= optimum * (1 - 1e-9)
+    assert n_optimal >= 0.85 * n_tables
+
+
+def test_pooled_twins_are_exact_against_brute_force(monkeypatch):
+    """Chi2 past the dense size: categories with identical counts form one
+    vertex, so the cut weight is the cut of the full graph, twins stay together
+    and the cut is at least half of the maximum cut."""
+    _past_dense(monkeypatch, 3, 8)
+    rng = np.random.RandomState(10)
+    for base in _random_tables(11, 60, max_values=6):
+        table = np.repeat(base, rng.randint(1, 3, len(base)), axis=0)
+        table = table[rng.permutation(len(table))]
+        result = max_cut_bipartition(table, weights="chi2")
+        full = edge_weights(table, "chi2")
+        if naive_max_cut(full) == 0:
+            continue
+        stats = result.statistics
+        left = _left(result.group_ids)
+        if len(table) > 3:
+            assert stats["graph"] == "pooled"
+            assert stats["n_vertices"] == len(np.unique(table, axis=0))
+        assert stats["cut_weight"] == pytest.approx(naive_cut_weight(full, left))
+        assert stats["cut_weight"] >= 0.5 * naive_max_cut(full)
+        for row in np.unique(table, axis=0):
+            twins = np.flatnonzero((table == row).all(axis=1))
+            assert len(set(result.group_ids[twins])) == 1
+
+
+def test_pooled_squared_gini_weights_are_sums_over_cells_naive():
+    rng = np.random.RandomState(12)
+    for table in _random_tables(12, 30, max_values=12):
+        cells = rng.randint(0, 3, len(table))
+        cells = np.unique(cells, return_inverse=True)[1].reshape(-1)
+        multiplicity = np.bincount(cells)
+        pooled = max_cut_module._pooled_weights(
+            table, cells, multiplicity, "squared_gini"
+        )
+        for a in range(len(multiplicity)):
+            for b in range(len(multiplicity)):
+                if a != b:
+                    expected = sum(
+                        naive_squared_gini_weight(table[i], table[j])
+                        for i in np.flatnonzero(cells == a)
+                        for j in np.flatnonzero(cells == b)
+                    )
+                    assert pooled[a, b] == pytest.approx(expected, rel=1e-12)
+
+
+def test_pooled_cells_keep_twins_and_respect_the_bound(monkeypatch):
+    _past_dense(monkeypatch, 5, 4)
+    X, y, _ = make_grouped_categorical(3000, n_categories=40, random_state=3)
+    grouper = MaxCutGrouper().fit(X, y)
+    stats = grouper.statistics_[0]
+    assert stats["graph"] == "pooled" and stats["n_vertices"] <= 4
+    assert stats["n_categories"] == 40 and grouper.n_groups_[0] == 2
+    assert stats["certified_ratio"] >= 0.5
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_dense_graph_up_to_the_dense_size(weights):
+    result = max_cut_bipartition(EXAMPLE, weights=weights)
+    assert result.statistics["graph"] == "dense"
+    assert result.statistics["n_vertices"] == 4
+    assert result.statistics["swap_search_complete"]
+
+
+def test_resumed_local_search_kernel_makes_the_moves_of_one_call():
+    for table in _random_tables(13, 30, max_values=13):
+        weights = kernel.chi2_weights(table)
+        side = kernel.greedy_cut(weights)
+        once = side.copy()
+        moves = kernel.local_search(weights, once, 1e-9, 10_000)
+        gains = kernel.flip_gains(weights, side)
+        flips = swaps = 0
+        done = False
+        while not done:
+            f, s, done = kernel.local_search_moves(weights, side, gains, 1e-9, 1)
+            flips, swaps = flips + f, swaps + s
+        assert_array_equal(side, once)
+        assert (flips, swaps) == moves
+
+
+def test_many_categories_estimator_records_the_graph():
+    rng = np.random.RandomState(14)
+    n = 60_000
+    codes = rng.randint(0, 6000, n)
+    y = np.where(rng.rand(n) < 0.5, codes % 2, rng.randint(0, 3, n))
+    for weights, graph in [("squared_gini", "running_sums"), ("chi2", "pooled")]:
+        grouper = MaxCutGrouper(weights=weights).fit(codes.reshape(-1, 1), y)
+        stats = grouper.statistics_[0]
+        assert stats["graph"] == graph and grouper.n_groups_[0] == 2
+        found = grouper.group_ids_[0]
+        parity = grouper.categories_[0].astype(int) % 2
+        agreement = (found == parity).mean()
+        assert max(agreement, 1 - agreement) > 0.95
