@@ -322,6 +322,84 @@ def naive_max_cut(weights):
     )
 
 
+def naive_flip_pass(weights, left, tolerance):
+    """One pass in index order, flipping each vertex whose move gains, the cut
+    re-evaluated from scratch at every step (twin of ``gini_flip_pass``).
+
+    Returns the final left set and the number of flips.
+    """
+    left = set(left)
+    flips = 0
+    for v in range(len(weights)):
+        candidate = left ^ {v}
+        gain = naive_cut_weight(weights, candidate) - naive_cut_weight(weights, left)
+        if gain > tolerance:
+            left, flips = candidate, flips + 1
+    return left, flips
+
+
+def naive_improving_swaps(weights, left, tolerance):
+    """Every pair ``(i, j)``, ``i < j`` on opposite sides, whose swap gains."""
+    current = naive_cut_weight(weights, left)
+    return {
+        (i, j)
+        for i, j in itertools.combinations(range(len(weights)), 2)
+        if (i in left) != (j in left)
+        and naive_cut_weight(weights, set(left) ^ {i, j}) - current > tolerance
+    }
+
+
+def naive_profile_cells(table, weights, max_cells):
+    """k-d split of rows by class profile, level by level (twin of the kernel
+    ``split_profile_cells`` driven to the end); lists of rows, one per cell.
+
+    A cell is split on the class of largest weighted variance of the proportions
+    (first on ties), rows sorted by that proportion (stable), at the boundary
+    between distinct proportions nearest to half the cell's weight.
+    """
+    table = np.asarray(table, dtype=float)
+    profile = table / table.sum(axis=1, keepdims=True)
+    cells = [list(range(len(table)))]
+    while len(cells) < max_cells:
+        new = []
+        for c, cell in enumerate(cells):
+            room = len(new) + 1 + (len(cells) - c) <= max_cells
+            # plain sums in row order: the kernel's rounding, so equal spreads
+            # tie the same way
+            total = 0.0
+            mean = [0.0] * table.shape[1]
+            for i in cell:
+                total += weights[i]
+                for x in range(table.shape[1]):
+                    mean[x] += weights[i] * profile[i, x]
+            spread = []
+            for x in range(table.shape[1]):
+                mean[x] /= total
+                spread.append(0.0)
+                for i in cell:
+                    d = profile[i, x] - mean[x]
+                    spread[x] += weights[i] * d * d
+            if not room or len(cell) < 2 or not max(spread) > 0:
+                new.append(cell)
+                continue
+            axis = spread.index(max(spread))
+            cell = sorted(cell, key=lambda i: profile[i, axis])
+            cuts = [
+                (abs(sum(weights[i] for i in cell[:k]) - total / 2), k)
+                for k in range(1, len(cell))
+                if profile[cell[k], axis] != profile[cell[k - 1], axis]
+            ]
+            if not cuts:
+                new.append(cell)
+                continue
+            k = min(cuts)[1]
+            new += [cell[:k], cell[k:]]
+        if len(new) == len(cells):
+            break
+        cells = new
+    return cells
+
+
 def naive_impurity(counts, impurity):
     """Gini index or entropy in bits of a count vector (0 for an empty one)."""
     total = math.fsum(counts)
