@@ -332,7 +332,8 @@ def frequency_collapse_message(table, statistics, n_initial_key, p, what):
     n_parts = int((table.sum(axis=1) > 0).sum())
     if n_parts < 2 or statistics.get(n_initial_key, n_parts) >= 2:
         return None
-    tested = table[:, chi2_classes(table.sum(axis=0))]
+    tested_classes = chi2_classes(table.sum(axis=0))
+    tested = table if tested_classes.all() else table[:, tested_classes]
     if what == "values":
         # Pearson's statistic of every cut into two intervals, at once
         left = np.cumsum(tested, axis=0)[:-1]

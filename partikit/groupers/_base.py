@@ -225,8 +225,13 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0
-        table = table[present]
-        categories = factorized.categories[present[:-1]]
+        if present[:-1].all():
+            # the usual case: a view, not a copy of a table of every category
+            table = table if present[-1] else table[:-1]
+            categories = factorized.categories
+        else:
+            table = table[present]
+            categories = factorized.categories[present[:-1]]
         has_missing = bool(present[-1])
         if has_missing:
             categories = append_missing(categories)

@@ -248,7 +248,7 @@ def khiops_grouping(
     # get a group: a category holding only such rows is rare)
     col_mask = chi2_classes(table.sum(axis=0))
     rows = np.flatnonzero(row_mask)
-    sub = table[np.ix_(row_mask, col_mask)]
+    sub = _select(table, row_mask, col_mask)
     n_categories, n_classes = sub.shape
     statistics = {
         "n_categories": int(n_categories),
@@ -261,12 +261,12 @@ def khiops_grouping(
         return _single_group(table, row_mask, statistics)
 
     col_order = _canonical_column_order(sub)
-    sub = sub[:, col_order]
+    reordered = (col_order != np.arange(n_classes)).any()
 
     # Rare categories go, unconditionally, to one special group; while that group
     # is itself under the threshold it absorbs the least frequent other category
     # (Boulle 2004, algorithm "Robust Khiops", initialisation).
-    min_count = resolve_min_frequency(min_frequency, sub.sum(axis=0))
+    min_count = resolve_min_frequency(min_frequency, sub.sum(axis=0)[col_order])
     totals = sub.sum(axis=1)
     rare = (totals < min_count) | (totals <= 0)
     statistics["min_frequency"] = min_count
@@ -274,8 +274,15 @@ def khiops_grouping(
     # Only the frequent categories need the canonical order (the rare ones are
     # pooled whatever their order): at a million one-row categories, sorting
     # them all cost more than the whole rest of the fit.
+    # Columns are put in canonical order in the rows that are kept apart only: a
+    # gather of a million rows' columns cost more than the whole merge.
     frequent = np.flatnonzero(~rare)
-    frequent = frequent[_canonical_row_order(sub[frequent])]
+    frequent_table = sub[frequent]
+    if reordered:
+        frequent_table = frequent_table[:, col_order]
+    by_content = _canonical_row_order(frequent_table)
+    frequent = frequent[by_content]
+    frequent_table = frequent_table[by_content]
     rare_rows = np.flatnonzero(rare)
     if len(rare_rows):
         rare_total = totals[rare_rows].sum()
@@ -287,22 +294,29 @@ def khiops_grouping(
                 break
             rare_total += totals[k]
             n_absorbed += 1
+        pooled = rare.astype(np.float64)
         if n_absorbed:
             keep = np.ones(len(frequent), dtype=bool)
             keep[absorbed_first[:n_absorbed]] = False
             rare_rows = np.concatenate([rare_rows, frequent[~keep]])
+            pooled[frequent[~keep]] = 1.0
             frequent = frequent[keep]
+            frequent_table = frequent_table[keep]
         rare_initial = len(frequent)
-        initial = np.vstack([sub[frequent], sub[rare_rows].sum(axis=0, keepdims=True)])
+        # the pooled rows' sum as a product: no gather of a million rows
+        pooled_counts = pooled @ sub
+        if reordered:
+            pooled_counts = pooled_counts[col_order]
+        initial = np.vstack([frequent_table, pooled_counts[None, :]])
     else:
         rare_initial = -1
-        initial = sub[frequent]
+        initial = frequent_table
     # The rows as the initial groups take them: the frequent ones in canonical
     # order, then the pooled ones.
     if keep_trace and len(rare_rows) > 1:
         # the trace names the pooled group by its first row in canonical order
         rare_rows = np.sort(rare_rows)
-        rare_rows = rare_rows[_canonical_row_order(sub[rare_rows])]
+        rare_rows = rare_rows[_canonical_row_order(sub[rare_rows][:, col_order])]
     rows = rows[np.concatenate([frequent, rare_rows])]
     initial_of_row = np.minimum(np.arange(len(rows)), len(frequent))
     n_initial = initial.shape[0]
@@ -336,7 +350,9 @@ def khiops_grouping(
     if rare_initial >= 0:
         rare_group = int(renumber[labels[rare_initial]])
 
-    grouped = merge_rows(table[row_mask][:, col_mask], group_ids[row_mask], n_groups)
+    grouped = merge_rows(
+        _select(table, row_mask, col_mask), group_ids[row_mask], n_groups
+    )
     chi2_value, dof_value, log10_p = chi2_test(grouped)
     statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
     if keep_trace:
@@ -349,6 +365,15 @@ def khiops_grouping(
             accepted=np.arange(n_initial - 1) < n_merges,
         )
     return KhiopsGrouping(group_ids, n_groups, rare_group, statistics)
+
+
+def _select(table, row_mask, col_mask):
+    """The table's selected rows and columns, without a copy when that is all."""
+    if not row_mask.all():
+        table = table[row_mask]
+    if not col_mask.all():
+        table = table[:, col_mask]
+    return table
 
 
 def _representative_rows(initial_of_row, initial_ids):
