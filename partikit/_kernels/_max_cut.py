@@ -32,28 +32,30 @@ from partikit._kernels._config import NJIT
 MAX_EXHAUSTIVE_VERTICES = 20
 
 
-@njit(**NJIT)
-def _row_totals(table):
-    # ``table.sum(axis=1)`` would compile numba's generic axis reduction (with its
-    # error-message formatting): about two seconds of a cold start for one loop.
-    n_rows, n_classes = table.shape
-    totals = np.zeros(n_rows)
-    for i in range(n_rows):
-        for x in range(n_classes):
-            totals[i] += table[i, x]
-    return totals
+# Cold start: arrays are allocated by the Python wrappers and filled by the
+# compiled loops, so that a first fit compiles no numba allocation routine
+# (``np.zeros`` of each shape and dtype, ``sum(axis=...)``: more than a second in
+# all), and the dense search is four compiled functions.
 
 
-@njit(**NJIT)
 def squared_gini_weights(table):
     """Raw squared-Gini weights ``sum_{x != y} A_ix A_jy`` of every pair of rows.
 
     Equal to ``n_i n_j - sum_x A_ix A_jx``; the thesis weight is this times
     ``2 / N^2`` (Lemma 1). The diagonal is zero.
     """
-    n_rows, n_classes = table.shape
-    totals = _row_totals(table)
+    n_rows = table.shape[0]
     weights = np.zeros((n_rows, n_rows))
+    _squared_gini_weights(table, np.zeros(n_rows), weights)
+    return weights
+
+
+@njit(**NJIT)
+def _squared_gini_weights(table, totals, weights):
+    n_rows, n_classes = table.shape
+    for i in range(n_rows):
+        for x in range(n_classes):
+            totals[i] += table[i, x]
     for i in range(n_rows):
         for j in range(i + 1, n_rows):
             same = 0.0
@@ -62,19 +64,26 @@ def squared_gini_weights(table):
             w = totals[i] * totals[j] - same
             weights[i, j] = w
             weights[j, i] = w
-    return weights
 
 
-@njit(**NJIT)
 def chi2_weights(table):
     """Raw chi-square weights: Pearson's statistic of the 2 x J table of rows i, j.
 
     Expected counts are the pair's own (``n_i (A_il + A_jl) / (n_i + n_j)``);
     classes absent from both rows are skipped. Rows must be non-empty.
     """
-    n_rows, n_classes = table.shape
-    totals = _row_totals(table)
+    n_rows = table.shape[0]
     weights = np.zeros((n_rows, n_rows))
+    _chi2_weights(table, np.zeros(n_rows), weights)
+    return weights
+
+
+@njit(**NJIT)
+def _chi2_weights(table, totals, weights):
+    n_rows, n_classes = table.shape
+    for i in range(n_rows):
+        for x in range(n_classes):
+            totals[i] += table[i, x]
     for i in range(n_rows):
         for j in range(i + 1, n_rows):
             n_pair = totals[i] + totals[j]
@@ -90,22 +99,44 @@ def chi2_weights(table):
             w *= n_pair * scale
             weights[i, j] = w
             weights[j, i] = w
-    return weights
+
+
+def cut_weight(weights, side):
+    """Weight of the edges between the two sides."""
+    return cut_and_gains(weights, side, np.empty(weights.shape[0]))
 
 
 @njit(**NJIT)
-def cut_weight(weights, side):
-    """Weight of the edges between the two sides."""
+def cut_and_gains(weights, side, gains):
+    """Weight of the cut, and the gain of flipping each vertex alone.
+
+    ``gains`` is filled in place; the cut weight is returned.
+    """
     n = weights.shape[0]
     total = 0.0
     for i in range(n):
         for j in range(i + 1, n):
             if side[i] != side[j]:
                 total += weights[i, j]
+    for v in range(n):
+        g = 0.0
+        for u in range(n):
+            if u != v:
+                if side[u] == side[v]:
+                    g += weights[v, u]
+                else:
+                    g -= weights[v, u]
+        gains[v] = g
     return total
 
 
-@njit(**NJIT)
+def flip_gains(weights, side):
+    """Gain of moving each vertex alone to the other side (dense weights)."""
+    gains = np.empty(weights.shape[0])
+    cut_and_gains(weights, side, gains)
+    return gains
+
+
 def greedy_cut(weights):
     """GreedyCut: vertices in index order, each to the side that cuts more weight.
 
@@ -113,8 +144,15 @@ def greedy_cut(weights):
     left side is at least the weight it has towards the right side (ties go right),
     else left. The cut is at least half of the total weight.
     """
+    side = np.zeros(weights.shape[0], dtype=np.uint8)
+    greedy_cut_into(weights, side)
+    return side
+
+
+@njit(**NJIT)
+def greedy_cut_into(weights, side):
+    """:func:`greedy_cut` written into ``side`` (zeros on entry)."""
     n = weights.shape[0]
-    side = np.zeros(n, dtype=np.uint8)
     for v in range(1, n):
         to_left = 0.0
         to_right = 0.0
@@ -125,41 +163,8 @@ def greedy_cut(weights):
                 to_right += weights[v, u]
         if to_left >= to_right:
             side[v] = 1
-    return side
 
 
-@njit(**NJIT)
-def flip_gains(weights, side):
-    """Gain of moving each vertex alone to the other side (dense weights)."""
-    n = weights.shape[0]
-    gains = np.zeros(n)
-    for v in range(n):
-        g = 0.0
-        for u in range(n):
-            if u != v:
-                if side[u] == side[v]:
-                    g += weights[v, u]
-                else:
-                    g -= weights[v, u]
-        gains[v] = g
-    return gains
-
-
-@njit(**NJIT)
-def _flip(weights, side, gains, v):
-    """Move ``v`` to the other side and update every vertex's flip gain."""
-    n = weights.shape[0]
-    for u in range(n):
-        if u != v:
-            if side[u] == side[v]:
-                gains[u] -= 2.0 * weights[u, v]
-            else:
-                gains[u] += 2.0 * weights[u, v]
-    gains[v] = -gains[v]
-    side[v] = 1 - side[v]
-
-
-@njit(**NJIT)
 def local_search(weights, side, tolerance, max_moves):
     """Improve a cut by single flips, then swaps, until no move gains ``tolerance``.
 
@@ -187,11 +192,18 @@ def local_search(weights, side, tolerance, max_moves):
     When no flip gains, the pairs ``(i, j)``, ``i < j`` on opposite sides, are
     scanned in lexicographic order and the first improving pair is swapped; then
     flips are tried again. Flip gains are kept up to date (O(n) per move), so a
-    flip scan costs O(n) and a swap scan O(n^2). :func:`local_search_moves` is
-    the same search, resumable.
+    flip scan costs O(n) and a swap scan O(n^2). The moves are made by
+    :func:`local_search_moves`, a few per compiled call.
     """
     gains = flip_gains(weights, side)
-    n_flips, n_swaps, _ = local_search_moves(weights, side, gains, tolerance, max_moves)
+    n_flips = n_swaps = 0
+    done = False
+    while not done and n_flips + n_swaps < max_moves:
+        flips, swaps, done = local_search_moves(
+            weights, side, gains, tolerance, min(64, max_moves - n_flips - n_swaps)
+        )
+        n_flips += flips
+        n_swaps += swaps
     return n_flips, n_swaps
 
 
@@ -199,9 +211,10 @@ def local_search(weights, side, tolerance, max_moves):
 def local_search_moves(weights, side, gains, tolerance, max_moves):
     """At most ``max_moves`` moves of :func:`local_search`, from a kept state.
 
-    ``side`` and ``gains`` (the flip gains of ``side``, from :func:`flip_gains`)
-    are updated in place, so that calls in a row make exactly the moves of one
-    long call while returning to Python between them (Ctrl-C works).
+    ``side`` and ``gains`` (the flip gains of ``side``, from
+    :func:`cut_and_gains`) are updated in place, so that calls in a row make
+    exactly the moves of one long call while returning to Python between them
+    (Ctrl-C works).
 
     Returns
     -------
@@ -253,6 +266,20 @@ def local_search_moves(weights, side, gains, tolerance, max_moves):
 
 
 @njit(**NJIT)
+def _flip(weights, side, gains, v):
+    """Move ``v`` to the other side and update every vertex's flip gain."""
+    n = weights.shape[0]
+    for u in range(n):
+        if u != v:
+            if side[u] == side[v]:
+                gains[u] -= 2.0 * weights[u, v]
+            else:
+                gains[u] += 2.0 * weights[u, v]
+    gains[v] = -gains[v]
+    side[v] = 1 - side[v]
+
+
+@njit(**NJIT)
 def exhaustive_max_cut(weights):
     """Maximum cut by enumeration of the 2^(n-1) - 1 non-trivial cuts.
 
@@ -264,7 +291,8 @@ def exhaustive_max_cut(weights):
     best_side = side.copy()
     if n < 2:
         return best_side, 0.0
-    gains = flip_gains(weights, side)
+    gains = np.empty(n)
+    cut_and_gains(weights, side, gains)
     current = 0.0
     best = -1.0
     for step in range(1, 1 << (n - 1)):
@@ -292,13 +320,14 @@ def best_hyperplane_cut(weights, vectors, normals):
     best_side = np.zeros(n, dtype=np.uint8)
     best = -1.0
     side = np.zeros(n, dtype=np.uint8)
+    scratch = np.empty(n)
     for h in range(normals.shape[0]):
         for i in range(n):
             s = 0.0
             for d in range(vectors.shape[1]):
                 s += vectors[i, d] * normals[h, d]
             side[i] = 1 if s > 0.0 else 0
-        value = cut_weight(weights, side)
+        value = cut_and_gains(weights, side, scratch)
         if value > best:
             best = value
             best_side[:] = side
@@ -315,15 +344,14 @@ def best_hyperplane_cut(weights, vectors, normals):
 
 
 @njit(**NJIT)
-def gini_greedy_cut(table, totals, side_totals, side_counts):
+def gini_greedy_cut(table, totals, side, side_totals, side_counts):
     """GreedyCut of :func:`greedy_cut` on squared-Gini weights, from running sums.
 
     Same decisions as ``greedy_cut(squared_gini_weights(table))`` (exactly so for
     integer counts, whose sums are exact). ``side_totals`` and ``side_counts``
-    must be zero; they end as the sums of the returned cut.
+    must be zero; they end as the sums of the cut written into ``side``.
     """
     n, n_classes = table.shape
-    side = np.zeros(n, dtype=np.uint8)
     for v in range(n):
         s = 0
         if v > 0:
@@ -340,7 +368,6 @@ def gini_greedy_cut(table, totals, side_totals, side_counts):
         side_totals[s] += totals[v]
         for x in range(n_classes):
             side_counts[s, x] += table[v, x]
-    return side
 
 
 @njit(**NJIT)

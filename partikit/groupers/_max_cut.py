@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from numbers import Integral
 
@@ -11,19 +12,16 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions
-from partikit._kernels._bipartition import split_impurity
-from partikit._kernels._codes import ENTROPY, GINI
 from partikit._kernels._max_cut import (
     MAX_EXHAUSTIVE_VERTICES,
     best_hyperplane_cut,
     chi2_weights,
-    cut_weight,
+    cut_and_gains,
     exhaustive_max_cut,
-    flip_gains,
     gini_flip_pass,
     gini_greedy_cut,
     gini_swap_scan,
-    greedy_cut,
+    greedy_cut_into,
     local_search_moves,
     split_profile_cells,
     squared_gini_weights,
@@ -170,6 +168,37 @@ def _sdp_vectors(weights):
     return np.ascontiguousarray(eigenvectors * np.sqrt(np.clip(eigenvalues, 0, None)))
 
 
+def _split_impurities(left, total):
+    """Gini and entropy (bits) of a split, weighted by side sizes.
+
+    The arithmetic of ``partikit._kernels._bipartition.split_impurity``, in
+    plain Python on the two sides' count vectors: the same values, without
+    compiling a kernel for a few dozen operations.
+    """
+    left = [float(c) for c in left]
+    right = [float(t) - c for t, c in zip(total, left, strict=True)]
+    n_left = 0.0
+    for c in left:
+        n_left += c
+    n_total = 0.0
+    for t in total:
+        n_total += float(t)
+    sizes = (n_left, n_total - n_left)
+    gini = entropy = 0.0
+    for counts, size in zip((left, right), sizes, strict=True):
+        if size <= 0.0:
+            continue
+        squares = information = 0.0
+        for c in counts:
+            p = c / size
+            squares += p * p
+            if c > 0.0:
+                information -= p * math.log2(p)
+        gini += size * (1.0 - squares)
+        entropy += size * information
+    return gini / n_total, entropy / n_total
+
+
 def _single_group(table, present, statistics):
     group_ids = np.where(present, 0, -1).astype(np.intp)
     statistics.update(
@@ -188,8 +217,7 @@ def _single_group(table, present, statistics):
     # impurity of the unsplit node
     if present.any():
         totals = table[present].sum(axis=0)
-        statistics["gini"] = split_impurity(totals, totals, GINI)
-        statistics["entropy"] = split_impurity(totals, totals, ENTROPY)
+        statistics["gini"], statistics["entropy"] = _split_impurities(totals, totals)
     return MaxCutBipartition(group_ids, int(present.any()), -1, statistics)
 
 
@@ -324,6 +352,7 @@ def max_cut_bipartition(
     else:
         grouped = merge_rows(table[rows], group_ids[rows], 2)
     chi2, dof, log10_p = chi2_test(grouped)
+    gini, entropy = _split_impurities(grouped[0], grouped.sum(axis=0))
     statistics.update(
         cut_weight=float(value * scale),
         total_weight=float(total_raw * scale),
@@ -331,8 +360,8 @@ def max_cut_bipartition(
         greedy_cut_weight=float(greedy_value * scale),
         n_flips=int(n_flips),
         n_swaps=int(n_swaps),
-        gini=float(split_impurity(grouped[0], grouped.sum(axis=0), GINI)),
-        entropy=float(split_impurity(grouped[0], grouped.sum(axis=0), ENTROPY)),
+        gini=gini,
+        entropy=entropy,
         chi2=float(chi2),
         dof=int(dof),
         log10_pvalue=float(log10_p),
@@ -356,6 +385,7 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
     tolerance = RELATIVE_TOLERANCE * total_raw
     greedy_value = 0.0
     n_flips = n_swaps = 0
+    gains = np.empty(n)
     if solver == "exhaustive":
         side, _ = exhaustive_max_cut(raw)
     else:
@@ -365,9 +395,11 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
             side, _ = best_hyperplane_cut(raw, _sdp_vectors(raw), normals)
         if solver == "local_search" or side.min() == side.max():
             # GW can round to one side when the relaxation is degenerate.
-            side = greedy_cut(raw)
-            greedy_value = cut_weight(raw, side)
-        gains = flip_gains(raw, side)
+            side = np.zeros(n, dtype=np.uint8)
+            greedy_cut_into(raw, side)
+            greedy_value = cut_and_gains(raw, side, gains)
+        else:
+            cut_and_gains(raw, side, gains)
         budget = _max_moves(n)
         done = False
         while not done and n_flips + n_swaps < budget:
@@ -382,7 +414,8 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
             )
             n_flips += flips
             n_swaps += swaps
-    values = (cut_weight(raw, side), total_raw, greedy_value, n_flips, n_swaps, True)
+    value = cut_and_gains(raw, side, gains)
+    values = (value, total_raw, greedy_value, n_flips, n_swaps, True)
     return side, values
 
 
@@ -408,7 +441,8 @@ def _running_sums_search(sub, totals):
     tolerance = RELATIVE_TOLERANCE * total_raw
     side_totals = np.zeros(2)
     side_counts = np.zeros((2, n_classes))
-    side = gini_greedy_cut(sub, totals, side_totals, side_counts)
+    side = np.zeros(n, dtype=np.uint8)
+    gini_greedy_cut(sub, totals, side, side_totals, side_counts)
 
     def cut_value():
         return float(side_totals[0] * side_totals[1] - side_counts[0] @ side_counts[1])

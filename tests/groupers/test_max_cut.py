@@ -383,7 +383,8 @@ def test_running_sums_greedy_kernel_matches_naive():
         weights = kernel.squared_gini_weights(table)
         totals = table.sum(axis=1)
         side_totals, side_counts = np.zeros(2), np.zeros((2, table.shape[1]))
-        side = kernel.gini_greedy_cut(table, totals, side_totals, side_counts)
+        side = np.zeros(len(table), dtype=np.uint8)
+        kernel.gini_greedy_cut(table, totals, side, side_totals, side_counts)
         assert _left(side) == naive_greedy_cut(weights.tolist())
         assert_array_equal(side_totals, _sums(table, side)[1])
         assert_array_equal(side_counts, _sums(table, side)[2])
@@ -412,8 +413,9 @@ def test_running_sums_swap_scan_kernel_matches_naive():
     for table in _random_tables(7, 150, max_values=13, max_classes=4):
         weights = kernel.squared_gini_weights(table)
         totals = table.sum(axis=1)
-        side = kernel.gini_greedy_cut(
-            table, totals, np.zeros(2), np.zeros((2, table.shape[1]))
+        side = np.zeros(len(table), dtype=np.uint8)
+        kernel.gini_greedy_cut(
+            table, totals, side, np.zeros(2), np.zeros((2, table.shape[1]))
         )
         totals, _, _, gains = _flip_optimum(table, side, 0.5)
         best = np.array([gains[side == s].max(initial=-np.inf) for s in (0, 1)])
