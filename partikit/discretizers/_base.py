@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
-from partikit._kernels._multisplit import value_table
+from partikit._kernels._multisplit import segment_sums, value_table
 from partikit._tables import check_table, midpoints
 from partikit._validation import (
     check_classification_y,
@@ -203,7 +203,7 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             result = self._cut_table(table, ColumnContext(j, name, values=values))
         cuts = np.asarray(result.cuts, dtype=np.intp)
         edges = np.concatenate([[values[0]], midpoints(values, cuts), [values[-1]]])
-        binned = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+        binned = segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
         message = result.statistics.pop("warning", None)
         if message is not None:
             messages.append(f"Feature {name!r}: {message}")

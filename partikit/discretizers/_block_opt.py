@@ -15,16 +15,19 @@ from partikit._compat import Interval, StrOptions
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import (
     backtrack_cuts,
+    block_starts,
     multisplit_dp,
     refine_cuts,
+    segment_sums,
 )
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.discretizers._blocks import (
+    Units,
+    _block_units,
+    _quantile_units,
     bin_units,
-    block_units,
     log_table_for,
-    quantile_units,
 )
 
 ALGORITHMS = ("block_opt_pruned", "block_opt", "bin_opt")
@@ -35,6 +38,12 @@ RELATIVE_TOLERANCE = 1e-12
 
 #: Units beyond which an exact search (quadratic in them) warns.
 MANY_UNITS = 50_000
+
+#: ``max_candidates="auto"``: the search is exact up to this many units (blocks,
+#: or values for Bin-Opt), about 0.1 s with 10 classes ...
+AUTO_EXACT_UNITS = 2048
+#: ... and above it runs on the blocks of this many weighted-quantile pre-bins.
+AUTO_CANDIDATES = 1024
 
 _LN2 = math.log(2.0)
 
@@ -59,6 +68,8 @@ class Multisplit:
         Units the search ran on (rows, blocks or pre-binned blocks).
     criterion : str
     algorithm : str
+    exact : bool
+        Whether the search ran over every candidate cut (False: on pre-bins).
     """
 
     values: np.ndarray
@@ -67,6 +78,7 @@ class Multisplit:
     n_units: int
     criterion: str
     algorithm: str
+    exact: bool = True
 
 
 def optimal_multisplit(
@@ -96,14 +108,16 @@ def optimal_multisplit(
         blocks (runs of values between boundary points); ``"block_opt_pruned"``
         over blocks with the candidate pruning of Elomaa & Rousu (1999), Table 2.
         All three return the same optimal values.
-    max_candidates : int or None, default=None
+    max_candidates : int, "auto" or None, default=None
         Approximate search: the cut candidates are first reduced to the gaps
         nearest ``max_candidates`` weighted quantiles (see
         :func:`~partikit.discretizers.quantile_units`), the search runs over the
         blocks of those pre-bins (with pruning unless ``algorithm="block_opt"``;
         ``"bin_opt"`` is then the same as ``"block_opt"``), and each cut found is
         moved to its best position within the two pre-bins around it. None
-        searches exactly.
+        searches exactly. ``"auto"`` searches exactly when there are at most
+        2,048 units (blocks, or distinct values for ``"bin_opt"``) and as
+        ``max_candidates=1024`` above.
 
     Returns
     -------
@@ -112,7 +126,8 @@ def optimal_multisplit(
         intervals (non-increasing); ``cuts[k - 1]``: the cut positions of that
         optimum (value-table rows before each cut); ``n_evaluations``: candidate
         partitions evaluated (line 9 of Elomaa & Rousu's Table 2); ``n_units``:
-        units searched; ``criterion`` and ``algorithm`` as asked.
+        units searched; ``criterion`` and ``algorithm`` as asked; ``exact``:
+        whether every candidate cut was searched.
 
     Notes
     -----
@@ -150,13 +165,36 @@ def optimal_multisplit(
         raise ValueError(f"criterion must be one of {sorted(IMPURITY_CODES)}.")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}.")
-    table = table[:, table.sum(axis=0) > 0]
-    if max_candidates is not None:
-        units = quantile_units(table, max_candidates)
+    return _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates)
+
+
+def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
+    """:func:`optimal_multisplit` of a checked table (no copy of it when it can be
+    avoided: with many classes a copy is large)."""
+    present = table.sum(axis=0) > 0
+    if not present.all():
+        table = table[:, present]
+    units = None
+    if isinstance(max_candidates, str):  # "auto"
+        if algorithm == "bin_opt":
+            n_units = table.shape[0]
+        else:
+            starts = block_starts(table) if table.shape[0] else np.zeros(0, np.intp)
+            n_units = len(starts)
+        if n_units <= AUTO_EXACT_UNITS:
+            max_candidates = None
+            if algorithm != "bin_opt" and n_units:
+                units = Units(starts, segment_sums(table, starts))
+        else:
+            max_candidates = AUTO_CANDIDATES
+    if units is not None:
+        pass
+    elif max_candidates is not None:
+        units = _quantile_units(table, max_candidates)
     elif algorithm == "bin_opt":
         units = bin_units(table)
     else:
-        units = block_units(table)
+        units = _block_units(table)
     n_units = units.table.shape[0]
     if n_units == 0:
         return Multisplit(
@@ -177,9 +215,13 @@ def optimal_multisplit(
         units.rows_of_cuts(backtrack_cuts(last_cut, k)) for k in range(1, len(values))
     ]
     values = values[1:].copy()
+    exact = True
     if max_candidates is not None and n_units < table.shape[0]:
+        exact = table.shape[0] <= max_candidates
         values, cuts = _refine(table, units, cuts, criterion, tolerance)
-    return Multisplit(values, cuts, int(n_evaluations), n_units, criterion, algorithm)
+    return Multisplit(
+        values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact
+    )
 
 
 def _refine(table, units, cuts, criterion, tolerance):
@@ -193,7 +235,12 @@ def _refine(table, units, cuts, criterion, tolerance):
     refined = []
     for k, unit_cuts in enumerate(cuts):
         moved, value = refine_cuts(
-            table, units.starts, unit_cuts, IMPURITY_CODES[criterion], tolerance
+            table,
+            units.starts,
+            units.table,
+            unit_cuts,
+            IMPURITY_CODES[criterion],
+            tolerance,
         )
         if k > 0 and value >= values[k - 1] - tolerance:
             moved, value = refined[k - 1], values[k - 1]
@@ -257,6 +304,29 @@ def mdl_code_length(table, cuts):
     return model + _entropy_bits(parts)
 
 
+def _mdl_code_lengths(table, cut_lists):
+    """:func:`mdl_code_length` of several partitions in one pass over the table.
+
+    The table is summed once between the cuts of all partitions together; the
+    intervals of each partition are sums of those pieces, in the same order.
+    """
+    positions = np.unique(np.concatenate([np.zeros(1, np.intp), *cut_lists]))
+    pieces = segment_sums(table, positions.astype(np.intp))
+    n_classes = int((pieces.sum(axis=0) > 0).sum())
+    n_gaps = max(table.shape[0] - 1, 0)
+    scores = np.empty(len(cut_lists))
+    for i, cuts in enumerate(cut_lists):
+        starts = np.searchsorted(positions, np.concatenate([[0], cuts]))
+        parts = np.add.reduceat(pieces, starts.astype(np.intp), axis=0)
+        k = len(parts)
+        model = _log2_binom(n_gaps, k - 1)
+        model += sum(
+            _log2_binom(n + n_classes - 1, n_classes - 1) for n in parts.sum(axis=1)
+        )
+        scores[i] = model + _entropy_bits(parts)
+    return scores
+
+
 def choose_arity(multisplit, table, method="mdl"):
     """Number of intervals chosen among the per-arity optima of one DP pass.
 
@@ -295,10 +365,14 @@ def choose_arity(multisplit, table, method="mdl"):
     >>> choose_arity(multisplit, table, method="balanced")[0]
     3
     """
-    table = check_table(table)
+    return _choose_arity(multisplit, check_table(table), method)
+
+
+def _choose_arity(multisplit, table, method):
+    """:func:`choose_arity` on a checked table."""
     n_arities = len(multisplit.cuts)
     if method == "mdl":
-        scores = np.array([mdl_code_length(table, cuts) for cuts in multisplit.cuts])
+        scores = _mdl_code_lengths(table, multisplit.cuts)
         return int(np.argmin(scores)) + 1, scores
     if method != "balanced":
         raise ValueError(f"method must be one of {list(ARITY_SELECTIONS)}.")
@@ -350,12 +424,19 @@ class BlockOptDiscretizer(BaseDiscretizer):
         searches over distinct values, ``"block_opt"`` over blocks, and
         ``"block_opt_pruned"`` over blocks with candidate pruning. The choice
         changes the time and ``n_evaluations_`` only.
-    max_candidates : int or None, default=None
+    max_candidates : "auto", int or None, default="auto"
         Approximate search for columns with very many distinct values: only the
         gaps nearest ``max_candidates`` weighted quantiles remain candidate
-        cuts. The exact search is quadratic in the number of blocks (about 10^8
-        candidate evaluations at 10^4 blocks); above 50,000 blocks a
-        ``UserWarning`` suggests this option.
+        cuts, and each cut found is then moved to its best value within the two
+        pre-bins around it. ``"auto"`` (the default) searches **exactly** a
+        column of at most 2,048 blocks (runs of values between boundary points;
+        distinct values with ``algorithm="bin_opt"``) and approximately, as
+        ``max_candidates=1024``, a column with more: a fit then takes well under
+        a second at a million distinct values. None always searches exactly:
+        the exact search is quadratic in the number of blocks (about 10^8
+        candidate evaluations at 10^4 blocks, hours at 10^6); above 50,000
+        blocks a ``UserWarning`` says so. ``statistics_[j]["exact"]`` records
+        which search each column got.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
@@ -381,9 +462,10 @@ class BlockOptDiscretizer(BaseDiscretizer):
         Candidate partitions evaluated by the search of each feature (line 9 of
         Elomaa & Rousu's Table 2).
     statistics_ : list of dict
-        Per feature: ``n_units`` (units searched), ``values`` (optimal impurity
-        per arity), ``scores`` (arity selection scores, with ``n_bins="auto"``),
-        ``n_evaluations``.
+        Per feature: ``n_units`` (units searched), ``exact`` (False when the
+        search ran on pre-bins, see ``max_candidates``), ``values`` (optimal
+        impurity per arity, of the partitions found), ``scores`` (arity selection
+        scores, with ``n_bins="auto"``), ``n_evaluations``.
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -443,7 +525,11 @@ class BlockOptDiscretizer(BaseDiscretizer):
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "arity_selection": [StrOptions(set(ARITY_SELECTIONS))],
         "algorithm": [StrOptions(set(ALGORITHMS))],
-        "max_candidates": [Interval(Integral, 2, None, closed="left"), None],
+        "max_candidates": [
+            StrOptions({"auto"}),
+            Interval(Integral, 2, None, closed="left"),
+            None,
+        ],
     }
 
     def __init__(
@@ -454,7 +540,7 @@ class BlockOptDiscretizer(BaseDiscretizer):
         n_bins="auto",
         arity_selection="mdl",
         algorithm="block_opt_pruned",
-        max_candidates=None,
+        max_candidates="auto",
         encode="ordinal",
         n_jobs=None,
     ):
@@ -473,26 +559,23 @@ class BlockOptDiscretizer(BaseDiscretizer):
 
     def _cut_table(self, table, context):
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
-        split = optimal_multisplit(
-            table,
-            criterion=self.criterion,
-            max_bins=max_parts,
-            algorithm=self.algorithm,
-            max_candidates=self.max_candidates,
+        split = _optimal_multisplit(
+            table, self.criterion, max_parts, self.algorithm, self.max_candidates
         )
         statistics = {
             "n_units": split.n_units,
+            "exact": split.exact,
             "values": split.values,
             "n_evaluations": split.n_evaluations,
         }
-        if self.max_candidates is None and split.n_units > MANY_UNITS:
+        if split.exact and split.n_units > MANY_UNITS:
             statistics["warning"] = (
                 f"the exact search ran over {split.n_units} blocks, which is "
                 "quadratic in them; set max_candidates for an approximate, much "
                 "faster search."
             )
         if self.n_bins == "auto":
-            k, scores = choose_arity(split, table, self.arity_selection)
+            k, scores = _choose_arity(split, table, self.arity_selection)
             statistics["scores"] = scores
         else:
             k = len(split.cuts)

@@ -25,7 +25,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from partikit._kernels._multisplit import MAX_XLOGX_TABLE, block_starts, xlogx_table
+from partikit._kernels._multisplit import (
+    MAX_XLOGX_TABLE,
+    block_starts,
+    segment_sums,
+    xlogx_table,
+)
 from partikit._tables import check_table
 
 
@@ -106,11 +111,16 @@ def block_units(table):
            [0., 2.],
            [3., 0.]])
     """
-    table = check_table(table)
+    return _block_units(check_table(table))
+
+
+def _block_units(table):
     if table.shape[0] == 0:
         return Units(np.zeros(0, dtype=np.intp), table)
     starts = block_starts(table)
-    return Units(starts, np.add.reduceat(table, starts, axis=0))
+    if len(starts) == table.shape[0]:
+        return Units(starts, table)  # every row a block: no copy
+    return Units(starts, segment_sums(table, starts))
 
 
 def quantile_units(table, max_candidates):
@@ -131,17 +141,20 @@ def quantile_units(table, max_candidates):
     -------
     Units
     """
-    table = check_table(table)
+    return _quantile_units(check_table(table), max_candidates)
+
+
+def _quantile_units(table, max_candidates):
     n_rows = table.shape[0]
     if n_rows <= max_candidates:
-        return block_units(table)
+        return _block_units(table)
     cumulative = np.cumsum(table.sum(axis=1))
     targets = cumulative[-1] * np.arange(1, max_candidates) / max_candidates
     # the first row whose cumulative weight reaches each target ends a pre-bin
     ends = np.unique(np.searchsorted(cumulative, targets, side="left"))
     starts = np.concatenate([[0], ends[ends < n_rows - 1] + 1]).astype(np.intp)
-    pre_binned = np.add.reduceat(table, starts, axis=0)
-    blocks = block_units(pre_binned)
+    pre_binned = segment_sums(table, starts)
+    blocks = _block_units(pre_binned)
     return Units(starts[blocks.starts], blocks.table)
 
 

@@ -14,6 +14,7 @@ from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merge_sequence
+from partikit._kernels._multisplit import segment_sums
 from partikit._khiops import (
     KhiopsTrace,
     chi2_classes,
@@ -197,7 +198,7 @@ def khiops_discretization(
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
     if n_initial >= 2:
-        initial = np.add.reduceat(table, starts, axis=0)
+        initial = segment_sums(table, starts)
         n_merges, log_p, forced = khiops_stopping_rule(initial, delta, threshold)
     else:
         n_merges, log_p, forced = 0, np.zeros(1), np.zeros(0, dtype=bool)
@@ -206,7 +207,7 @@ def khiops_discretization(
     removed = np.zeros(n_values, dtype=bool)
     removed[right[:n_merges]] = True
     cuts = starts[~removed[starts]][1:]
-    grouped = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+    grouped = segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
     chi2_value, dof_value, log10_p = chi2_test(grouped)
     statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
     if keep_trace:

@@ -28,6 +28,7 @@ from tests.naive import (
     naive_optimal_multisplit,
     naive_partition_cost,
     naive_refine_cuts,
+    naive_segment_sums,
     naive_value_table,
 )
 
@@ -78,6 +79,25 @@ def test_block_starts_kernel_matches_naive(global_random_seed):
         assert_array_equal(kernel.block_starts(table), naive_block_starts(table))
 
 
+def test_segment_sums_kernel_matches_naive(global_random_seed):
+    """Check the row sums of segments (reduceat's up to rounding: numpy sums
+    pairwise), exact on integer counts."""
+    rng = np.random.RandomState(global_random_seed)
+    for table in _random_value_tables(global_random_seed, 100, max_rows=30):
+        table = table * rng.uniform(0.1, 2.0, size=table.shape)
+        starts = np.unique(
+            np.concatenate([[0], rng.randint(0, len(table), size=rng.randint(4))])
+        ).astype(np.intp)
+        got = kernel.segment_sums(table, starts)
+        assert_allclose(got, naive_segment_sums(table, starts))
+        assert_allclose(got, np.add.reduceat(table, starts, axis=0), rtol=1e-14)
+        integral = np.round(table * 3)
+        assert_array_equal(
+            kernel.segment_sums(integral, starts),
+            np.add.reduceat(integral, starts, axis=0),
+        )
+
+
 @pytest.mark.parametrize("criterion", CRITERIA)
 def test_interval_cost_kernel_matches_naive(criterion, global_random_seed):
     """Check the interval cost, with and without the t log2 t lookup."""
@@ -107,7 +127,10 @@ def test_refine_cuts_kernel_matches_naive(criterion, global_random_seed):
         )
         k = rng.randint(1, len(coarse))
         cuts = np.sort(rng.choice(coarse[1:], size=k, replace=False))
-        refined, value = kernel.refine_cuts(table, coarse, cuts, code, 1e-12)
+        coarse_table = np.add.reduceat(table, coarse, axis=0)
+        refined, value = kernel.refine_cuts(
+            table, coarse, coarse_table, cuts, code, 1e-12
+        )
         expected, expected_value = naive_refine_cuts(table, coarse, cuts, criterion)
         assert value == pytest.approx(expected_value, abs=1e-9)
         assert naive_partition_cost(table, refined, criterion) == pytest.approx(
@@ -284,3 +307,43 @@ def test_many_blocks_warn():
             BlockOptDiscretizer(max_bins=3).fit(x, y)
     finally:
         _block_opt.MANY_UNITS = old
+
+
+def test_auto_search_is_exact_up_to_the_limit(monkeypatch):
+    """Check max_candidates="auto": the exact search (same cuts, values and
+    evaluations as max_candidates=None) up to AUTO_EXACT_UNITS blocks, the
+    pre-binned search on AUTO_CANDIDATES candidates above, recorded in
+    statistics_."""
+    from partikit.discretizers import _block_opt
+
+    X, y, cuts = make_interval_target(n_samples=2500, random_state=0)
+    exact = BlockOptDiscretizer(max_candidates=None).fit(X, y)
+    auto = BlockOptDiscretizer().fit(X, y)
+    n_blocks = exact.statistics_[0]["n_units"]
+    assert n_blocks <= _block_opt.AUTO_EXACT_UNITS
+    assert auto.statistics_[0]["exact"] and exact.statistics_[0]["exact"]
+    assert_array_equal(auto.bin_edges_[0], exact.bin_edges_[0])
+    assert_array_equal(auto.statistics_[0]["values"], exact.statistics_[0]["values"])
+    assert auto.n_evaluations_[0] == exact.n_evaluations_[0]
+
+    monkeypatch.setattr(_block_opt, "AUTO_EXACT_UNITS", n_blocks - 1)
+    monkeypatch.setattr(_block_opt, "AUTO_CANDIDATES", 64)
+    approximate = BlockOptDiscretizer().fit(X, y)
+    assert not approximate.statistics_[0]["exact"]
+    assert approximate.statistics_[0]["n_units"] <= 64
+    same = BlockOptDiscretizer(max_candidates=64).fit(X, y)
+    assert_array_equal(approximate.bin_edges_[0], same.bin_edges_[0])
+    found = approximate.bin_edges_[0][1:-1]
+    assert len(found) == len(cuts)
+    assert np.abs(found - cuts).max() < 1e-2
+
+
+def test_default_on_a_large_column_is_approximate_and_recovers_the_cuts():
+    """Check that the default search on 200,000 distinct values runs on pre-bins
+    (the exact one is quadratic) and still finds the hidden cuts within 1e-3."""
+    X, y, cuts = make_interval_target(n_samples=200_000, random_state=0)
+    disc = BlockOptDiscretizer().fit(X, y)
+    assert not disc.statistics_[0]["exact"]
+    found = disc.bin_edges_[0][1:-1]
+    assert len(found) == len(cuts)
+    assert np.abs(found - cuts).max() < 1e-3
