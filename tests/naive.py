@@ -492,6 +492,12 @@ def naive_value_table(x, y_codes, sample_weight, n_classes):
     return np.array(values), table
 
 
+def naive_segment_sums(table, starts):
+    """Sum of the rows of each segment ``starts[s] .. starts[s + 1] - 1``."""
+    ends = [*starts[1:], len(table)]
+    return np.array([np.sum(table[a:b], axis=0) for a, b in zip(starts, ends)])
+
+
 def naive_block_starts(table):
     """First row of each block: a new block starts unless both rows are pure in
     the same class."""
