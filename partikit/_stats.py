@@ -88,10 +88,18 @@ def log10_chi2_sf(statistic, dof):
     x, d = np.broadcast_arrays(
         np.asarray(statistic, dtype=np.float64), np.asarray(dof, dtype=np.float64)
     )
-    flat = log_chi2_sf_array(
-        np.ascontiguousarray(x).ravel(), np.ascontiguousarray(d).ravel()
-    )
+    flat = log_chi2_sf_array(_writable_flat(x), _writable_flat(d))
     return (flat / LN10).reshape(x.shape)
+
+
+def _writable_flat(values):
+    """The values as a writable C-contiguous 1-D float64 array.
+
+    numba compiles a kernel again for a read-only array (a broadcast view, a
+    read-only input), so the kernel always receives a writable one.
+    """
+    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
+    return flat if flat.flags.writeable else flat.copy()
 
 
 def _non_empty(table):

@@ -333,3 +333,28 @@ def test_chi2_statistic_permutation_invariant():
         assert_allclose(permuted, statistic, rtol=1e-12, atol=1e-12)
 
     check()
+
+
+@pytest.mark.skipif(
+    not hasattr(log_chi2_sf_array, "signatures"), reason="compiled kernels only"
+)
+def test_log10_chi2_sf_compiles_one_array_kernel():
+    """Check that read-only, broadcast, strided and integer inputs reach the
+    array kernel as one type (a cold process compiles it once)."""
+    values = np.array([1.0, 2.0, 3.0])
+    readonly = values.copy()
+    readonly.flags.writeable = False
+    before = set(log_chi2_sf_array.signatures)
+    for statistic, dof in [
+        (values, 2),
+        (values, values),
+        (readonly, readonly),
+        (np.arange(3), 2),
+        (values[::2], values[::2]),
+    ]:
+        pairs = np.broadcast(statistic, dof)
+        expected = [log10_chi2_sf(float(s), float(d)) for s, d in pairs]
+        assert_allclose(log10_chi2_sf(statistic, dof), expected, rtol=1e-12)
+    added = set(log_chi2_sf_array.signatures) - before
+    assert all(not arg.readonly for sig in added for arg in sig)
+    assert len(set(log_chi2_sf_array.signatures) | before) - len(before) <= 1
