@@ -31,37 +31,6 @@ from partikit._kernels._config import NJIT
 
 
 @njit(**NJIT)
-def _delta_chi2(profiles, masses, inv_q, a, b):
-    total = 0.0
-    for j in range(profiles.shape[1]):
-        diff = profiles[a, j] - profiles[b, j]
-        total += diff * diff * inv_q[j]
-    return masses[a] * masses[b] / (masses[a] + masses[b]) * total
-
-
-@njit(**NJIT)
-def _profiles(table):
-    """Working copies for merging: counts, row masses, 1 / q_j and row profiles."""
-    n_rows, n_classes = table.shape
-    counts = table.copy()
-    masses = np.zeros(n_rows, dtype=np.float64)
-    class_totals = np.zeros(n_classes, dtype=np.float64)
-    for i in range(n_rows):
-        for j in range(n_classes):
-            masses[i] += counts[i, j]
-            class_totals[j] += counts[i, j]
-    grand_total = class_totals.sum()
-    inv_q = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        inv_q[j] = grand_total / class_totals[j]
-    profiles = np.empty_like(counts)
-    for i in range(n_rows):
-        for j in range(n_classes):
-            profiles[i, j] = counts[i, j] / masses[i]
-    return counts, masses, inv_q, profiles
-
-
-@njit(**NJIT)
 def chi2_merge_sequence(table):
     """Full bottom-up merge sequence of the rows of a table, by DeltaChi2.
 
@@ -91,9 +60,13 @@ def chi2_merge_sequence(table):
     stably by ``height`` to obtain the greedy sequence. Ties in DeltaChi2 go to the
     lower row index (and, inside the chain, to the previous chain element, which
     guarantees that the chain terminates).
+
+    One function of plain loops: every jitted helper and every numpy array
+    method is compiled on its own in a fresh environment, and the three helpers
+    this kernel had cost a cold first fit about two seconds.
     """
     n_rows, n_classes = table.shape
-    n_merges = max(n_rows - 1, 0)
+    n_merges = n_rows - 1 if n_rows > 1 else 0
     kept = np.empty(n_merges, dtype=np.intp)
     absorbed = np.empty(n_merges, dtype=np.intp)
     delta = np.empty(n_merges, dtype=np.float64)
@@ -101,13 +74,35 @@ def chi2_merge_sequence(table):
     if n_rows < 2:
         return kept, absorbed, delta, height
 
-    counts, masses, inv_q, profiles = _profiles(table)
+    # Working copies: counts, row masses, 1 / q_j and row profiles.
+    counts = np.empty((n_rows, n_classes), dtype=np.float64)
+    masses = np.zeros(n_rows, dtype=np.float64)
+    class_totals = np.zeros(n_classes, dtype=np.float64)
+    for i in range(n_rows):
+        for j in range(n_classes):
+            counts[i, j] = table[i, j]
+            masses[i] += table[i, j]
+            class_totals[j] += table[i, j]
+    grand_total = 0.0
+    for j in range(n_classes):
+        grand_total += class_totals[j]
+    inv_q = np.empty(n_classes, dtype=np.float64)
+    for j in range(n_classes):
+        inv_q[j] = grand_total / class_totals[j]
+    profiles = np.empty((n_rows, n_classes), dtype=np.float64)
+    for i in range(n_rows):
+        for j in range(n_classes):
+            profiles[i, j] = counts[i, j] / masses[i]
 
     # Active rows as a compact array with swap-removal; scans visit live rows only.
-    active = np.arange(n_rows)
-    position = np.arange(n_rows)
+    active = np.empty(n_rows, dtype=np.intp)
+    position = np.empty(n_rows, dtype=np.intp)
+    last_merge = np.empty(n_rows, dtype=np.intp)
+    for i in range(n_rows):
+        active[i] = i
+        position[i] = i
+        last_merge[i] = -1
     n_active = n_rows
-    last_merge = np.full(n_rows, -1, dtype=np.intp)
     chain = np.empty(n_rows, dtype=np.intp)
     chain_len = 0
 
@@ -121,20 +116,29 @@ def chi2_merge_sequence(table):
             chain_len = 1
         while True:
             a = chain[chain_len - 1]
-            if chain_len >= 2:
-                previous = chain[chain_len - 2]
-                best = previous
-                best_delta = _delta_chi2(profiles, masses, inv_q, a, previous)
-            else:
-                previous = -1
-                best = -1
-                best_delta = np.inf
-            for t in range(n_active):
-                c = active[t]
-                if c == a or c == previous:
-                    continue
-                d = _delta_chi2(profiles, masses, inv_q, a, c)
-                if d < best_delta or (
+            previous = -1
+            best = -1
+            best_delta = np.inf
+            for t in range(-1, n_active):
+                # t = -1 scores the previous chain element first: it keeps ties
+                if t < 0:
+                    if chain_len < 2:
+                        continue
+                    c = chain[chain_len - 2]
+                else:
+                    c = active[t]
+                    if c == a or c == previous:
+                        continue
+                total = 0.0
+                for j in range(n_classes):
+                    diff = profiles[a, j] - profiles[c, j]
+                    total += diff * diff * inv_q[j]
+                d = masses[a] * masses[c] / (masses[a] + masses[c]) * total
+                if t < 0:
+                    previous = c
+                    best = c
+                    best_delta = d
+                elif d < best_delta or (
                     d == best_delta and best != previous and c < best
                 ):
                     best_delta = d
@@ -172,59 +176,6 @@ def chi2_merge_sequence(table):
     return kept, absorbed, delta, height
 
 
-@njit(**NJIT)
-def _find(parent, i):
-    root = i
-    while parent[root] != root:
-        root = parent[root]
-    while parent[i] != root:  # path compression
-        following = parent[i]
-        parent[i] = root
-        i = following
-    return root
-
-
-@njit(**NJIT)
-def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
-    """Group label of every row after the first merges of a sequence.
-
-    Parameters
-    ----------
-    n_rows : int
-        Number of rows of the table.
-    kept, absorbed : ndarray of intp
-        Merge operands, as returned by :func:`chi2_merge_sequence`.
-    order : ndarray of intp
-        Order in which to apply the merges (the greedy order).
-    n_merges : int
-        How many merges of ``order`` to apply.
-
-    Returns
-    -------
-    labels : ndarray of intp of shape (n_rows,)
-        Groups numbered 0, 1, ... in order of their first row.
-    """
-    parent = np.arange(n_rows)
-    for t in range(n_merges):
-        k = order[t]
-        root_a = _find(parent, kept[k])
-        root_b = _find(parent, absorbed[k])
-        if root_a < root_b:
-            parent[root_b] = root_a
-        elif root_b < root_a:
-            parent[root_a] = root_b
-    labels = np.full(n_rows, -1, dtype=np.intp)
-    root_label = np.full(n_rows, -1, dtype=np.intp)
-    n_labels = 0
-    for i in range(n_rows):
-        root = _find(parent, i)
-        if root_label[root] < 0:
-            root_label[root] = n_labels
-            n_labels += 1
-        labels[i] = root_label[root]
-    return labels
-
-
 # --------------------------------------------------------------------------------------
 # Adjacent merges (Khiops discretization, Boulle 2004)
 # --------------------------------------------------------------------------------------
@@ -240,123 +191,6 @@ def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
 
 
 @njit(**NJIT)
-def _heap_less(heap, a, b):
-    return heap[a, 0] < heap[b, 0] or (
-        heap[a, 0] == heap[b, 0] and heap[a, 1] < heap[b, 1]
-    )
-
-
-@njit(**NJIT)
-def _heap_swap(heap, a, b):
-    for c in range(3):
-        value = heap[a, c]
-        heap[a, c] = heap[b, c]
-        heap[b, c] = value
-
-
-@njit(**NJIT)
-def _heap_push(heap, size, delta, owner, stamp):
-    i = size
-    heap[i, 0] = delta
-    heap[i, 1] = owner
-    heap[i, 2] = stamp
-    while i > 0:
-        parent = (i - 1) // 4
-        if not _heap_less(heap, i, parent):
-            break
-        _heap_swap(heap, i, parent)
-        i = parent
-    return size + 1
-
-
-@njit(**NJIT)
-def _heap_pop(heap, size):
-    """Remove the smallest entry; returns the new size."""
-    size -= 1
-    for c in range(3):
-        heap[0, c] = heap[size, c]
-    i = 0
-    while True:
-        first = 4 * i + 1
-        if first >= size:
-            break
-        child = first
-        for c in range(first + 1, min(first + 4, size)):
-            if _heap_less(heap, c, child):
-                child = c
-        if not _heap_less(heap, child, i):
-            break
-        _heap_swap(heap, i, child)
-        i = child
-    return size
-
-
-@njit(**NJIT)
-def _heap_top(heap):
-    """DeltaChi2, owner and stamp of the smallest entry."""
-    return heap[0, 0], np.intp(heap[0, 1]), np.intp(heap[0, 2])
-
-
-@njit(**NJIT)
-def _merge_into(counts, masses, profiles, left, right):
-    masses[left] += masses[right]
-    for j in range(counts.shape[1]):
-        counts[left, j] += counts[right, j]
-        profiles[left, j] = counts[left, j] / masses[left]
-
-
-@njit(inline="always", **NJIT)
-def _push_pair(heap, size, profiles, masses, inv_q, version, a, b, limit):
-    """Push the pair (a, b) if one of its intervals weighs less than ``limit``."""
-    if masses[a] < limit or masses[b] < limit:
-        d = _delta_chi2(profiles, masses, inv_q, a, b)
-        size = _heap_push(heap, size, d, a, version[a])
-    return size
-
-
-@njit(**NJIT)
-def _merge_adjacent(
-    heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version, limit,
-    kept, absorbed, delta,
-):  # fmt: skip
-    """Merge the best pair of the heap until it is empty; returns the merge count.
-
-    Only pairs holding an interval lighter than ``limit`` are ever pushed (+inf:
-    every pair). Merges are recorded in ``kept``, ``absorbed`` and ``delta`` while
-    they have room (empty arrays: not recorded).
-    """
-    n_merges = 0
-    while size > 0:
-        d_best, left, stamp = _heap_top(heap)
-        size = _heap_pop(heap, size)
-        if not alive[left] or stamp != version[left] or nxt[left] < 0:
-            continue
-        right = nxt[left]
-        if n_merges < kept.shape[0]:
-            kept[n_merges] = left
-            absorbed[n_merges] = right
-            delta[n_merges] = d_best
-        n_merges += 1
-        _merge_into(counts, masses, profiles, left, right)
-        alive[right] = False
-        nxt[left] = nxt[right]
-        if nxt[right] >= 0:
-            prv[nxt[right]] = left
-        version[left] += 1
-        before = prv[left]
-        if before >= 0:
-            version[before] += 1
-            size = _push_pair(
-                heap, size, profiles, masses, inv_q, version, before, left, limit
-            )
-        if nxt[left] >= 0:
-            size = _push_pair(
-                heap, size, profiles, masses, inv_q, version, left, nxt[left], limit
-            )
-    return n_merges
-
-
-@njit(**NJIT)
 def adjacent_merge_sequence(table, min_count):
     """Bottom-up merges of adjacent intervals by smallest DeltaChi2.
 
@@ -368,9 +202,15 @@ def adjacent_merge_sequence(table, min_count):
     A doubly linked list and a 4-ary heap with version stamps make each merge
     O(J + log m).
 
+    One function, the heap operations written out: numba compiles every small
+    jitted helper (and every literal-argument variant of it) on its own, which
+    made this kernel's first call take seconds. The row profiles are computed on
+    the fly from the counts, in the same operations as a stored profile (the same
+    floats), so that the working memory is one copy of the table.
+
     Parameters
     ----------
-    table : ndarray of float64 of shape (m, n_classes)
+    table : ndarray of float64 of shape (m, n_classes), C-contiguous
         Class counts of the elementary intervals (distinct values) in value order;
         no empty row, no empty column.
     min_count : float
@@ -385,8 +225,20 @@ def adjacent_merge_sequence(table, min_count):
     delta : ndarray of float64
         DeltaChi2 of each later merge.
     """
-    m = table.shape[0]
-    counts, masses, inv_q, profiles = _profiles(table)
+    m, n_classes = table.shape
+    counts = table.copy()
+    masses = np.zeros(m, dtype=np.float64)
+    class_totals = np.zeros(n_classes, dtype=np.float64)
+    for i in range(m):
+        for j in range(n_classes):
+            masses[i] += counts[i, j]
+            class_totals[j] += counts[i, j]
+    grand_total = 0.0
+    for j in range(n_classes):
+        grand_total += class_totals[j]
+    inv_q = np.empty(n_classes, dtype=np.float64)
+    for j in range(n_classes):
+        inv_q[j] = grand_total / class_totals[j]
     nxt = np.empty(m, dtype=np.intp)
     prv = np.empty(m, dtype=np.intp)
     for i in range(m):
@@ -394,33 +246,120 @@ def adjacent_merge_sequence(table, min_count):
         prv[i] = i - 1
     alive = np.ones(m, dtype=np.bool_)
     version = np.zeros(m, dtype=np.intp)
+    # every push is one of the m - 1 initial pairs or one of two per merge
     heap = np.empty((3 * m + 1, 3), dtype=np.float64)
-    unrecorded = np.empty(0, dtype=np.intp)
-
-    # Frequency phase: only pairs holding an under-weight interval compete.
-    size = 0
-    for i in range(m - 1):
-        size = _push_pair(
-            heap, size, profiles, masses, inv_q, version, i, i + 1, min_count
-        )
-    n_alive = m - _merge_adjacent(
-        heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version,
-        min_count, unrecorded, unrecorded, np.empty(0),
-    )  # fmt: skip
-    initial_starts = np.flatnonzero(alive)
-
-    # Optimisation phase: the whole greedy sequence down to one interval.
-    kept = np.empty(n_alive - 1, dtype=np.intp)
-    absorbed = np.empty(n_alive - 1, dtype=np.intp)
-    delta = np.empty(n_alive - 1, dtype=np.float64)
-    size = 0
-    for i in initial_starts[:-1]:
-        version[i] += 1
-        size = _push_pair(
-            heap, size, profiles, masses, inv_q, version, i, nxt[i], np.inf
-        )
-    _merge_adjacent(
-        heap, size, counts, masses, profiles, inv_q, nxt, prv, alive, version,
-        np.inf, kept, absorbed, delta,
-    )  # fmt: skip
+    todo = np.empty(max(m, 2), dtype=np.intp)
+    initial_starts = np.zeros(0, dtype=np.intp)
+    kept = np.zeros(0, dtype=np.intp)
+    absorbed = np.zeros(0, dtype=np.intp)
+    delta = np.zeros(0, dtype=np.float64)
+    n_alive = m
+    # Phase 0, the frequency phase: only pairs holding an under-weight interval
+    # compete, merges are not recorded. Phase 1: every pair, merges recorded.
+    for phase in range(2):
+        limit = min_count
+        if phase == 1:
+            initial_starts = np.flatnonzero(alive)
+            kept = np.empty(n_alive - 1, dtype=np.intp)
+            absorbed = np.empty(n_alive - 1, dtype=np.intp)
+            delta = np.empty(n_alive - 1, dtype=np.float64)
+            limit = np.inf
+        # the left intervals of the pairs to push: first every adjacent pair
+        n_todo = 0
+        i = 0
+        while i >= 0 and nxt[i] >= 0:
+            version[i] += 1
+            todo[n_todo] = i
+            n_todo += 1
+            i = nxt[i]
+        size = 0
+        n_merges = 0
+        while True:
+            for t in range(n_todo):
+                a = todo[t]
+                b = nxt[a]
+                if not (masses[a] < limit or masses[b] < limit):
+                    continue
+                total = 0.0
+                for j in range(n_classes):
+                    diff = counts[a, j] / masses[a] - counts[b, j] / masses[b]
+                    total += diff * diff * inv_q[j]
+                d = masses[a] * masses[b] / (masses[a] + masses[b]) * total
+                # push (d, a, version[a]) and sift it up
+                h = size
+                heap[h, 0] = d
+                heap[h, 1] = a
+                heap[h, 2] = version[a]
+                size += 1
+                while h > 0:
+                    parent = (h - 1) // 4
+                    if not (
+                        heap[h, 0] < heap[parent, 0]
+                        or (
+                            heap[h, 0] == heap[parent, 0]
+                            and heap[h, 1] < heap[parent, 1]
+                        )
+                    ):
+                        break
+                    for c in range(3):
+                        value = heap[h, c]
+                        heap[h, c] = heap[parent, c]
+                        heap[parent, c] = value
+                    h = parent
+            n_todo = 0
+            if size == 0:
+                break
+            # pop the smallest entry: (DeltaChi2, leftmost owner) order
+            d_best = heap[0, 0]
+            left = np.intp(heap[0, 1])
+            stamp = np.intp(heap[0, 2])
+            size -= 1
+            for c in range(3):
+                heap[0, c] = heap[size, c]
+            h = 0
+            while True:
+                first = 4 * h + 1
+                if first >= size:
+                    break
+                child = first
+                for c in range(first + 1, min(first + 4, size)):
+                    if heap[c, 0] < heap[child, 0] or (
+                        heap[c, 0] == heap[child, 0] and heap[c, 1] < heap[child, 1]
+                    ):
+                        child = c
+                if not (
+                    heap[child, 0] < heap[h, 0]
+                    or (heap[child, 0] == heap[h, 0] and heap[child, 1] < heap[h, 1])
+                ):
+                    break
+                for c in range(3):
+                    value = heap[h, c]
+                    heap[h, c] = heap[child, c]
+                    heap[child, c] = value
+                h = child
+            if not alive[left] or stamp != version[left] or nxt[left] < 0:
+                continue
+            right = nxt[left]
+            if n_merges < kept.shape[0]:
+                kept[n_merges] = left
+                absorbed[n_merges] = right
+                delta[n_merges] = d_best
+            n_merges += 1
+            masses[left] += masses[right]
+            for j in range(n_classes):
+                counts[left, j] += counts[right, j]
+            alive[right] = False
+            nxt[left] = nxt[right]
+            if nxt[right] >= 0:
+                prv[nxt[right]] = left
+            version[left] += 1
+            before = prv[left]
+            if before >= 0:
+                version[before] += 1
+                todo[n_todo] = before
+                n_todo += 1
+            if nxt[left] >= 0:
+                todo[n_todo] = left
+                n_todo += 1
+        n_alive -= n_merges
     return initial_starts, kept, absorbed, delta

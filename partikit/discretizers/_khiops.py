@@ -162,7 +162,9 @@ def khiops_discretization(
     # classes too light for the chi-square take no part in it; the values that
     # only they hold join the interval on their left (cuts fall between values
     # of the tested classes)
-    table = table[:, chi2_classes(table.sum(axis=0))]
+    tested = chi2_classes(table.sum(axis=0))
+    if not tested.all():
+        table = np.ascontiguousarray(table[:, tested])
     weighted = np.flatnonzero(table.sum(axis=1) > 0)
     if len(weighted) < table.shape[0]:
         result = khiops_discretization(
