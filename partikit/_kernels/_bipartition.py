@@ -188,7 +188,8 @@ def superclass_search(table, superclasses, criterion, k_class):
     left2 = np.zeros(2)
     total2 = np.zeros(2)
     best = np.inf
-    best_side = np.zeros(m, dtype=np.uint8)
+    best_s = -1
+    best_k = -1
     for s in range(superclasses.shape[0]):
         superclass = superclasses[s]
         order = superclass_order(table, superclass)
@@ -210,9 +211,16 @@ def superclass_search(table, superclasses, criterion, k_class):
                 score = split_impurity(left2, total2, criterion)
             if score < best:
                 best = score
-                best_side[:] = 1
-                for r in range(k + 1):
-                    best_side[order[r]] = 0
+                best_s = s
+                best_k = k
+    # the best prefix is written once, from its superclass's order made again:
+    # writing it at every improvement is O(m) per improvement, O(m^2) in all
+    best_side = np.zeros(m, dtype=np.uint8)
+    if best_s >= 0:
+        best_side[:] = 1
+        order = superclass_order(table, superclasses[best_s])
+        for r in range(best_k + 1):
+            best_side[order[r]] = 0
     if criterion == TWOING:
         best = -best
     return best_side, best

@@ -61,7 +61,7 @@ MIN_POOLING_ROWS = 1024
 MAX_SLIQ_WORK = 2**26
 #: Twoing searches ``m`` rows of ``k`` classes exactly while ``2^(k-1) m`` is at most
 #: this (or ``m <= MIN_POOLING_ROWS``).
-MAX_TWOING_WORK = 2**24
+MAX_TWOING_WORK = 2**22
 #: Rows x superclasses scored per compiled call of Twoing: each call returns to
 #: Python (and to Ctrl-C) within a fraction of a second.
 TWOING_WORK_PER_CALL = 2**22
@@ -344,14 +344,21 @@ def _principal_order(table):
 def _identical_rows(profiles):
     """Group of each row of equal rows, numbered by their first row.
 
-    Rows are hashed (a wrapping integer dot product of their bits) and the hashes
-    factorized, O(m k); a collision, checked for, falls back to a sort.
+    Rows are hashed (each entry's bits mixed by the splitmix64 finaliser, then a
+    wrapping dot product) and the hashes factorized, O(m k); a collision, checked
+    for, falls back to a sort. Without the mixing, values that differ only in
+    their exponent bits differ by a multiple of 2^52 and collide often.
     """
     bits = np.ascontiguousarray(profiles).view(np.uint64)
+    mixed = bits ^ (bits >> np.uint64(30))
+    mixed *= np.uint64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> np.uint64(27)
+    mixed *= np.uint64(0x94D049BB133111EB)
+    mixed ^= mixed >> np.uint64(31)
     multipliers = np.random.default_rng(0).integers(
         1, 2**63, size=bits.shape[1], dtype=np.uint64
     )
-    labels, _ = pd.factorize(bits @ (multipliers | np.uint64(1)))
+    labels, _ = pd.factorize(mixed @ (multipliers | np.uint64(1)))
     _, first = np.unique(labels, return_index=True)
     if np.array_equal(bits, bits[first[labels]]):
         return labels.astype(np.intp)

@@ -15,6 +15,7 @@ from partikit._kernels import _bipartition as kernel
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit.datasets import make_random_table
 from partikit.groupers import BIPARTITIONS
+from partikit.groupers import _bipartition as bipartition
 from partikit.groupers._bipartition import (
     exact_two_class,
     exhaustive,
@@ -23,6 +24,8 @@ from partikit.groupers._bipartition import (
     list_scheduling_superclass,
     pc,
     pc_ext,
+    pooled_rows,
+    sliq,
     sliq_ext,
     twoing,
 )
@@ -32,6 +35,7 @@ from tests.naive import (
     naive_impurity,
     naive_sliq,
     naive_split_impurity,
+    naive_sum_rows,
     naive_twoing_value,
 )
 
@@ -284,3 +288,106 @@ def test_twoing_is_never_worse_than_a_single_superclass(impurity):
         best = twoing(table, impurity=impurity).impurity
         for method in (largest_alone, list_scheduling):
             assert method(table, impurity=impurity).impurity >= best * (1 - 1e-12)
+
+
+# --- many rows: pooling past the exact limits, interruptible Twoing ---------------
+
+
+def test_sum_rows_kernel_matches_naive():
+    rng = np.random.RandomState(3)
+    for _ in range(20):
+        table = rng.rand(rng.randint(1, 30), rng.randint(1, 5))
+        groups = rng.randint(-1, 4, size=len(table)).astype(np.intp)
+        assert_array_equal(
+            kernel.sum_rows(table, groups, 4), naive_sum_rows(table, groups, 4)
+        )
+
+
+def test_superclass_search_kernel_matches_naive_prefixes():
+    """The best prefix (written once at the end) is the first best met."""
+    rng = np.random.RandomState(4)
+    for _ in range(30):
+        table = _random_table(rng, 12, 5)
+        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+        if table.shape[0] < 2 or table.shape[1] < 2:
+            continue
+        superclasses = bipartition._all_superclasses(table.shape[1]).astype(np.uint8)
+        side, value = kernel.superclass_search(table, superclasses, CODES["gini"], True)
+        best = math.inf
+        for superclass in superclasses:
+            share = table[:, superclass == 1].sum(axis=1) / table.sum(axis=1)
+            order = np.argsort(share, kind="stable")
+            for k in range(1, len(order)):
+                best = min(best, naive_split_impurity(table, set(order[:k]), "gini"))
+        left = set(np.flatnonzero(side == 0).tolist())
+        assert math.isclose(value, best, rel_tol=1e-12)
+        assert math.isclose(
+            naive_split_impurity(table, left, "gini"), value, rel_tol=1e-12
+        )
+
+
+def test_identical_rows_are_the_sorted_unique_rows():
+    """Hashing groups exactly the rows np.unique groups, numbered by first row."""
+    rng = np.random.RandomState(5)
+    for _ in range(20):
+        table = rng.randint(0, 3, size=(200, 3)).astype(float)
+        table = table[table.sum(axis=1) > 0]
+        table[::7] *= 3  # same profiles, other counts
+        profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
+        labels = bipartition._identical_rows(profiles)
+        _, expected = np.unique(profiles, axis=0, return_inverse=True)
+        expected = expected.ravel()
+        first = {}
+        renumbered = [first.setdefault(e, len(first)) for e in expected]
+        assert_array_equal(labels, renumbered)
+
+
+def test_pooled_rows_partition_the_rows_and_keep_the_sums():
+    rng = np.random.RandomState(6)
+    table = rng.randint(0, 30, size=(3000, 4)).astype(float) + 1
+    table[:500] = table[500:1000] * 2  # 500 profiles present twice
+    pooled, group = pooled_rows(table, 100)
+    assert len(pooled) <= 100
+    assert_allclose(pooled, naive_sum_rows(table, group, len(pooled)))
+    assert np.all(pooled.sum(axis=1) > 0)
+    fused, fused_group = pooled_rows(table, 10_000)
+    profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
+    assert len(fused) == len(np.unique(profiles, axis=0)) <= 2500  # fused only
+    assert np.all(fused_group[:500] == fused_group[500:1000])
+
+
+@pytest.mark.parametrize("method", [sliq, sliq_ext, twoing])
+def test_methods_pool_only_past_their_limit(method, monkeypatch):
+    """Below the limit the search is the unpooled one; above it the rows are
+    pooled, the flag says so, and the split and its impurity are those of the
+    table's own rows."""
+    rng = np.random.RandomState(7)
+    table = rng.randint(0, 6, size=(60, 3)).astype(float)
+    table[0] += 1
+    exact = method(table)
+    assert not exact.pooled
+    monkeypatch.setattr(bipartition, "MIN_POOLING_ROWS", 8)
+    monkeypatch.setattr(bipartition, "MAX_SLIQ_WORK", 1)
+    monkeypatch.setattr(bipartition, "MAX_TWOING_WORK", 1)
+    result = method(table)
+    assert result.pooled
+    assert 0 < result.left.sum() < np.count_nonzero(table.sum(axis=1))
+    assert math.isclose(
+        result.impurity,
+        naive_split_impurity(table, _left_set(result), "gini"),
+        rel_tol=1e-12,
+    )
+
+
+def test_chunked_twoing_equals_one_call(monkeypatch):
+    """Superclasses scored a few per compiled call give the one-call answer."""
+    rng = np.random.RandomState(8)
+    for _ in range(10):
+        table = _random_table(rng, 15, 7)
+        for score in ("impurity", "twoing"):
+            whole = twoing(table, score=score)
+            monkeypatch.setattr(bipartition, "TWOING_WORK_PER_CALL", 1)
+            chunked = twoing(table, score=score)
+            monkeypatch.undo()
+            assert_array_equal(chunked.left, whole.left)
+            assert chunked.criterion == whole.criterion
