@@ -477,6 +477,15 @@ def naive_sliq(table, impurity, extended):
     return best_left
 
 
+def naive_sum_rows(table, group_ids, n_groups):
+    """Rows summed by group, one row at a time; group -1 rows dropped."""
+    out = np.zeros((n_groups, np.shape(table)[1]))
+    for row, group in zip(table, group_ids, strict=True):
+        if group >= 0:
+            out[group] += row
+    return out
+
+
 # --- discretizers ----------------------------------------------------------------
 
 
@@ -738,6 +747,31 @@ def naive_node_tables(codes, rows, y_codes, weights, features, n_categories, n_c
             for f in features
         ]
     )
+
+
+def naive_best_threshold(x, y_codes, weights, n_classes, impurity, min_leaf):
+    """Least impurity over the thresholds between distinct values of ``x`` whose
+    sides weigh at least ``min_leaf``: (number of values on the left, impurity),
+    (-1, inf) when there is none."""
+    values, table = naive_value_table(x, y_codes, weights, n_classes)
+    best, cut = math.inf, -1
+    for k in range(1, len(values)):
+        left = table[:k].sum(axis=0)
+        right = table[k:].sum(axis=0)
+        if left.sum() < min_leaf or right.sum() < min_leaf:
+            continue
+        value = naive_split_impurity(np.vstack([left, right]), {0}, impurity)
+        if value < best:
+            best, cut = value, k
+    return cut, best
+
+
+def naive_threshold_children(x, y_codes, weights, n_classes, threshold):
+    """Class counts of the rows at most ``threshold`` (row 0) and above (row 1)."""
+    children = np.zeros((2, n_classes))
+    for value, label, weight in zip(x, y_codes, weights, strict=True):
+        children[0 if value <= threshold else 1, label] += weight
+    return children
 
 
 def naive_paths(tree, codes, numeric, stop_on_unknown):
