@@ -7,7 +7,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels import _tables as table_kernels
-from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
+from partikit._kernels._khiops import chi2_merge_sequence
 from partikit._kernels._tables import (
     apply_lookup,
     count_rows,
@@ -15,6 +15,7 @@ from partikit._kernels._tables import (
 )
 from partikit._stats import chi2_statistic
 from partikit._tables import build_table, merge_rows
+from partikit.groupers._khiops import labels_after_merges
 from tests.naive import (
     naive_apply_lookup,
     naive_chi2_statistic,
@@ -199,7 +200,7 @@ def test_chi2_merge_sequence_identical_rows_merge_at_zero():
 
 
 def test_khiops_kernels_are_valid_python(global_random_seed):
-    """Check that the merge kernels run uncompiled with the same result."""
+    """Check that the merge kernel runs uncompiled with the same result."""
     rng = np.random.default_rng(global_random_seed)
     table = rng.integers(1, 30, (8, 3)).astype(float)
     compiled = chi2_merge_sequence(table)
@@ -207,17 +208,12 @@ def test_khiops_kernels_are_valid_python(global_random_seed):
     plain = _plain(chi2_merge_sequence)(table)
     for a, b in zip(compiled, plain, strict=True):
         assert_allclose(a, b)
-    order = np.argsort(compiled[3], kind="stable")
-    assert_array_equal(
-        _plain(labels_after_merges)(8, compiled[0], compiled[1], order, 5),
-        labels_after_merges(8, compiled[0], compiled[1], order, 5),
-    )
 
 
 @pytest.mark.parametrize("n_merges", [0, 1, 3, 6])
 def test_labels_after_merges_matches_naive(global_random_seed, n_merges):
-    """Check union-find labelling against relabelling sets, numbered by first
-    row."""
+    """Check the labelling by connected components against relabelling sets,
+    numbered by first row."""
     rng = np.random.default_rng(global_random_seed)
     table = rng.integers(1, 30, (7, 3)).astype(float)
     kept, absorbed, _, height = chi2_merge_sequence(table)

@@ -11,11 +11,13 @@ from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse
+from scipy.sparse.csgraph import connected_components
 from scipy.stats import chi2 as chi2_distribution
 from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
-from partikit._kernels._khiops import chi2_merge_sequence, labels_after_merges
+from partikit._kernels._khiops import chi2_merge_sequence
 from partikit._khiops import (
     KhiopsTrace,
     chi2_classes,
@@ -129,6 +131,43 @@ def _canonical_row_order(table):
     """
     row_keys = np.vstack([table.T[::-1], -table.sum(axis=1)])
     return np.lexsort(row_keys)
+
+
+def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
+    """Group label of every row after the first merges of a sequence.
+
+    Parameters
+    ----------
+    n_rows : int
+        Number of rows of the table.
+    kept, absorbed : ndarray of intp
+        Merge operands, as returned by
+        :func:`partikit._kernels._khiops.chi2_merge_sequence`.
+    order : ndarray of intp
+        Order in which to apply the merges (the greedy order).
+    n_merges : int
+        How many merges of ``order`` to apply.
+
+    Returns
+    -------
+    labels : ndarray of intp of shape (n_rows,)
+        Groups numbered 0, 1, ... in order of their first row.
+
+    Notes
+    -----
+    The groups are the connected components of the graph whose edges are the
+    merges made (scipy's, a C loop): no kernel for numba to compile.
+    """
+    applied = np.asarray(order[:n_merges], dtype=np.intp)
+    graph = scipy.sparse.coo_matrix(
+        (np.ones(len(applied)), (kept[applied], absorbed[applied])),
+        shape=(n_rows, n_rows),
+    )
+    _, component = connected_components(graph, directed=False)
+    _, first_row = np.unique(component, return_index=True)
+    rank = np.empty(len(first_row), dtype=np.intp)
+    rank[np.argsort(first_row, kind="stable")] = np.arange(len(first_row))
+    return rank[component]
 
 
 @dataclass
