@@ -739,6 +739,28 @@ def group_labels(state):
 
 
 @njit(**NJIT)
+def nonempty_rows(table):
+    """Rows with a positive count, and whether every count is finite and >= 0.
+
+    One pass over the table: a tree node's table has a row for every category of
+    the column, most of them empty, and numpy's row sums are slow on short rows.
+    """
+    n_rows, n_classes = table.shape
+    mask = np.zeros(n_rows, dtype=np.bool_)
+    valid = True
+    for i in range(n_rows):
+        for j in range(n_classes):
+            v = table[i, j]
+            if v > 0.0:
+                mask[i] = True
+                if v == np.inf:
+                    valid = False
+            elif not v == 0.0:
+                valid = False  # negative or NaN
+    return mask, valid
+
+
+@njit(**NJIT)
 def pair_statistics(counts, rows_a, rows_b, test):
     """:func:`pair_statistic` of the pairs ``(rows_a[k], rows_b[k])``."""
     n = rows_a.shape[0]

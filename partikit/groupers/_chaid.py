@@ -19,6 +19,7 @@ from partikit._kernels._chaid import (
     init_state,
     members,
     merge_until,
+    nonempty_rows,
     pair_statistics,
     split_group,
 )
@@ -32,7 +33,7 @@ from partikit._stats import (
     log10_bonferroni_ordinal,
     log10_chi2_sf,
 )
-from partikit._tables import check_table, merge_rows, number_by_first_row
+from partikit._tables import merge_rows, number_by_first_row
 from partikit._validation import resolve_count
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
@@ -269,7 +270,7 @@ def chaid_grouping(
     max_groups=None,
     allow_single_group=True,
     bonferroni=True,
-    max_categories=2048,
+    max_categories=1024,
 ):
     """Group the rows of a contingency table by CHAID merging (Kass 1980).
 
@@ -314,7 +315,7 @@ def chaid_grouping(
         at two groups.
     bonferroni : bool, default=True
         Adjust the p-value by the number of groupings searched.
-    max_categories : int or None, default=2048
+    max_categories : int or None, default=1024
         Nominal predictors with more categories pool their rarest ones first: each
         category with at most ``m`` cases, ``m`` the smallest count that leaves
         at most ``max_categories - n_classes`` categories of their own, joins the
@@ -362,7 +363,14 @@ def chaid_grouping(
     >>> round(result.statistics["chi2"], 2), result.statistics["adjusted_pvalue"]
     (32.4, 8.78...e-08)
     """
-    table = check_table(table)
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be 2-D, got shape {table.shape}.")
+    # a tree node's table has a row for every category of the column, most of them
+    # empty: one pass checks it and finds the non-empty rows
+    row_mask, valid = nonempty_rows(table)
+    if not valid:
+        raise ValueError("table must hold finite non-negative counts.")
     if test not in TEST_CODES:
         raise ValueError(f"test must be 'pearson' or 'likelihood_ratio', got {test!r}.")
     if floating_row is not None and not ordinal:
@@ -374,8 +382,8 @@ def chaid_grouping(
             "max_groups=1 asks for a single group, which allow_single_group=False "
             "forbids."
         )
-    row_mask = table.sum(axis=1) > 0
-    col_mask = table.sum(axis=0) > 0
+    nonempty = table[row_mask]
+    col_mask = nonempty.sum(axis=0) > 0
     floating = floating_row is not None and bool(row_mask[floating_row])
     core_mask = row_mask.copy()
     if floating:
@@ -423,7 +431,9 @@ def chaid_grouping(
             labels = np.zeros(1, dtype=np.intp)
         core_rows = np.append(core_rows, floating_row)
         rows = np.vstack([core, floating_counts[None, :]])
-    min_size = resolve_count(min_group_size, float(table.sum()))
+    min_size = 0
+    if min_group_size:
+        min_size = resolve_count(min_group_size, float(table.sum()))
     if min_size > 0 and n_categories >= 2:
         labels = _absorb_small_groups(
             rows, labels, floating_label, ordinal, test, min_size
@@ -435,7 +445,7 @@ def chaid_grouping(
     )
     n_groups = int(renumber.max()) + 1 if len(renumber) else 0
 
-    grouped = merge_rows(table[row_mask][:, col_mask], group_ids[row_mask], n_groups)
+    grouped = merge_rows(nonempty[:, col_mask], group_ids[row_mask], n_groups)
     statistic, dof, log10_p = table_test(grouped, test)
     log10_multiplier = 0.0
     if bonferroni and n_groups >= 1:
@@ -554,7 +564,7 @@ class CHAIDGrouper(BaseGrouper):
         small to stand alone is always absorbed).
     bonferroni : bool, default=True
         Adjust each column's p-value for the number of groupings searched.
-    max_categories : int or None, default=2048
+    max_categories : int or None, default=1024
         A nominal column with more categories first pools its rarest ones by
         their most frequent class (see the Notes), so that the merging stays
         fast at any number of categories; up to this many nothing changes. None
@@ -711,7 +721,7 @@ class CHAIDGrouper(BaseGrouper):
         max_groups=None,
         allow_single_group=True,
         bonferroni=True,
-        max_categories=2048,
+        max_categories=1024,
         encode="ordinal",
         handle_unknown="default_group",
         n_jobs=None,
