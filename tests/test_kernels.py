@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
+from partikit._kernels import _khiops as khiops_kernels
 from partikit._kernels import _tables as table_kernels
 from partikit._kernels._khiops import chi2_merge_sequence
 from partikit._kernels._tables import (
@@ -204,10 +205,27 @@ def test_khiops_kernels_are_valid_python(global_random_seed):
     rng = np.random.default_rng(global_random_seed)
     table = rng.integers(1, 30, (8, 3)).astype(float)
     compiled = chi2_merge_sequence(table)
-    # py_func calls the compiled helper: enough to run every line of the loop.
-    plain = _plain(chi2_merge_sequence)(table)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(
+            khiops_kernels, "_chain_merges", _plain(khiops_kernels._chain_merges)
+        )
+        plain = chi2_merge_sequence(table)
     for a, b in zip(compiled, plain, strict=True):
         assert_allclose(a, b)
+
+
+@pytest.mark.parametrize("work_per_call", [1, 7, 50])
+def test_chi2_merge_sequence_resumes_where_it_stopped(
+    global_random_seed, work_per_call
+):
+    """Check that a merge sequence made in many short calls of the compiled loop
+    (so that Ctrl-C is seen) is the sequence made in one."""
+    rng = np.random.default_rng(global_random_seed)
+    table = rng.integers(1, 30, (25, 3)).astype(float)
+    whole = chi2_merge_sequence(table)
+    pieces = chi2_merge_sequence(table, work_per_call=work_per_call)
+    for a, b in zip(whole, pieces, strict=True):
+        assert_array_equal(a, b)
 
 
 @pytest.mark.parametrize("n_merges", [0, 1, 3, 6])

@@ -29,15 +29,23 @@ from numba import njit
 
 from partikit._kernels._config import NJIT
 
+#: Work (profile differences computed, times the classes) of one call of
+#: :func:`_chain_merges`: about 20 ms, so that Ctrl-C stops a long grouping soon.
+MERGE_WORK_PER_CALL = 1 << 24
 
-@njit(**NJIT)
-def chi2_merge_sequence(table):
+
+def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
     """Full bottom-up merge sequence of the rows of a table, by DeltaChi2.
 
     Parameters
     ----------
     table : ndarray of float64 of shape (n_rows, n_classes)
         Contingency table with no empty row and no empty column.
+    work_per_call : int, default=MERGE_WORK_PER_CALL
+        The compiled loop returns to Python after about this much work (profile
+        differences times classes) and is called again where it stopped, so
+        that a KeyboardInterrupt is seen within a fraction of a second; the
+        merges do not depend on it.
 
     Returns
     -------
@@ -59,12 +67,10 @@ def chi2_merge_sequence(table):
     Merges come in the order the chain finds them, not in greedy order: sort them
     stably by ``height`` to obtain the greedy sequence. Ties in DeltaChi2 go to the
     lower row index (and, inside the chain, to the previous chain element, which
-    guarantees that the chain terminates).
-
-    One function of plain loops: every jitted helper and every numpy array
-    method is compiled on its own in a fresh environment, and the three helpers
-    this kernel had cost a cold first fit about two seconds.
+    guarantees that the chain terminates). Cost O(I^2 J) for I rows and J
+    classes, O(I J) memory.
     """
+    table = np.ascontiguousarray(table, dtype=np.float64)
     n_rows, n_classes = table.shape
     n_merges = n_rows - 1 if n_rows > 1 else 0
     kept = np.empty(n_merges, dtype=np.intp)
@@ -73,40 +79,73 @@ def chi2_merge_sequence(table):
     height = np.empty(n_merges, dtype=np.float64)
     if n_rows < 2:
         return kept, absorbed, delta, height
-
-    # Working copies: counts, row masses, 1 / q_j and row profiles.
     counts = np.empty((n_rows, n_classes), dtype=np.float64)
-    masses = np.zeros(n_rows, dtype=np.float64)
-    class_totals = np.zeros(n_classes, dtype=np.float64)
-    for i in range(n_rows):
-        for j in range(n_classes):
-            counts[i, j] = table[i, j]
-            masses[i] += table[i, j]
-            class_totals[j] += table[i, j]
-    grand_total = 0.0
-    for j in range(n_classes):
-        grand_total += class_totals[j]
-    inv_q = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        inv_q[j] = grand_total / class_totals[j]
     profiles = np.empty((n_rows, n_classes), dtype=np.float64)
-    for i in range(n_rows):
+    masses = np.empty(n_rows, dtype=np.float64)
+    inv_q = np.empty(n_classes, dtype=np.float64)
+    # rows: active rows, position of each row in it, last merge of each row, chain
+    index_state = np.empty((4, n_rows), dtype=np.intp)
+    # merges made, chain length, number of active rows
+    counters = np.zeros(3, dtype=np.intp)
+    while counters[0] < n_merges:
+        _chain_merges(
+            table, counts, profiles, masses, inv_q, index_state, counters,
+            kept, absorbed, delta, height, work_per_call,
+        )  # fmt: skip
+    return kept, absorbed, delta, height
+
+
+@njit(**NJIT)
+def _chain_merges(
+    table, counts, profiles, masses, inv_q, index_state, counters,
+    kept, absorbed, delta, height, work_per_call,
+):  # fmt: skip
+    """Merges of the nearest-neighbour chain, from ``counters`` on, for a while.
+
+    Fills the working arrays from ``table`` at the first call (``counters`` all
+    zero), then makes merges until they are all made or ``work_per_call`` is
+    spent, and records in ``counters`` where it stopped. One function of plain
+    loops: every jitted helper and every numpy array method is compiled on its
+    own in a fresh environment, and the helpers this kernel had cost a cold
+    first fit about two seconds.
+    """
+    n_rows, n_classes = table.shape
+    n_merges = n_rows - 1
+    active = index_state[0]
+    position = index_state[1]
+    last_merge = index_state[2]
+    chain = index_state[3]
+    if counters[0] == 0 and counters[2] == 0:
+        # Working copies: counts, row masses, 1 / q_j and row profiles.
+        class_totals = np.zeros(n_classes, dtype=np.float64)
+        for i in range(n_rows):
+            masses[i] = 0.0
+            for j in range(n_classes):
+                counts[i, j] = table[i, j]
+                masses[i] += table[i, j]
+                class_totals[j] += table[i, j]
+        grand_total = 0.0
         for j in range(n_classes):
-            profiles[i, j] = counts[i, j] / masses[i]
+            grand_total += class_totals[j]
+        for j in range(n_classes):
+            inv_q[j] = grand_total / class_totals[j]
+        for i in range(n_rows):
+            for j in range(n_classes):
+                profiles[i, j] = counts[i, j] / masses[i]
+        # Active rows as a compact array with swap-removal; scans visit live rows
+        # only.
+        for i in range(n_rows):
+            active[i] = i
+            position[i] = i
+            last_merge[i] = -1
+        counters[1] = 0
+        counters[2] = n_rows
+    chain_len = counters[1]
+    n_active = counters[2]
+    work = 0
 
-    # Active rows as a compact array with swap-removal; scans visit live rows only.
-    active = np.empty(n_rows, dtype=np.intp)
-    position = np.empty(n_rows, dtype=np.intp)
-    last_merge = np.empty(n_rows, dtype=np.intp)
-    for i in range(n_rows):
-        active[i] = i
-        position[i] = i
-        last_merge[i] = -1
-    n_active = n_rows
-    chain = np.empty(n_rows, dtype=np.intp)
-    chain_len = 0
-
-    for k in range(n_merges):
+    k = counters[0]
+    while k < n_merges and work < work_per_call:
         if chain_len == 0:
             start = active[0]
             for t in range(1, n_active):
@@ -143,6 +182,7 @@ def chi2_merge_sequence(table):
                 ):
                     best_delta = d
                     best = c
+            work += n_active * n_classes
             if best == previous:
                 break
             chain[chain_len] = best
@@ -173,7 +213,10 @@ def chi2_merge_sequence(table):
         active[slot] = last
         position[last] = slot
         n_active -= 1
-    return kept, absorbed, delta, height
+        k += 1
+    counters[0] = k
+    counters[1] = chain_len
+    counters[2] = n_active
 
 
 # --------------------------------------------------------------------------------------
