@@ -14,7 +14,14 @@ from sklearn.base import clone
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from sklearn.utils._param_validation import InvalidParameterError
 
-from partikit._kernels._tree import node_tables
+from partikit._kernels._bipartition import node_impurity
+from partikit._kernels._codes import IMPURITY_CODES
+from partikit._kernels._multisplit import value_table
+from partikit._kernels._tree import (
+    best_impurity_threshold,
+    node_tables,
+    threshold_children,
+)
 from partikit._stats import chi2_test
 from partikit._tables import midpoints
 from partikit.datasets import make_grouped_categorical, make_k_of_n
@@ -33,10 +40,17 @@ from partikit.groupers import (
     chaid_grouping,
     khiops_grouping,
 )
+from partikit.groupers import _bipartition as bipartition
 from partikit.tree import SPLITTERS, PartitionTreeClassifier, export_text
 from partikit.tree._builder import _node_basis
 from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC, PROJECTION
-from tests.naive import naive_node_tables, naive_paths, naive_split_impurity
+from tests.naive import (
+    naive_best_threshold,
+    naive_node_tables,
+    naive_paths,
+    naive_split_impurity,
+    naive_threshold_children,
+)
 
 
 def _mixed_frame(n=300, seed=0, nan=True):
@@ -162,6 +176,88 @@ def test_numeric_threshold_equals_brute_force(seed):
     else:
         assert tree.tree_.kind[0] == NUMERIC
         assert tree.tree_.thresholds[0] == best_t
+
+
+def _threshold_rows(rng, weighted):
+    n = int(rng.integers(1, 80))
+    x = rng.integers(0, int(rng.integers(1, 15)), n).astype(float)
+    y = rng.integers(0, int(rng.integers(1, 5)), n).astype(np.intp)
+    w = rng.random(n) * 3 + 0.1 if weighted else np.ones(n)
+    return x, np.argsort(x, kind="stable"), y, w, int(y.max()) + 1
+
+
+@pytest.mark.parametrize("impurity", ["gini", "entropy"])
+@pytest.mark.parametrize("seed", range(10))
+def test_streamed_threshold_kernel_matches_naive(impurity, seed):
+    """The streamed threshold reaches the least impurity of every threshold, and its
+    children tables are the rows on each side."""
+    rng = np.random.default_rng(seed)
+    for weighted in (False, True):
+        x, order, y, w, n_classes = _threshold_rows(rng, weighted)
+        min_leaf = float(rng.integers(0, 6))
+        cut, low, high, value, total = best_impurity_threshold(
+            x, order, y, w, n_classes, IMPURITY_CODES[impurity], min_leaf
+        )
+        naive_cut, naive_value = naive_best_threshold(
+            x, y, w, n_classes, impurity, min_leaf
+        )
+        assert (cut < 0) == (naive_cut < 0)
+        assert_allclose(total, np.bincount(y, weights=w, minlength=n_classes))
+        if cut < 0:
+            continue
+        assert value == pytest.approx(naive_value, rel=1e-12, abs=1e-15)
+        values = np.unique(x)
+        assert (low, high) == (values[cut - 1], values[cut])
+        threshold = low / 2 + high / 2
+        assert_allclose(
+            threshold_children(x, order, y, w, n_classes, threshold),
+            naive_threshold_children(x, y, w, n_classes, threshold),
+        )
+
+
+@pytest.mark.parametrize("impurity", ["gini", "entropy"])
+def test_streamed_threshold_is_the_value_table_splitter_bit_for_bit(impurity):
+    """Results unchanged: the tree's streamed search gives the threshold, criterion
+    value and children of the value-table splitter it replaces, to the last bit."""
+    splitter = SPLITTERS["numeric"][impurity]
+    rng = np.random.default_rng(11)
+    for _ in range(40):
+        x, order, y, w, n_classes = _threshold_rows(rng, weighted=True)
+        min_leaf = float(rng.integers(0, 4))
+        values, table = value_table(x, order, y, w, n_classes)
+        expected = splitter(values, table, impurity, min_leaf, 2)
+        code = IMPURITY_CODES[impurity]
+        cut, low, high, value, total = best_impurity_threshold(
+            x, order, y, w, n_classes, code, min_leaf
+        )
+        if len(expected.thresholds) == 0:
+            assert cut < 0
+            continue
+        threshold = low / 2 + high / 2
+        assert threshold == expected.thresholds[0]
+        assert node_impurity(total, code) - value == expected.raw
+        children = np.zeros((2, n_classes))  # the value-table route's sums
+        np.add.at(children, (values > threshold).astype(np.intp), table)
+        assert_array_equal(
+            threshold_children(x, order, y, w, n_classes, threshold), children
+        )
+
+
+def test_pooled_splits_are_recorded_in_the_tree(monkeypatch):
+    """A node with more categories than SLIQ-ext searches exactly is split on pooled
+    categories and tree_.pooled says so; below the limit nothing is pooled."""
+    X, y, _ = make_grouped_categorical(
+        n_samples=600, n_categories=40, n_groups=3, random_state=0
+    )
+    tree = PartitionTreeClassifier(categorical_split="sliq_ext", max_depth=2)
+    exact = tree.fit(X, y).tree_
+    assert not exact.pooled.any()
+    monkeypatch.setattr(bipartition, "MIN_POOLING_ROWS", 4)
+    monkeypatch.setattr(bipartition, "MAX_SLIQ_WORK", 16)
+    pooled = clone(tree).fit(X, y).tree_
+    assert pooled.pooled[0]
+    assert not pooled.pooled[pooled.kind == LEAF].any()
+    assert pickle.loads(pickle.dumps(pooled)).pooled.tolist() == pooled.pooled.tolist()
 
 
 def test_raw_split_score_picks_the_largest_cut_weight():
