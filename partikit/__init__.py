@@ -8,6 +8,9 @@ combine, encode the attributes by those groups and intervals, and grow decision
 trees whose splits are exactly those partitions.
 """
 
+import warnings
+
+from partikit._kernels._config import NJIT
 from partikit._version import __version__
 from partikit.discretizers import (
     BlockOptDiscretizer,
@@ -21,6 +24,15 @@ from partikit.groupers import (
     MaxCutGrouper,
 )
 from partikit.tree import PartitionTreeClassifier
+
+if not NJIT["cache"]:
+    warnings.warn(
+        "numba has no writable folder to cache partikit's compiled kernels in, so "
+        "every new process compiles them again (seconds at its first fit). Set the "
+        "environment variable NUMBA_CACHE_DIR to a writable folder to keep them.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 
 __all__ = [
     "AttributeAggregator",

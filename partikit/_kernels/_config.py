@@ -12,10 +12,8 @@ numba caches a kernel in ``$NUMBA_CACHE_DIR`` when it is set and writable, else 
 (``~/.cache/numba``). When none of them is writable (a read-only install run by a
 user without a writable home), ``cache=True`` makes the decorator itself raise, and
 ``import partikit`` would fail: the kernels are then compiled without the disk
-cache, in every process, with a warning that says how to keep them.
+cache, in every process, and ``import partikit`` warns how to keep them.
 """
-
-import warnings
 
 
 def _disk_cache_available():
@@ -35,14 +33,4 @@ def _disk_cache_available():
     return True
 
 
-_CACHE = _disk_cache_available()
-if not _CACHE:
-    warnings.warn(
-        "numba has no writable folder to cache partikit's compiled kernels in, so "
-        "every new process compiles them again (seconds at its first fit). Set the "
-        "environment variable NUMBA_CACHE_DIR to a writable folder to keep them.",
-        RuntimeWarning,
-        stacklevel=2,
-    )
-
-NJIT = {"cache": _CACHE, "nogil": True}
+NJIT = {"cache": _disk_cache_available(), "nogil": True}
