@@ -60,32 +60,40 @@ def node_impurity(counts, criterion):
 
 
 @njit(**NJIT)
-def _side_term(counts, total, size, criterion):
-    """``size * phi`` of one side, its class counts ``counts`` (or, with ``total``
-    given, ``total - counts``), without building the side's count vector."""
-    if size <= 0.0:
-        return 0.0
-    value = 0.0
-    for x in range(counts.shape[0]):
-        c = counts[x] if total is None else total[x] - counts[x]
-        if criterion == GINI:
-            p = c / size
-            value += p * p
-        elif c > 0.0:
-            p = c / size
-            value -= p * math.log2(p)
-    return size * (1.0 - value) if criterion == GINI else size * value
-
-
-@njit(**NJIT)
 def split_impurity(left, total, criterion):
-    """Weighted impurity of the split whose left side has class counts ``left``."""
+    """Weighted impurity of the split whose left side has class counts ``left``.
+
+    Both sides in one loop over the classes (the right side's counts are
+    ``total - left``), each side's sum in class order: a helper per side, called
+    with and without ``total``, would be compiled twice.
+    """
     n_left = left.sum()
     n_total = total.sum()
-    return (
-        _side_term(left, None, n_left, criterion)
-        + _side_term(left, total, n_total - n_left, criterion)
-    ) / n_total
+    n_right = n_total - n_left
+    value_left = 0.0
+    value_right = 0.0
+    for x in range(left.shape[0]):
+        c_left = left[x]
+        c_right = total[x] - left[x]
+        if n_left > 0.0:
+            p = c_left / n_left
+            if criterion == GINI:
+                value_left += p * p
+            elif c_left > 0.0:
+                value_left -= p * math.log2(p)
+        if n_right > 0.0:
+            p = c_right / n_right
+            if criterion == GINI:
+                value_right += p * p
+            elif c_right > 0.0:
+                value_right -= p * math.log2(p)
+    term_left = 0.0
+    term_right = 0.0
+    if n_left > 0.0:
+        term_left = n_left * (1.0 - value_left if criterion == GINI else value_left)
+    if n_right > 0.0:
+        term_right = n_right * (1.0 - value_right if criterion == GINI else value_right)
+    return (term_left + term_right) / n_total
 
 
 @njit(**NJIT)

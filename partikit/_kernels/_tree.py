@@ -78,58 +78,56 @@ def best_impurity_threshold(x, order, y_codes, weights, n_classes, criterion, mi
 
     Returns
     -------
-    cut : int
-        Number of distinct values on the left of the best threshold; -1 when no
-        candidate is valid (or fewer than two distinct values).
-    low, high : float
-        The last value on the left and the first on the right.
+    threshold : float
+        Halfway between the last value on the left and the first on the right;
+        NaN when no candidate is valid (or there are fewer than two distinct
+        values).
     impurity : float
         The best split's weighted impurity.
     total : ndarray of float64 of shape (n_classes,)
         Class counts of all rows.
+    children : ndarray of float64 of shape (2, n_classes)
+        Class counts of the rows at most ``threshold`` and above it.
     """
     n = order.shape[0]
     group = np.zeros(n_classes, dtype=np.float64)
     touched = np.empty(n_classes, dtype=np.intp)
     total = np.zeros(n_classes, dtype=np.float64)
-    # pass 1: class totals, summed value by value as the value table's columns are
-    n_touched = 0
-    for r in range(n):
-        i = order[r]
-        label = y_codes[i]
-        if group[label] == 0.0:
-            touched[n_touched] = label
-            n_touched += 1
-        group[label] += weights[i]
-        if r == n - 1 or x[order[r + 1]] != x[i]:
-            for t in range(n_touched):
-                total[touched[t]] += group[touched[t]]
-                group[touched[t]] = 0.0
-            n_touched = 0
-    grand = 0.0
-    for c in range(n_classes):
-        grand += total[c]
     left = np.zeros(n_classes, dtype=np.float64)
+    children = np.zeros((2, n_classes), dtype=np.float64)
     best = np.inf
-    cut = -1
-    low = np.nan
-    high = np.nan
-    n_values = 0
-    for r in range(n):
-        i = order[r]
-        label = y_codes[i]
-        if group[label] == 0.0:
-            touched[n_touched] = label
-            n_touched += 1
-        group[label] += weights[i]
-        if r == n - 1 or x[order[r + 1]] != x[i]:
+    threshold = np.nan
+    # pass 0: class totals; pass 1: the candidates; pass 2: the children. Counts
+    # are summed value by value, as the value table's rows are.
+    for stage in range(3):
+        if stage == 2 and np.isnan(threshold):
+            break
+        grand = 0.0
+        for c in range(n_classes):
+            grand += total[c]
+        n_touched = 0
+        for r in range(n):
+            i = order[r]
+            label = y_codes[i]
+            if group[label] == 0.0:
+                touched[n_touched] = label
+                n_touched += 1
+            group[label] += weights[i]
+            last = r == n - 1
+            if not last and x[order[r + 1]] == x[i]:
+                continue
+            if stage == 0:
+                into = total
+            elif stage == 1:
+                into = left
+            else:
+                into = children[0] if x[i] <= threshold else children[1]
             for t in range(n_touched):
-                left[touched[t]] += group[touched[t]]
+                into[touched[t]] += group[touched[t]]
                 group[touched[t]] = 0.0
             n_touched = 0
-            n_values += 1
-            if r == n - 1:
-                break
+            if stage != 1 or last:
+                continue
             size = 0.0
             for c in range(n_classes):
                 size += left[c]
@@ -138,28 +136,8 @@ def best_impurity_threshold(x, order, y_codes, weights, n_classes, criterion, mi
             value = split_impurity(left, total, criterion)
             if value < best:
                 best = value
-                cut = n_values
-                low = x[i]
-                high = x[order[r + 1]]
-    return cut, low, high, best, total
-
-
-@njit(**NJIT)
-def threshold_children(x, order, y_codes, weights, n_classes, threshold):
-    """Class counts of the rows at most ``threshold`` (row 0) and above (row 1),
-    summed value by value in increasing order."""
-    children = np.zeros((2, n_classes), dtype=np.float64)
-    group = np.zeros(n_classes, dtype=np.float64)
-    n = order.shape[0]
-    for r in range(n):
-        i = order[r]
-        group[y_codes[i]] += weights[i]
-        if r == n - 1 or x[order[r + 1]] != x[i]:
-            side = 0 if x[i] <= threshold else 1
-            for c in range(n_classes):
-                children[side, c] += group[c]
-                group[c] = 0.0
-    return children
+                threshold = x[i] / 2 + x[order[r + 1]] / 2
+    return threshold, best, total, children
 
 
 @njit(**NJIT)

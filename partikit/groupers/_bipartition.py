@@ -110,7 +110,15 @@ def _prepare(table, impurity):
         )
     table = check_table(table)
     rows = np.flatnonzero(table.sum(axis=1) > 0)
-    sub = np.ascontiguousarray(table[rows][:, table.sum(axis=0) > 0])
+    classes = table.sum(axis=0) > 0
+    # one copy at most: a node table of a million categories and 10 classes
+    # weighs 80 MB
+    if not classes.all():
+        sub = np.ascontiguousarray(table[rows][:, classes])
+    elif len(rows) < len(table):
+        sub = table[rows]
+    else:
+        sub = table
     return _Prepared(table, rows, sub, IMPURITY_CODES[impurity])
 
 

@@ -24,7 +24,6 @@ from partikit._kernels._tree import (
     PROJECTION,
     best_impurity_threshold,
     node_tables,
-    threshold_children,
 )
 from partikit._stats import chi2_test
 from partikit.tree._splitters import (
@@ -302,17 +301,14 @@ class _Grower:
         """``split_impurity_threshold`` on the sorted rows: (thresholds, raw,
         children table), or None."""
         code = IMPURITY_CODES[self.numeric_impurity]
-        cut, low, high, impurity, total = best_impurity_threshold(
+        threshold, impurity, total, children_table = best_impurity_threshold(
             x, order, y, w, self.data.n_classes, code,
             float(self.params.min_samples_leaf),
         )  # fmt: skip
-        if cut < 0:
+        if np.isnan(threshold):
             return None
-        thresholds = np.array([low / 2 + high / 2])
-        children_table = threshold_children(
-            x, order, y, w, self.data.n_classes, float(thresholds[0])
-        )
-        return thresholds, float(node_impurity(total, code) - impurity), children_table
+        raw = float(node_impurity(total, code) - impurity)
+        return np.array([threshold]), raw, children_table
 
     def _numeric_candidates(self, rows, parent_impurity):
         data, params = self.data, self.params

@@ -17,11 +17,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import value_table
-from partikit._kernels._tree import (
-    best_impurity_threshold,
-    node_tables,
-    threshold_children,
-)
+from partikit._kernels._tree import best_impurity_threshold, node_tables
 from partikit._stats import chi2_test
 from partikit._tables import midpoints
 from partikit.datasets import make_grouped_categorical, make_k_of_n
@@ -195,23 +191,21 @@ def test_streamed_threshold_kernel_matches_naive(impurity, seed):
     for weighted in (False, True):
         x, order, y, w, n_classes = _threshold_rows(rng, weighted)
         min_leaf = float(rng.integers(0, 6))
-        cut, low, high, value, total = best_impurity_threshold(
+        threshold, value, total, children = best_impurity_threshold(
             x, order, y, w, n_classes, IMPURITY_CODES[impurity], min_leaf
         )
         naive_cut, naive_value = naive_best_threshold(
             x, y, w, n_classes, impurity, min_leaf
         )
-        assert (cut < 0) == (naive_cut < 0)
+        assert np.isnan(threshold) == (naive_cut < 0)
         assert_allclose(total, np.bincount(y, weights=w, minlength=n_classes))
-        if cut < 0:
+        if naive_cut < 0:
             continue
         assert value == pytest.approx(naive_value, rel=1e-12, abs=1e-15)
         values = np.unique(x)
-        assert (low, high) == (values[cut - 1], values[cut])
-        threshold = low / 2 + high / 2
+        assert values[naive_cut - 1] < threshold < values[naive_cut]
         assert_allclose(
-            threshold_children(x, order, y, w, n_classes, threshold),
-            naive_threshold_children(x, y, w, n_classes, threshold),
+            children, naive_threshold_children(x, y, w, n_classes, threshold)
         )
 
 
@@ -227,20 +221,17 @@ def test_streamed_threshold_is_the_value_table_splitter_bit_for_bit(impurity):
         values, table = value_table(x, order, y, w, n_classes)
         expected = splitter(values, table, impurity, min_leaf, 2)
         code = IMPURITY_CODES[impurity]
-        cut, low, high, value, total = best_impurity_threshold(
+        threshold, value, total, children = best_impurity_threshold(
             x, order, y, w, n_classes, code, min_leaf
         )
         if len(expected.thresholds) == 0:
-            assert cut < 0
+            assert np.isnan(threshold)
             continue
-        threshold = low / 2 + high / 2
         assert threshold == expected.thresholds[0]
         assert node_impurity(total, code) - value == expected.raw
-        children = np.zeros((2, n_classes))  # the value-table route's sums
-        np.add.at(children, (values > threshold).astype(np.intp), table)
-        assert_array_equal(
-            threshold_children(x, order, y, w, n_classes, threshold), children
-        )
+        gathered = np.zeros((2, n_classes))  # the value-table route's sums
+        np.add.at(gathered, (values > threshold).astype(np.intp), table)
+        assert_array_equal(children, gathered)
 
 
 def test_pooled_splits_are_recorded_in_the_tree(monkeypatch):
