@@ -106,45 +106,6 @@ def segment_sums(table, starts):
 
 
 @njit(**NJIT)
-def block_starts(table):
-    """First row of every block of a value table.
-
-    The gap between rows ``r`` and ``r + 1`` is a boundary point unless both rows
-    are class-uniform with the same class; blocks are the runs of rows between
-    boundary points.
-
-    Parameters
-    ----------
-    table : ndarray of float64 of shape (n_rows, n_classes)
-        Rows with a positive total.
-
-    Returns
-    -------
-    starts : ndarray of intp of shape (n_blocks,)
-        Increasing, ``starts[0] == 0``.
-    """
-    n_rows, n_classes = table.shape
-    uniform_class = np.full(n_rows, -1, dtype=np.intp)
-    for r in range(n_rows):
-        n_present = 0
-        for c in range(n_classes):
-            if table[r, c] > 0:
-                n_present += 1
-                uniform_class[r] = c
-        if n_present != 1:
-            uniform_class[r] = -1
-    starts = np.empty(max(n_rows, 1), dtype=np.intp)
-    starts[0] = 0
-    n_blocks = 1
-    for r in range(1, n_rows):
-        same = uniform_class[r] >= 0 and uniform_class[r] == uniform_class[r - 1]
-        if not same:
-            starts[n_blocks] = r
-            n_blocks += 1
-    return starts[:n_blocks].copy()
-
-
-@njit(**NJIT)
 def prefix_sums(units):
     """Prefix sums of unit class counts: row ``i`` sums units ``0 .. i-1``."""
     m, n_classes = units.shape
@@ -197,31 +158,6 @@ def interval_cost(cum, a, b, criterion, xlogx):
 
 
 @njit(**NJIT)
-def _cost_row(cum, cum_int, xlogx, i, criterion, cost):
-    """``cost[j] = cost(j, i)`` for every j in 1 .. i-1, in one sweep.
-
-    The interval totals decrease as j grows, so the ``t log2 t`` lookups of the
-    integer path walk the table in order.
-    """
-    n_classes = cum.shape[1]
-    if criterion == ENTROPY and xlogx.shape[0] > 0:
-        n_i = 0
-        for c in range(n_classes):
-            n_i += cum_int[i, c]
-        for j in range(1, i):
-            n = 0
-            s = 0.0
-            for c in range(n_classes):
-                v = cum_int[i, c] - cum_int[j, c]
-                n += v
-                s += xlogx[v]
-            cost[j] = max(xlogx[n] - s, 0.0)
-        return
-    for j in range(1, i):
-        cost[j] = interval_cost(cum, j, i, criterion, xlogx)
-
-
-@njit(**NJIT)
 def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
     """Optimal partitions of a sequence of units into at most k intervals, k <= K.
 
@@ -267,9 +203,17 @@ def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
     """
     m, n_classes = units.shape
     K = min(max_parts, m)
-    cum = prefix_sums(units)
+    lookup = xlogx.shape[0] > 0
+    entropy = criterion == ENTROPY
+    # Prefix sums and the interval costs are written out here rather than calling
+    # prefix_sums / interval_cost: each jitted helper (and each literal-argument
+    # variant) is compiled on its own at the first fit. Same operations, same floats.
+    cum = np.zeros((m + 1, n_classes), dtype=np.float64)
+    for i in range(m):
+        for c in range(n_classes):
+            cum[i + 1, c] = cum[i, c] + units[i, c]
     cum_int = np.zeros((m + 1, n_classes), dtype=np.int64)
-    if xlogx.shape[0] > 0:
+    if lookup:
         for i in range(m + 1):
             for c in range(n_classes):
                 cum_int[i, c] = np.int64(cum[i, c] + 0.5)
@@ -284,9 +228,36 @@ def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
         top = min(i, limit)
         # Level 1 is never pruned (splitting never raises a concave impurity), so
         # the cost of every last interval j .. i-1 is needed.
-        if top >= 2:
-            _cost_row(cum, cum_int, xlogx, i, criterion, cost)
-        P[1, i] = interval_cost(cum, 0, i, criterion, xlogx)
+        # cost[j] = cost(j, i), the impurity of units j .. i-1, for every j < i
+        # (only j = 0, for P[1, i], while no level above 1 is solved). The interval
+        # totals decrease as j grows, so the t log2 t lookups walk the table in
+        # order.
+        for j in range(i if top >= 2 else 1):
+            if entropy and lookup:
+                n_int = 0
+                total = 0.0
+                for c in range(n_classes):
+                    v = cum_int[i, c] - cum_int[j, c]
+                    n_int += v
+                    total += xlogx[v]
+                cost[j] = max(xlogx[n_int] - total, 0.0)
+                continue
+            n = 0.0
+            total = 0.0
+            for c in range(n_classes):
+                v = cum[i, c] - cum[j, c]
+                n += v
+                if not entropy:
+                    total += v * v
+                elif v > 0.0:
+                    total += v * math.log2(v)
+            if n <= 0.0:
+                cost[j] = 0.0
+            elif entropy:
+                cost[j] = max(n * math.log2(n) - total, 0.0)
+            else:
+                cost[j] = max(n - total / n, 0.0)
+        P[1, i] = cost[0]
         for k in range(2, top + 1):
             reject = P[k - 1, i]
             best = reject
@@ -324,24 +295,6 @@ def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
     for k in range(1, K + 1):
         values[k] = P[k, m]
     return values, last_cut, n_evaluations
-
-
-@njit(**NJIT)
-def backtrack_cuts(last_cut, n_parts):
-    """Cut positions (units before each cut, increasing) of the optimum ``P[k, m]``."""
-    i = last_cut.shape[1] - 1
-    k = n_parts
-    out = np.empty(max(n_parts - 1, 0), dtype=np.intp)
-    n = 0
-    while k > 1 and i > 0:
-        j = last_cut[k, i]
-        if j >= 0:
-            out[n] = j
-            n += 1
-            i = j
-        k -= 1
-    cuts = out[:n][::-1].copy()
-    return cuts
 
 
 @njit(**NJIT)

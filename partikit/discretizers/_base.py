@@ -168,11 +168,14 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             missing &= positive
             weights = sample_weight[keep]
         kept = x[keep]
+        if weights is None:
+            # one compiled type per argument, the one the tree's nodes use too
+            weights = np.ones(len(kept))
         values, table = value_table(
             kept,
             np.argsort(kept, kind="stable"),
-            y_codes[keep],
-            weights,
+            np.ascontiguousarray(y_codes[keep], dtype=np.intp),
+            np.ascontiguousarray(weights, dtype=np.float64),
             n_classes,
         )
         missing_row = np.bincount(

@@ -13,13 +13,7 @@ from scipy.special import gammaln
 
 from partikit._compat import Interval, StrOptions
 from partikit._kernels._codes import IMPURITY_CODES
-from partikit._kernels._multisplit import (
-    backtrack_cuts,
-    block_starts,
-    multisplit_dp,
-    refine_cuts,
-    segment_sums,
-)
+from partikit._kernels._multisplit import multisplit_dp, refine_cuts, segment_sums
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.discretizers._blocks import (
@@ -27,6 +21,7 @@ from partikit.discretizers._blocks import (
     _block_units,
     _quantile_units,
     bin_units,
+    block_starts,
     log_table_for,
 )
 
@@ -211,9 +206,7 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
         xlogx,
         tolerance,
     )
-    cuts = [
-        units.rows_of_cuts(backtrack_cuts(last_cut, k)) for k in range(1, len(values))
-    ]
+    cuts = [units.rows_of_cuts(_backtrack(last_cut, k)) for k in range(1, len(values))]
     values = values[1:].copy()
     exact = True
     if max_candidates is not None and n_units < table.shape[0]:
@@ -222,6 +215,23 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     return Multisplit(
         values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact
     )
+
+
+def _backtrack(last_cut, n_parts):
+    """Cut positions (units before each cut, increasing) of the optimum ``P[k, m]``.
+
+    At most ``k`` steps: plain Python, no kernel to compile.
+    """
+    i = last_cut.shape[1] - 1
+    cuts = []
+    for k in range(n_parts, 1, -1):
+        if i <= 0:
+            break
+        j = int(last_cut[k, i])
+        if j >= 0:
+            cuts.append(j)
+            i = j
+    return np.array(cuts[::-1], dtype=np.intp)
 
 
 def _refine(table, units, cuts, criterion, tolerance):

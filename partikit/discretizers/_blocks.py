@@ -25,12 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from partikit._kernels._multisplit import (
-    MAX_XLOGX_TABLE,
-    block_starts,
-    segment_sums,
-    xlogx_table,
-)
+from partikit._kernels._multisplit import MAX_XLOGX_TABLE, segment_sums, xlogx_table
 from partikit._tables import check_table
 
 
@@ -51,6 +46,32 @@ class Units(NamedTuple):
     def rows_of_cuts(self, unit_cuts):
         """Value-table cut positions of cuts given in units before each cut."""
         return self.starts[np.asarray(unit_cuts, dtype=np.intp)]
+
+
+def block_starts(table):
+    """First row of every block of a value table.
+
+    The gap between rows ``r`` and ``r + 1`` is a boundary point unless both rows
+    are class-uniform with the same class; blocks are the runs of rows between
+    boundary points. A few vectorised passes: not worth a compiled kernel.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+        Rows with a positive total.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (n_blocks,)
+        Increasing, ``starts[0] == 0``.
+    """
+    if table.shape[0] == 0:
+        return np.zeros(1, dtype=np.intp)
+    positive = table > 0
+    pure = np.count_nonzero(positive, axis=1) == 1
+    first_class = positive.argmax(axis=1)
+    same = pure[1:] & pure[:-1] & (first_class[1:] == first_class[:-1])
+    return np.concatenate([[0], np.flatnonzero(~same) + 1]).astype(np.intp)
 
 
 def boundary_points(table):

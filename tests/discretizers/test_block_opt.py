@@ -21,7 +21,7 @@ from partikit.discretizers import (
     mdl_code_length,
     optimal_multisplit,
 )
-from partikit.discretizers._blocks import block_units, quantile_units
+from partikit.discretizers._blocks import block_starts, block_units, quantile_units
 from tests.naive import (
     naive_block_starts,
     naive_interval_cost,
@@ -73,10 +73,10 @@ def test_value_table_kernel_matches_naive(global_random_seed):
         assert_allclose(table, expected_table)
 
 
-def test_block_starts_kernel_matches_naive(global_random_seed):
+def test_block_starts_matches_naive(global_random_seed):
     """Check block starts on random value tables with pure runs."""
     for table in _random_value_tables(global_random_seed, 300):
-        assert_array_equal(kernel.block_starts(table), naive_block_starts(table))
+        assert_array_equal(block_starts(table), naive_block_starts(table))
 
 
 def test_segment_sums_kernel_matches_naive(global_random_seed):
