@@ -278,22 +278,6 @@ def sliq_search(table, criterion, extended):
 
 
 @njit(**NJIT)
-def sum_rows(table, group_ids, n_groups):
-    """Rows of ``table`` summed by group in row order; group -1 rows are dropped.
-
-    The same sums, in the same order, as ``np.add.at`` on the kept rows, without
-    its per-element dispatch.
-    """
-    out = np.zeros((n_groups, table.shape[1]), dtype=np.float64)
-    for r in range(table.shape[0]):
-        g = group_ids[r]
-        if g >= 0:
-            for x in range(table.shape[1]):
-                out[g, x] += table[r, x]
-    return out
-
-
-@njit(**NJIT)
 def candidate_impurities(lefts, total, criterion):
     """Impurity of each split whose left side has the class counts ``lefts[c]``."""
     out = np.empty(lefts.shape[0])

@@ -43,13 +43,12 @@ from partikit._kernels._bipartition import (
     node_impurity,
     sliq_search,
     split_impurity,
-    sum_rows,
     superclass_search,
 )
 from partikit._kernels._chaid import pair_statistics
 from partikit._kernels._codes import IMPURITY_CODES, TEST_CODES, TWOING
 from partikit._stats import log10_chi2_sf
-from partikit._tables import check_table, number_by_first_row
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._max_cut import max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
@@ -383,7 +382,7 @@ def _fuse_identical_profiles(table):
     """
     profiles = np.round(table / table.sum(axis=1, keepdims=True), 12)
     fused_of = np.ascontiguousarray(_identical_rows(profiles), dtype=np.intp)
-    return sum_rows(table, fused_of, int(fused_of.max()) + 1), fused_of
+    return merge_rows(table, fused_of, int(fused_of.max()) + 1), fused_of
 
 
 def pooled_rows(table, max_rows):
@@ -423,7 +422,7 @@ def pooled_rows(table, max_rows):
     )
     _, block = np.unique(block, return_inverse=True)
     group = np.ascontiguousarray(block.ravel()[group], dtype=np.intp)
-    return sum_rows(table, group, int(group.max()) + 1), group
+    return merge_rows(table, group, int(group.max()) + 1), group
 
 
 def sliq_max_rows(n_classes):

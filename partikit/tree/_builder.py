@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from partikit._kernels._bipartition import node_impurity, sum_rows
+from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import (
     CATEGORICAL,
@@ -26,6 +26,7 @@ from partikit._kernels._tree import (
     node_tables,
 )
 from partikit._stats import chi2_test
+from partikit._tables import merge_rows
 from partikit.tree._splitters import (
     IMPURITY_CODES,
     categorical_splitter,
@@ -128,11 +129,8 @@ def _score(children_table, raw, split_score, parent_impurity):
 
 def _gather(table, slots, n_children):
     """Rows of ``table`` summed by slot (slot -1, an empty row, dropped)."""
-    return sum_rows(
-        np.ascontiguousarray(table, dtype=np.float64),
-        np.ascontiguousarray(slots, dtype=np.intp),
-        n_children,
-    )
+    keep = slots >= 0
+    return merge_rows(table[keep], slots[keep], n_children)
 
 
 def _node_basis(points, y, weights, n_classes, node_features):

@@ -293,16 +293,6 @@ def test_twoing_is_never_worse_than_a_single_superclass(impurity):
 # --- many rows: pooling past the exact limits, interruptible Twoing ---------------
 
 
-def test_sum_rows_kernel_matches_naive():
-    rng = np.random.RandomState(3)
-    for _ in range(20):
-        table = rng.rand(rng.randint(1, 30), rng.randint(1, 5))
-        groups = rng.randint(-1, 4, size=len(table)).astype(np.intp)
-        assert_array_equal(
-            kernel.sum_rows(table, groups, 4), naive_sum_rows(table, groups, 4)
-        )
-
-
 def test_superclass_search_kernel_matches_naive_prefixes():
     """The best prefix (written once at the end) is the first best met."""
     rng = np.random.RandomState(4)
