@@ -117,7 +117,9 @@ def _pair_statistic(counts, a, b, n_a, n_b, test):
     if test == PEARSON:
         statistic /= n_a * n_b
     else:
-        statistic = max(2.0 * statistic, 0.0)
+        statistic = 2.0 * statistic
+        if statistic < 0.0:
+            statistic = 0.0
     return statistic, n_present
 
 
@@ -151,6 +153,7 @@ _FOLLOWING = 3  # next member row in the same group, -1 after the last
 _LAST = 4  # last member row of each group
 _PREV = 5  # ordinal: left neighbour group, -1 none
 _NEXT = 6  # ordinal: right neighbour group, -1 none
+_MARK = 7  # workspace: 1 for a group to re-scan
 # flags (intp): predictor, test, number of groups, pair tests done
 _ORDINAL, _TEST, _N_GROUPS, _WORK = 0, 1, 2, 3
 
@@ -158,7 +161,7 @@ _ORDINAL, _TEST, _N_GROUPS, _WORK = 0, 1, 2, 3
 _TABLE = 0  # (c, J) the original rows
 _COUNTS = 1  # (c, J) class counts of each group, at its representative
 _TOTALS = 2  # (c,) total count of each group
-_LINKS = 3  # (7, c) intp, rows _ALIVE ... _NEXT
+_LINKS = 3  # (8, c) intp, rows _ALIVE ... _MARK
 _KEYS = 4  # (5, c) best pair of each group: rows _NLP, _STAT, _DOF, _LO, _HI
 _TREE = 5  # (2 P,) tournament tree of groups by their best pair
 _SCAN_STAT = 6  # (2, c) workspace: statistic of (g, h) for every h
@@ -202,8 +205,8 @@ def _set_key(keys, g, h, statistic, n_present):
     keys[_NLP, g] = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
     keys[_STAT, g] = statistic
     keys[_DOF, g] = dof
-    keys[_LO, g] = min(g, h)
-    keys[_HI, g] = max(g, h)
+    keys[_LO, g] = g if g < h else h
+    keys[_HI, g] = h if g < h else g
 
 
 @njit(**NJIT)
@@ -213,10 +216,12 @@ def _choose_key(keys, g, best_stat, best_partner):
     Within one number of degrees of freedom the smaller statistic is the larger
     p-value, so only these candidates need a tail probability.
     """
-    chosen = -1
+    # runtime values, not literals: numba would compile _set_key for the literal
+    # types seen before the loop's types are known, then again
+    chosen = g - g - 1
+    chosen_present = chosen + 1
     chosen_nlp = np.inf
     chosen_stat = np.inf
-    chosen_present = 0
     for n_present in range(best_partner.shape[0]):
         h = best_partner[n_present]
         if h < 0:
@@ -224,8 +229,9 @@ def _choose_key(keys, g, best_stat, best_partner):
         stat = best_stat[n_present]
         nlp = -log_chi2_sf(stat, float(n_present - 1)) if n_present > 1 else 0.0
         if chosen < 0 or _before(
-            nlp, stat, min(g, h), max(g, h),
-            chosen_nlp, chosen_stat, min(g, chosen), max(g, chosen),
+            nlp, stat, float(g if g < h else h), float(h if g < h else g),
+            chosen_nlp, chosen_stat, float(g if g < chosen else chosen),
+            float(chosen if g < chosen else g),
         ):  # fmt: skip
             chosen = h
             chosen_nlp = nlp
@@ -370,8 +376,8 @@ def _refresh_ordinal(counts, totals, links, keys, tree, test, g):
 @njit(**NJIT)
 def _offer(keys, tree, h, g, statistic, n_present):
     """Make (h, g) the best pair of h if it comes before h's current best."""
-    lo = min(g, h)
-    hi = max(g, h)
+    lo = float(g if g < h else h)
+    hi = float(h if g < h else g)
     dof = n_present - 1
     if keys[_LO, h] >= 0 and dof == keys[_DOF, h]:
         # Same degrees of freedom: the statistic orders the p-values.
@@ -406,9 +412,8 @@ def _after_change(
     test = flags[_TEST]
     has_other = other != changed and links[_ALIVE, other] == 1
     if flags[_ORDINAL] == 1:
-        for g in (changed, other):
-            if g == other and not has_other:
-                continue
+        for k in range(2 if has_other else 1):
+            g = changed if k == 0 else other
             _refresh_ordinal(counts, totals, links, keys, tree, test, g)
             left = links[_PREV, g]
             if left >= 0:
@@ -429,7 +434,6 @@ def _after_change(
         )  # fmt: skip
         _update_tree(keys, tree, other)
     n_rows = counts.shape[0]
-    stale = np.zeros(n_rows, dtype=np.bool_)
     for h in range(n_rows):
         if h == changed or links[_ALIVE, h] == 0 or (has_other and h == other):
             continue
@@ -438,14 +442,15 @@ def _after_change(
             lo = int(keys[_LO, h])
             partner = int(keys[_HI, h]) if lo == h else lo
         if partner == changed or partner == gone or (has_other and partner == other):
-            stale[h] = True
+            links[_MARK, h] = 1
             continue
         _offer(keys, tree, h, changed, scan_stat[0, h], scan_present[0, h])
         if has_other:
             _offer(keys, tree, h, other, scan_stat[1, h], scan_present[1, h])
     reuse = not fresh
     for h in range(n_rows):
-        if stale[h]:
+        if links[_MARK, h] == 1:
+            links[_MARK, h] = 0
             work += _scan(
                 counts, totals, links, keys, cache_stat, cache_present, scan_stat[0],
                 scan_present[0], best_stat, best_partner, test, h, reuse,
@@ -506,37 +511,20 @@ def _merge_loop(
 @njit(**NJIT)
 def _split(
     table, counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-    best_partner, flags, cache_stat, cache_present, g, rows, in_part,
+    best_partner, flags, cache_stat, cache_present, g, side_a, side_b,
 ):  # fmt: skip
-    """:func:`split_group` on the unpacked state; ``rows`` sorted members of g."""
-    n_a = 0
-    n_b = 0
-    for r in rows:
-        if in_part[r]:
-            n_b += 1
-        else:
-            n_a += 1
-    side_a = np.empty(n_a, dtype=np.intp)
-    side_b = np.empty(n_b, dtype=np.intp)
-    n_a = 0
-    n_b = 0
-    for r in rows:
-        if in_part[r]:
-            side_b[n_b] = r
-            n_b += 1
-        else:
-            side_a[n_a] = r
-            n_a += 1
-    reps = np.empty(2, dtype=np.intp)
+    """:func:`split_group` on the unpacked state; the sides sorted, not empty."""
     for k in range(2):
         side = side_a if k == 0 else side_b
         rep = side[0]
-        reps[k] = rep
         counts[rep, :] = 0.0
         for r in side:
             for j in range(table.shape[1]):
                 counts[rep, j] += table[r, j]
-        totals[rep] = counts[rep].sum()
+        total = 0.0
+        for j in range(table.shape[1]):
+            total += counts[rep, j]
+        totals[rep] = total
         for m in range(side.shape[0] - 1):
             links[_FOLLOWING, side[m]] = side[m + 1]
         links[_FOLLOWING, side[-1]] = -1
@@ -545,8 +533,8 @@ def _split(
         links[_N_CATS, rep] = side.shape[0]
         links[_ALIVE, rep] = 1
     flags[_N_GROUPS] += 1
-    rep_a = reps[0]
-    rep_b = reps[1]
+    rep_a = side_a[0]
+    rep_b = side_b[0]
     if flags[_ORDINAL] == 1:
         left, right = (rep_a, rep_b) if rep_a < rep_b else (rep_b, rep_a)
         outer = links[_NEXT, g]
@@ -563,8 +551,7 @@ def _split(
 
 
 @njit(**NJIT)
-def _members(links, g):
-    out = np.empty(links[_N_CATS, g], dtype=np.intp)
+def _members(links, g, out):
     row = links[_FIRST, g]
     for k in range(out.shape[0]):
         out[k] = row
@@ -573,9 +560,8 @@ def _members(links, g):
 
 
 @njit(**NJIT)
-def _group_labels(links):
+def _group_labels(links, labels):
     n_rows = links.shape[1]
-    labels = np.full(n_rows, -1, dtype=np.intp)
     n_labels = 0
     for g in range(n_rows):
         if links[_ALIVE, g] == 0:
@@ -616,7 +602,7 @@ def init_state(table, ordinal, test):
     totals = np.zeros(n_rows)
     for j in range(n_classes):
         totals += counts[:, j]
-    links = np.empty((7, n_rows), dtype=np.intp)
+    links = np.empty((8, n_rows), dtype=np.intp)
     links[_ALIVE] = 1
     links[_N_CATS] = 1
     links[_FIRST] = np.arange(n_rows)
@@ -624,6 +610,7 @@ def init_state(table, ordinal, test):
     links[_LAST] = np.arange(n_rows)
     links[_PREV] = np.arange(n_rows) - 1
     links[_NEXT] = np.arange(n_rows) + 1
+    links[_MARK] = 0
     if n_rows > 0:
         links[_NEXT, n_rows - 1] = -1
     keys = np.empty((5, n_rows))
@@ -704,7 +691,8 @@ def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compou
 
 def members(state, g):
     """Rows of group g in the order they joined it."""
-    return _members(state[_LINKS], int(g))
+    links = state[_LINKS]
+    return _members(links, int(g), np.empty(links[_N_CATS, g], dtype=np.intp))
 
 
 def split_group(state, g, part):
@@ -725,28 +713,27 @@ def split_group(state, g, part):
         Representatives (smallest rows) of the two new groups.
     """
     rows = np.sort(members(state, g))
-    in_part = np.zeros(state[_TABLE].shape[0], dtype=np.bool_)
-    in_part[np.asarray(part, dtype=np.intp)] = True
+    in_part = np.isin(rows, np.asarray(part, dtype=np.intp))
     rep_a, rep_b = _split(
-        *state[:_TREE + 1], *state[_SCAN_STAT:], int(g), rows, in_part
+        *state[:_TREE + 1], *state[_SCAN_STAT:], int(g), rows[~in_part], rows[in_part]
     )  # fmt: skip
     return int(rep_a), int(rep_b)
 
 
 def group_labels(state):
     """Label of every row: groups numbered 0, 1, ... by their smallest row."""
-    return _group_labels(state[_LINKS])
+    links = state[_LINKS]
+    return _group_labels(links, np.full(links.shape[1], -1, dtype=np.intp))
 
 
 @njit(**NJIT)
-def nonempty_rows(table):
+def _nonempty_rows(table, mask):
     """Rows with a positive count, and whether every count is finite and >= 0.
 
     One pass over the table: a tree node's table has a row for every category of
     the column, most of them empty, and numpy's row sums are slow on short rows.
     """
     n_rows, n_classes = table.shape
-    mask = np.zeros(n_rows, dtype=np.bool_)
     valid = True
     for i in range(n_rows):
         for j in range(n_classes):
@@ -757,7 +744,14 @@ def nonempty_rows(table):
                     valid = False
             elif not v == 0.0:
                 valid = False  # negative or NaN
-    return mask, valid
+    return valid
+
+
+def nonempty_rows(table):
+    """Rows of a float64 table with a positive count, and whether every count is
+    finite and non-negative (one compiled pass)."""
+    mask = np.zeros(table.shape[0], dtype=np.bool_)
+    return mask, bool(_nonempty_rows(table, mask))
 
 
 @njit(**NJIT)
