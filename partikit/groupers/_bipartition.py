@@ -309,6 +309,16 @@ def twoing(table, *, impurity="gini", score="impurity"):
     split : Bipartition
         ``left`` (the rows on the left side), ``criterion`` (the method's own
         objective) and ``impurity`` (of the split).
+
+    Notes
+    -----
+    The search is as above up to ``n`` rows with ``2^(k-1) n <=
+    MAX_TWOING_WORK`` (``2^22``; always up to ``MIN_POOLING_ROWS = 1024``); a
+    larger table is searched on its rows pooled by :func:`pooled_rows` (then
+    ``pooled`` is True), and the twoing maximum is then the maximum over the
+    splits that keep each pooled row on one side. Rows with identical class
+    profiles are pooled first: they have the same share of every superclass,
+    so they are neighbours in every order the search sorts.
     """
     if score not in ("impurity", "twoing"):
         raise ValueError(f"score must be 'impurity' or 'twoing', got {score!r}.")
@@ -550,6 +560,13 @@ def sliq(table, *, impurity="gini"):
     split : Bipartition
         ``left`` (the rows on the left side), ``criterion`` (the method's own
         objective) and ``impurity`` (of the split).
+
+    Notes
+    -----
+    Exact up to ``n`` rows with ``n^2 k <= MAX_SLIQ_WORK`` (``2^26``; always up
+    to ``MIN_POOLING_ROWS = 1024``); a larger table is searched on its rows
+    pooled by :func:`pooled_rows` (then ``pooled`` is True): every category of a
+    pooled row goes to the same side.
     """
     return _split(table, impurity, lambda p: _sliq_split(p, extended=False))
 
@@ -570,6 +587,13 @@ def sliq_ext(table, *, impurity="gini"):
     split : Bipartition
         ``left`` (the rows on the left side), ``criterion`` (the method's own
         objective) and ``impurity`` (of the split).
+
+    Notes
+    -----
+    Exact up to ``n`` rows with ``n^2 k <= MAX_SLIQ_WORK`` (``2^26``; always up
+    to ``MIN_POOLING_ROWS = 1024``); a larger table is searched on its rows
+    pooled by :func:`pooled_rows` (then ``pooled`` is True): every category of a
+    pooled row goes to the same side.
     """
     return _split(table, impurity, lambda p: _sliq_split(p, extended=True))
 

@@ -120,6 +120,11 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``"sliq_ext"``; those that minimise an impurity minimise the nodes'
         impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
         grouping) and ``"chaid"`` (CHAID merging), one child per group.
+        ``"sliq_ext"`` and ``"twoing"`` search exactly up to a size (``n^2 k <=
+        2^26``, resp. ``2^(k-1) n <= 2^22``, for ``n`` categories at the node and
+        ``k`` classes; always up to 1024 categories) and above it search the
+        categories pooled by class profile (user guide, "Many categories");
+        ``tree_.pooled`` marks the nodes where that happened.
 
         A grouper instance (an object with a ``group_table`` method, such as
         ``KhiopsGrouper(p=0.99)``, ``CHAIDGrouper(alpha_merge=0.01)`` or
@@ -220,7 +225,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     tree_ : Tree
         The fitted tree, a struct of numpy arrays: node kinds, features,
         children, category maps, thresholds, projections, class counts
-        (``value``) and impurities, documented in ``partikit/tree/_structure.py``.
+        (``value``) and impurities, documented in ``partikit/tree/_structure.py``;
+        ``tree_.pooled[t]`` is True where node ``t`` was split on pooled
+        categories (see ``categorical_split``).
     n_nodes_collapsed_ : int
         Nodes removed by ``collapse_same_prediction``.
     feature_importances_ : ndarray of shape (`n_features_in_`,)
