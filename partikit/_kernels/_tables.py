@@ -18,7 +18,7 @@ from partikit._kernels._config import NJIT
 
 #: Rows per chunk: large enough that the calls cost nothing, small enough that a
 #: chunk's buffers stay in the CPU cache.
-CHUNK = 1 << 17
+CHUNK = 1 << 16
 
 
 def canonical_chunk(values, start, stop, dtype, buffer):
@@ -138,8 +138,8 @@ def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
 
 
 @njit(**NJIT)
-def lookup_rows(codes, lookup, out, fill):
-    """Write ``lookup[codes + 1]`` into ``out``, ``fill`` for unknown codes.
+def lookup_rows(codes, lookup, out, column, fill):
+    """Write ``lookup[codes + 1]`` into one column of ``out``, ``fill`` for unknowns.
 
     Parameters
     ----------
@@ -147,8 +147,10 @@ def lookup_rows(codes, lookup, out, fill):
         Raw codes, -1 for a missing value.
     lookup : ndarray of intp, shape (n_raw_codes + 1,)
         Output value of each raw code (slot 0: missing); negative means unknown.
-    out : ndarray of intp, shape (n_samples,)
-        Receives the values.
+    out : C-contiguous ndarray of float64 or intp, shape (n_samples, n_columns)
+        Receives the values (one compiled kernel per dtype).
+    column : int
+        Column of ``out`` to fill.
     fill : int
         Value written for unknown codes.
 
@@ -167,7 +169,7 @@ def lookup_rows(codes, lookup, out, fill):
         if value < 0:
             n_unknown += 1
             value = fill
-        out[i] = value
+        out[i, column] = value
     return n_unknown
 
 
@@ -194,24 +196,24 @@ def apply_lookup(codes, lookup, out, column, fill):
     """
     lookup = canonical_lookup(lookup)
     n = codes.shape[0]
-    target = out[:, column]
-    # A one-column intp output is written in place; any other goes through a buffer.
+    # The usual output (C-contiguous float64 or intp, writable) is written in
+    # place; any other goes through a one-column buffer.
     direct = (
-        target.dtype == np.intp and target.flags.c_contiguous and target.flags.writeable
+        out.dtype in (np.float64, np.intp)
+        and out.flags.c_contiguous
+        and out.flags.writeable
     )
     size = min(n, CHUNK)
     code_buffer = np.empty(size, dtype=np.intp)
-    out_buffer = None if direct else np.empty(size, dtype=np.intp)
+    out_buffer = None if direct else np.empty((size, 1), dtype=np.intp)
     n_unknown = 0
     for start in range(0, n, CHUNK):
         stop = min(start + CHUNK, n)
-        chunk = target[start:stop] if direct else out_buffer[: stop - start]
-        n_unknown += lookup_rows(
-            canonical_chunk(codes, start, stop, np.intp, code_buffer),
-            lookup,
-            chunk,
-            fill,
-        )
-        if not direct:
-            target[start:stop] = chunk
+        chunk = canonical_chunk(codes, start, stop, np.intp, code_buffer)
+        if direct:
+            n_unknown += lookup_rows(chunk, lookup, out[start:stop], column, fill)
+        else:
+            rows = out_buffer[: stop - start]
+            n_unknown += lookup_rows(chunk, lookup, rows, 0, fill)
+            out[start:stop, column] = rows[:, 0]
     return n_unknown
