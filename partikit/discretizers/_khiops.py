@@ -161,20 +161,53 @@ def khiops_discretization(
     table = check_table(table)
     # classes too light for the chi-square take no part in it; the values that
     # only they hold join the interval on their left (cuts fall between values
-    # of the tested classes)
-    tested = chi2_classes(table.sum(axis=0))
-    if not tested.all():
-        table = np.ascontiguousarray(table[:, tested])
-    weighted = np.flatnonzero(table.sum(axis=1) > 0)
-    if len(weighted) < table.shape[0]:
-        result = khiops_discretization(
-            table[weighted], p=p, min_frequency=min_frequency, max_bins=max_bins,
-            robust=robust, max_delta_chi2=max_delta_chi2, keep_trace=keep_trace,
+    # of the tested classes). Without them the shares of the others change, so
+    # the choice is made again while it empties values: the rows and classes
+    # kept are found on the class totals (the emptied rows held none of the
+    # kept classes' weight) and the table is copied once, not at each round.
+    totals = table.sum(axis=0)
+    tested = np.ones(table.shape[1], dtype=bool)
+    # classes present in each row among those still tested
+    n_present = np.zeros(table.shape[0], dtype=np.intp)
+    for start in range(0, table.shape[0], 4096):
+        n_present[start : start + 4096] = np.count_nonzero(
+            table[start : start + 4096] > 0, axis=1
+        )
+    rows = np.arange(table.shape[0])
+    while True:
+        columns = np.flatnonzero(tested)
+        kept = np.zeros_like(tested)
+        kept[columns[chi2_classes(totals[columns])]] = True
+        dropped = np.flatnonzero(tested & ~kept)
+        tested = kept
+        if len(dropped):
+            n_present -= np.count_nonzero(table[:, dropped] > 0, axis=1)
+        weighted = n_present[rows] > 0
+        if weighted.all():
+            break
+        rows = rows[weighted]
+    if len(rows) < table.shape[0] or not tested.all():
+        sub = table[rows] if len(rows) < table.shape[0] else table
+        if not tested.all():
+            sub = np.compress(tested, sub, axis=1)
+        result = _khiops_discretization(
+            np.ascontiguousarray(sub), p, min_frequency, max_bins, robust,
+            max_delta_chi2, keep_trace,
         )  # fmt: skip
         trace = result.statistics.get("trace")
         if trace is not None:
-            trace.kept, trace.absorbed = weighted[trace.kept], weighted[trace.absorbed]
-        return CutResult(weighted[result.cuts].astype(np.intp), result.statistics)
+            trace.kept, trace.absorbed = rows[trace.kept], rows[trace.absorbed]
+        return CutResult(rows[result.cuts].astype(np.intp), result.statistics)
+    return _khiops_discretization(
+        table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace
+    )
+
+
+def _khiops_discretization(
+    table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace
+):
+    """:func:`khiops_discretization` of a checked table of tested classes only,
+    no empty row."""
     n_values, n_classes = table.shape
     statistics = {
         "n_initial_intervals": int(n_values),
