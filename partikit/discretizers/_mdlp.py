@@ -122,9 +122,12 @@ class MDLPDiscretizer(BaseDiscretizer):
 
     Notes
     -----
-    The recursion is run with an explicit stack on the blocks of the value
-    table (runs of values between boundary points): each level of cuts costs
-    O(m J) for ``m`` blocks and ``J`` classes. Missing values are left out and
+    The recursion is run with an explicit stack on the value table, the
+    candidate cuts being its boundary points: each level of cuts costs O(V J)
+    for ``V`` distinct values and ``J`` classes, in one sweep that updates the
+    entropies of both sides from running sums, and no copy of the table is
+    made (with many classes it is the largest array of the fit). The search is
+    exact at every size. Missing values are left out and
     encoded as ``missing_bin_``; infinity raises a ``ValueError``; a column with
     one distinct value gives one bin and a ``UserWarning``.
 
