@@ -35,7 +35,7 @@ MAX_EXHAUSTIVE_VERTICES = 20
 # Cold start: arrays are allocated by the Python wrappers and filled by the
 # compiled loops, so that a first fit compiles no numba allocation routine
 # (``np.zeros`` of each shape and dtype, ``sum(axis=...)``: more than a second in
-# all), and the dense search is four compiled functions.
+# all), and the dense search is two compiled functions.
 
 
 def squared_gini_weights(table):
@@ -46,17 +46,24 @@ def squared_gini_weights(table):
     """
     n_rows = table.shape[0]
     weights = np.zeros((n_rows, n_rows))
-    _squared_gini_weights(table, np.zeros(n_rows), weights)
+    totals = np.zeros(n_rows)
+    # blocks of rows of about 2^24 products: Ctrl-C is seen between them
+    step = max(1, (1 << 24) // max(1, n_rows * table.shape[1]))
+    for start in range(0, max(n_rows, 1), step):
+        _squared_gini_weights(table, totals, weights, start, min(n_rows, start + step))
     return weights
 
 
 @njit(**NJIT)
-def _squared_gini_weights(table, totals, weights):
+def _squared_gini_weights(table, totals, weights, start, stop):
+    # rows [start, stop) against the rows after them; the first block also
+    # fills the row totals
     n_rows, n_classes = table.shape
-    for i in range(n_rows):
-        for x in range(n_classes):
-            totals[i] += table[i, x]
-    for i in range(n_rows):
+    if start == 0:
+        for i in range(n_rows):
+            for x in range(n_classes):
+                totals[i] += table[i, x]
+    for i in range(start, stop):
         for j in range(i + 1, n_rows):
             same = 0.0
             for x in range(n_classes):
@@ -74,17 +81,24 @@ def chi2_weights(table):
     """
     n_rows = table.shape[0]
     weights = np.zeros((n_rows, n_rows))
-    _chi2_weights(table, np.zeros(n_rows), weights)
+    totals = np.zeros(n_rows)
+    # blocks of rows of about 2^24 products: Ctrl-C is seen between them
+    step = max(1, (1 << 24) // max(1, n_rows * table.shape[1]))
+    for start in range(0, max(n_rows, 1), step):
+        _chi2_weights(table, totals, weights, start, min(n_rows, start + step))
     return weights
 
 
 @njit(**NJIT)
-def _chi2_weights(table, totals, weights):
+def _chi2_weights(table, totals, weights, start, stop):
+    # rows [start, stop) against the rows after them; the first block also
+    # fills the row totals
     n_rows, n_classes = table.shape
-    for i in range(n_rows):
-        for x in range(n_classes):
-            totals[i] += table[i, x]
-    for i in range(n_rows):
+    if start == 0:
+        for i in range(n_rows):
+            for x in range(n_classes):
+                totals[i] += table[i, x]
+    for i in range(start, stop):
         for j in range(i + 1, n_rows):
             n_pair = totals[i] + totals[j]
             # (A_il - E_il)^2 = (A_jl - E_jl)^2 = d^2 and 1/E_il + 1/E_jl =
@@ -101,39 +115,20 @@ def _chi2_weights(table, totals, weights):
             weights[j, i] = w
 
 
+#: Stages of :func:`dense_search`.
+GREEDY, START, MOVES = 0, 1, 2
+
+
 def cut_weight(weights, side):
     """Weight of the edges between the two sides."""
-    return cut_and_gains(weights, side, np.empty(weights.shape[0]))
-
-
-@njit(**NJIT)
-def cut_and_gains(weights, side, gains):
-    """Weight of the cut, and the gain of flipping each vertex alone.
-
-    ``gains`` is filled in place; the cut weight is returned.
-    """
-    n = weights.shape[0]
-    total = 0.0
-    for i in range(n):
-        for j in range(i + 1, n):
-            if side[i] != side[j]:
-                total += weights[i, j]
-    for v in range(n):
-        g = 0.0
-        for u in range(n):
-            if u != v:
-                if side[u] == side[v]:
-                    g += weights[v, u]
-                else:
-                    g -= weights[v, u]
-        gains[v] = g
-    return total
+    gains = np.empty(weights.shape[0])
+    return dense_search(weights, side, gains, 0.0, 0, START)[0]
 
 
 def flip_gains(weights, side):
     """Gain of moving each vertex alone to the other side (dense weights)."""
     gains = np.empty(weights.shape[0])
-    cut_and_gains(weights, side, gains)
+    dense_search(weights, side, gains, 0.0, 0, START)
     return gains
 
 
@@ -145,24 +140,8 @@ def greedy_cut(weights):
     else left. The cut is at least half of the total weight.
     """
     side = np.zeros(weights.shape[0], dtype=np.uint8)
-    greedy_cut_into(weights, side)
+    dense_search(weights, side, np.empty(weights.shape[0]), 0.0, 0, GREEDY)
     return side
-
-
-@njit(**NJIT)
-def greedy_cut_into(weights, side):
-    """:func:`greedy_cut` written into ``side`` (zeros on entry)."""
-    n = weights.shape[0]
-    for v in range(1, n):
-        to_left = 0.0
-        to_right = 0.0
-        for u in range(v):
-            if side[u] == 0:
-                to_left += weights[v, u]
-            else:
-                to_right += weights[v, u]
-        if to_left >= to_right:
-            side[v] = 1
 
 
 def local_search(weights, side, tolerance, max_moves):
@@ -193,14 +172,19 @@ def local_search(weights, side, tolerance, max_moves):
     scanned in lexicographic order and the first improving pair is swapped; then
     flips are tried again. Flip gains are kept up to date (O(n) per move), so a
     flip scan costs O(n) and a swap scan O(n^2). The moves are made by
-    :func:`local_search_moves`, a few per compiled call.
+    :func:`dense_search`, a few per compiled call.
     """
     gains = flip_gains(weights, side)
     n_flips = n_swaps = 0
     done = False
     while not done and n_flips + n_swaps < max_moves:
-        flips, swaps, done = local_search_moves(
-            weights, side, gains, tolerance, min(64, max_moves - n_flips - n_swaps)
+        _, flips, swaps, done = dense_search(
+            weights,
+            side,
+            gains,
+            tolerance,
+            min(64, max_moves - n_flips - n_swaps),
+            MOVES,
         )
         n_flips += flips
         n_swaps += swaps
@@ -208,22 +192,58 @@ def local_search(weights, side, tolerance, max_moves):
 
 
 @njit(**NJIT)
-def local_search_moves(weights, side, gains, tolerance, max_moves):
-    """At most ``max_moves`` moves of :func:`local_search`, from a kept state.
+def dense_search(weights, side, gains, tolerance, max_moves, stage):
+    """One step of the max-cut search on a dense weight matrix.
 
-    ``side`` and ``gains`` (the flip gains of ``side``, from
-    :func:`cut_and_gains`) are updated in place, so that calls in a row make
-    exactly the moves of one long call while returning to Python between them
-    (Ctrl-C works).
+    The whole search is this one compiled function (each compiled function
+    costs a cold start a fraction of a second), called by stage:
+
+    * ``GREEDY``: GreedyCut (:func:`greedy_cut`) written into ``side`` (zeros on
+      entry), then ``START``;
+    * ``START``: ``gains`` filled with the flip gain of each vertex of ``side``;
+      returns the weight of the cut;
+    * ``MOVES``: at most ``max_moves`` moves of :func:`local_search` from the
+      kept state (``side`` and its exact ``gains``, both updated in place), so
+      that calls in a row make exactly the moves of one long call while
+      returning to Python between them (Ctrl-C works).
 
     Returns
     -------
+    cut : float
+        The cut weight (0.0 for ``MOVES``).
     n_flips, n_swaps : int
-        Moves applied by this call.
+        Moves applied by a ``MOVES`` call.
     done : bool
         True when no move gains more than ``tolerance`` (a local optimum).
     """
     n = weights.shape[0]
+    if stage == GREEDY:
+        for v in range(1, n):
+            to_left = 0.0
+            to_right = 0.0
+            for u in range(v):
+                if side[u] == 0:
+                    to_left += weights[v, u]
+                else:
+                    to_right += weights[v, u]
+            if to_left >= to_right:
+                side[v] = 1
+    if stage != MOVES:
+        total = 0.0
+        for i in range(n):
+            for j in range(i + 1, n):
+                if side[i] != side[j]:
+                    total += weights[i, j]
+        for v in range(n):
+            g = 0.0
+            for u in range(n):
+                if u != v:
+                    if side[u] == side[v]:
+                        g += weights[v, u]
+                    else:
+                        g -= weights[v, u]
+            gains[v] = g
+        return total, 0, 0, False
     n_flips = 0
     n_swaps = 0
     while n_flips + n_swaps < max_moves:
@@ -245,7 +265,7 @@ def local_search_moves(weights, side, gains, tolerance, max_moves):
                 if first >= 0:
                     break
             if first < 0:
-                return n_flips, n_swaps, True
+                return 0.0, n_flips, n_swaps, True
             n_swaps += 1
         else:
             n_flips += 1
@@ -262,7 +282,7 @@ def local_search_moves(weights, side, gains, tolerance, max_moves):
                         gains[u] += 2.0 * weights[u, v]
             gains[v] = -gains[v]
             side[v] = 1 - side[v]
-    return n_flips, n_swaps, False
+    return 0.0, n_flips, n_swaps, False
 
 
 @njit(**NJIT)
@@ -292,7 +312,7 @@ def exhaustive_max_cut(weights):
     if n < 2:
         return best_side, 0.0
     gains = np.empty(n)
-    cut_and_gains(weights, side, gains)
+    dense_search(weights, side, gains, 0.0, 0, START)
     current = 0.0
     best = -1.0
     for step in range(1, 1 << (n - 1)):
@@ -327,7 +347,7 @@ def best_hyperplane_cut(weights, vectors, normals):
             for d in range(vectors.shape[1]):
                 s += vectors[i, d] * normals[h, d]
             side[i] = 1 if s > 0.0 else 0
-        value = cut_and_gains(weights, side, scratch)
+        value = dense_search(weights, side, scratch, 0.0, 0, START)[0]
         if value > best:
             best = value
             best_side[:] = side

@@ -13,16 +13,17 @@ from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions
 from partikit._kernels._max_cut import (
+    GREEDY,
     MAX_EXHAUSTIVE_VERTICES,
+    MOVES,
+    START,
     best_hyperplane_cut,
     chi2_weights,
-    cut_and_gains,
+    dense_search,
     exhaustive_max_cut,
     gini_flip_pass,
     gini_greedy_cut,
     gini_swap_scan,
-    greedy_cut_into,
-    local_search_moves,
     split_profile_cells,
     squared_gini_weights,
 )
@@ -85,7 +86,11 @@ class MaxCutBipartition:
         ``n_swaps`` (local-search moves); ``gini`` and ``entropy`` (impurity of
         the split, entropy in bits, weighted by side sizes); ``chi2``, ``dof`` and
         ``log10_pvalue`` (Pearson's test of the two groups against the class);
-        ``n_categories`` (non-empty rows).
+        ``n_categories`` (non-empty rows); ``graph`` (``"dense"``,
+        ``"running_sums"`` or ``"pooled"``, see :func:`max_cut_bipartition`),
+        ``n_vertices`` (vertices of that graph; the cut statistics are those of
+        the pooled graph when it is pooled) and ``swap_search_complete``
+        (``False`` when the running-sums swap scan ran out of budget).
     criterion : float
         The cut weight (a property).
     """
@@ -245,10 +250,11 @@ def max_cut_bipartition(
     solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
         ``"local_search"`` (GL in the thesis): GreedyCut, then local search by
         single flips and pair swaps; O(n^2 J) for the weights, O(n^2) for the
-        greedy pass and O(n) per flip. ``"sdp"``: Goemans-Williamson, the SDP
-        relaxation solved by cvxpy (optional dependency), rounded by
-        ``n_hyperplanes`` random hyperplanes (best cut kept), then polished by the
-        same local search; roughly O(n^3.5), for up to a few hundred categories.
+        greedy pass and O(n) per flip, up to 4096 rows (see Notes past it).
+        ``"sdp"``: Goemans-Williamson, the SDP relaxation solved by cvxpy
+        (optional dependency), rounded by ``n_hyperplanes`` random hyperplanes
+        (best cut kept), then polished by the same local search; roughly
+        O(n^3.5), for up to a few hundred categories.
         ``"exhaustive"``: the maximum cut by enumeration, for at most 20
         categories.
     n_hyperplanes : int, default=50
@@ -272,6 +278,29 @@ def max_cut_bipartition(
     gains, it swaps the first improving pair ``(i, j)``, ``i < j`` on opposite
     sides, in lexicographic order. Any cut where no single flip gains weighs at
     least half of the total weight, hence at least half of the maximum cut.
+
+    *Many categories.* Up to ``MAX_DENSE_VERTICES`` (4096) non-empty rows, the
+    weights are a dense matrix and the search is as above
+    (``statistics["graph"] == "dense"``). Past it:
+
+    * squared-Gini weights with ``solver="local_search"`` need no matrix
+      (``"running_sums"``): a weight is ``n_i n_j - <A_i, A_j>``, so the weight
+      of a row to a side, hence GreedyCut (same decisions) and any flip gain,
+      come from the side's total and class counts in O(J). Flips are made in
+      passes in table order until a pass flips none; the swap scan tries only
+      partners with ``2 n_i n_j`` above the bound a gain needs (exact pruning),
+      within ``SWAP_EVALUATIONS_PER_VERTEX`` (16) pair evaluations per row plus
+      four million, after which the search stops at a 1-flip local optimum
+      (``swap_search_complete`` is False). O(n J) memory.
+    * otherwise (chi-square weights, or ``solver="sdp"``) the rows are pooled
+      into at most ``MAX_POOLED_VERTICES`` (2048) vertices (``"pooled"``): rows
+      with identical counts first (exact: some maximum cut keeps such twins
+      together), then, if more distinct rows remain, cells of a k-d split of
+      the class profiles (each cell cut on the class whose proportion varies
+      most, at the weighted median). Cells ``a``, ``b`` are joined by an edge
+      of weight ``m_a m_b w(mean_a, mean_b)`` (every row replaced by its cell's
+      mean row) and the dense search runs on that graph; its statistics are
+      the pooled graph's.
 
     References
     ----------
@@ -396,25 +425,25 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
         if solver == "local_search" or side.min() == side.max():
             # GW can round to one side when the relaxation is degenerate.
             side = np.zeros(n, dtype=np.uint8)
-            greedy_cut_into(raw, side)
-            greedy_value = cut_and_gains(raw, side, gains)
+            greedy_value = dense_search(raw, side, gains, 0.0, 0, GREEDY)[0]
         else:
-            cut_and_gains(raw, side, gains)
+            dense_search(raw, side, gains, 0.0, 0, START)
         budget = _max_moves(n)
         done = False
         while not done and n_flips + n_swaps < budget:
             # A few moves per call: a swap scan is O(n^2), and Ctrl-C is only
             # seen between calls.
-            flips, swaps, done = local_search_moves(
+            _, flips, swaps, done = dense_search(
                 raw,
                 side,
                 gains,
                 tolerance,
                 min(_MOVES_PER_CALL, budget - n_flips - n_swaps),
+                MOVES,
             )
             n_flips += flips
             n_swaps += swaps
-    value = cut_and_gains(raw, side, gains)
+    value = dense_search(raw, side, gains, 0.0, 0, START)[0]
     values = (value, total_raw, greedy_value, n_flips, n_swaps, True)
     return side, values
 
@@ -584,7 +613,8 @@ class MaxCutGrouper(BaseGrouper):
     the thesis) or the squared-Gini weight (``weights="squared_gini"``, whose cut
     is the Gini gain with squared side proportions). It scales to thousands of
     categories and hundreds of classes, where the exact searches (exhaustive in
-    the categories, Twoing exponential in the classes) cannot run.
+    the categories, Twoing exponential in the classes) cannot run, and to
+    millions of categories (see Notes).
 
     Read more in the :ref:`User Guide <max_cut>`.
 
@@ -628,7 +658,9 @@ class MaxCutGrouper(BaseGrouper):
         Per column: ``cut_weight``, ``total_weight``, ``certified_ratio`` (the cut
         is at least this fraction of the best cut, and never below 1/2),
         ``gini`` and ``entropy`` of the split, ``chi2``, ``dof``,
-        ``log10_pvalue``, the local-search moves; see :class:`MaxCutBipartition`.
+        ``log10_pvalue``, the local-search moves, ``graph`` and ``n_vertices``
+        (the graph searched, pooled past 4096 categories with chi-square
+        weights); see :class:`MaxCutBipartition`.
     classes_ : ndarray
         Class labels.
     n_features_in_ : int
@@ -646,6 +678,16 @@ class MaxCutGrouper(BaseGrouper):
     the greedy cut O(n^2), each local-search flip O(n) and each swap scan
     O(n^2). Categories are placed in the order of ``categories_`` (sorted), so
     the result does not depend on row order.
+
+    *Many categories.* Up to 4096 categories per column the weight matrix is
+    dense and the results are those above. Past it, squared-Gini weights are
+    searched without the matrix (the same weights, from running sums of the
+    sides' class counts; flips in passes and a pruned swap scan with a budget),
+    and chi-square weights on a pooled graph of at most 2048 vertices:
+    categories with identical counts (exact), then cells of similar class
+    profile. ``statistics_[j]["graph"]`` says which (``"dense"``,
+    ``"running_sums"`` or ``"pooled"``); see :func:`max_cut_bipartition` and
+    the User Guide. A million categories fit in about a second.
 
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` form one
     category, split like any other. Unseen categories go to the group with more

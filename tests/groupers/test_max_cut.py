@@ -558,7 +558,9 @@ def test_resumed_local_search_kernel_makes_the_moves_of_one_call():
         flips = swaps = 0
         done = False
         while not done:
-            f, s, done = kernel.local_search_moves(weights, side, gains, 1e-9, 1)
+            _, f, s, done = kernel.dense_search(
+                weights, side, gains, 1e-9, 1, kernel.MOVES
+            )
             flips, swaps = flips + f, swaps + s
         assert_array_equal(side, once)
         assert (flips, swaps) == moves
