@@ -158,7 +158,10 @@ def interval_cost(cum, a, b, criterion, xlogx):
 
 
 @njit(**NJIT)
-def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
+def multisplit_dp(
+    cum, cum_int, xlogx, P, last_cut, live, n_live, cost, start, stop, criterion,
+    prune, tolerance,
+):  # fmt: skip
     """Optimal partitions of a sequence of units into at most k intervals, k <= K.
 
     The dynamic programme of Elomaa & Rousu (Bin-Opt on bins, Block-Opt on blocks),
@@ -173,57 +176,52 @@ def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
     candidate list of level ``k-1`` for good. With "at most k" semantics the two
     tests of Table 2 (the prune test and the improvement test) are the same test.
 
+    This kernel solves the prefixes ``start .. stop - 1`` and returns, so that a
+    long search is run in chunks from Python and Ctrl-C is honoured between
+    them; the state lives in the arrays passed (see
+    ``partikit.discretizers._block_opt._multisplit_dp``, which allocates them).
+
     Parameters
     ----------
-    units : ndarray of float64 of shape (m, n_classes)
-        Class counts of the units, in value order.
-    criterion : int
-        ``ENTROPY`` or ``GINI``.
-    max_parts : int
-        K, at least 1; capped at m.
-    prune : bool
-        Apply the candidate pruning (Block-Opt-P).
+    cum : ndarray of float64 of shape (m + 1, n_classes)
+        Prefix sums of the units' class counts (row ``i``: units ``0 .. i-1``).
+    cum_int : ndarray of int64 of shape (m + 1, n_classes)
+        ``cum`` rounded, read when ``xlogx`` is not empty.
     xlogx : ndarray of float64
         See :func:`interval_cost`.
+    P : ndarray of float64 of shape (K + 1, m + 1)
+        ``P[k, i]``, +inf where not solved yet.
+    last_cut : ndarray of intp of shape (K + 1, m + 1)
+        ``last_cut[k, i]``: number of units before the last cut of the optimum
+        ``P[k, i]``, or -1 when that optimum has fewer than ``k`` intervals
+        (it is then ``P[k-1, i]``).
+    live : ndarray of intp of shape (K + 1, m + 1)
+        The candidate lists of the pruning, ``n_live[k]`` of them per level.
+    n_live : ndarray of intp of shape (K + 1,)
+    cost : ndarray of float64 of shape (m + 1,)
+        Work space.
+    start, stop : int
+        The prefixes solved, ``1 <= start <= stop <= m + 1``.
+    criterion : int
+        ``ENTROPY`` or ``GINI``.
+    prune : bool
+        Apply the candidate pruning (Block-Opt-P).
     tolerance : float
         Absolute tolerance: a candidate improves only if it is lower by more than
         this (rounding of sums must not decide ties).
 
     Returns
     -------
-    values : ndarray of float64 of shape (K + 1,)
-        ``values[k]`` = optimal cumulative impurity with at most ``k`` intervals
-        (``values[0]`` is unused, +inf).
-    last_cut : ndarray of intp of shape (K + 1, m + 1)
-        ``last_cut[k, i]``: number of units before the last cut of the optimum
-        ``P[k, i]``, or -1 when that optimum has fewer than ``k`` intervals
-        (it is then ``P[k-1, i]``).
     n_evaluations : int
         Candidate evaluations ``P[k-1, j] + cost(j, i)`` made (line 9 of Table 2).
     """
-    m, n_classes = units.shape
-    K = min(max_parts, m)
+    m = cum.shape[0] - 1
+    n_classes = cum.shape[1]
+    K = P.shape[0] - 1
     lookup = xlogx.shape[0] > 0
     entropy = criterion == ENTROPY
-    # Prefix sums and the interval costs are written out here rather than calling
-    # prefix_sums / interval_cost: each jitted helper (and each literal-argument
-    # variant) is compiled on its own at the first fit. Same operations, same floats.
-    cum = np.zeros((m + 1, n_classes), dtype=np.float64)
-    for i in range(m):
-        for c in range(n_classes):
-            cum[i + 1, c] = cum[i, c] + units[i, c]
-    cum_int = np.zeros((m + 1, n_classes), dtype=np.int64)
-    if lookup:
-        for i in range(m + 1):
-            for c in range(n_classes):
-                cum_int[i, c] = np.int64(cum[i, c] + 0.5)
-    P = np.full((K + 1, m + 1), np.inf)
-    last_cut = np.full((K + 1, m + 1), -1, dtype=np.intp)
-    cost = np.empty(m + 1, dtype=np.float64)
-    live = np.empty((K + 1, m + 1), dtype=np.intp)
-    n_live = np.zeros(K + 1, dtype=np.intp)
     n_evaluations = 0
-    for i in range(1, m + 1):
+    for i in range(start, stop):
         limit = K if i == m else K - 1
         top = min(i, limit)
         # Level 1 is never pruned (splitting never raises a concave impurity), so
@@ -291,10 +289,7 @@ def multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
             for k in range(1, top + 1):
                 live[k, n_live[k]] = i
                 n_live[k] += 1
-    values = np.full(K + 1, np.inf)
-    for k in range(1, K + 1):
-        values[k] = P[k, m]
-    return values, last_cut, n_evaluations
+    return n_evaluations
 
 
 @njit(**NJIT)

@@ -198,7 +198,7 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     xlogx = log_table_for(units.table)
     total = float(units.table.sum())
     tolerance = RELATIVE_TOLERANCE * max(total * max(math.log2(total + 1), 1.0), 1.0)
-    values, last_cut, n_evaluations = multisplit_dp(
+    values, last_cut, n_evaluations = _multisplit_dp(
         units.table,
         IMPURITY_CODES[criterion],
         int(max_bins),
@@ -215,6 +215,51 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     return Multisplit(
         values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact
     )
+
+
+#: Work (units x (classes + arities)) of one call of the DP kernel: a few tens of
+#: milliseconds, so that Ctrl-C stops a long exact search at once.
+DP_CHUNK_WORK = 20_000_000
+
+
+def _multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
+    """Run Elomaa & Rousu's dynamic programme in chunks of prefixes.
+
+    The state (prefix sums, ``P``, ``last_cut``, the candidate lists) is
+    allocated here and the kernel solves a chunk of prefixes per call; prefix
+    ``i`` costs about ``i (J + K)``, so chunks shrink as the prefixes grow.
+
+    Returns
+    -------
+    values : ndarray of float64 of shape (K + 1,)
+        ``values[k]`` = optimal cumulative impurity with at most ``k`` intervals
+        (``values[0]`` is unused, +inf).
+    last_cut : ndarray of intp of shape (K + 1, m + 1)
+        See :func:`~partikit._kernels._multisplit.multisplit_dp`.
+    n_evaluations : int
+    """
+    m, n_classes = units.shape
+    K = min(max_parts, m)
+    cum = np.zeros((m + 1, n_classes))
+    np.cumsum(units, axis=0, out=cum[1:])
+    cum_int = np.zeros((m + 1, n_classes), dtype=np.int64)
+    if xlogx.shape[0] > 0:
+        cum_int[:] = cum + 0.5
+    P = np.full((K + 1, m + 1), np.inf)
+    last_cut = np.full((K + 1, m + 1), -1, dtype=np.intp)
+    live = np.empty((K + 1, m + 1), dtype=np.intp)
+    n_live = np.zeros(K + 1, dtype=np.intp)
+    cost = np.empty(m + 1)
+    n_evaluations = 0
+    start = 1
+    while start <= m:
+        stop = min(m + 1, start + max(1, DP_CHUNK_WORK // (start * (n_classes + K))))
+        n_evaluations += multisplit_dp(
+            cum, cum_int, xlogx, P, last_cut, live, n_live, cost, start, stop,
+            criterion, prune, tolerance,
+        )  # fmt: skip
+        start = stop
+    return P[:, m].copy(), last_cut, n_evaluations
 
 
 def _backtrack(last_cut, n_parts):

@@ -347,3 +347,20 @@ def test_default_on_a_large_column_is_approximate_and_recovers_the_cuts():
     found = disc.bin_edges_[0][1:-1]
     assert len(found) == len(cuts)
     assert np.abs(found - cuts).max() < 1e-3
+
+
+def test_search_in_chunks_is_the_same_search(monkeypatch, global_random_seed):
+    """Check that the DP run one prefix per kernel call (so that Ctrl-C is
+    honoured during a long exact search) gives the same values, cuts and
+    evaluations as in one call."""
+    from partikit.discretizers import _block_opt
+
+    tables = list(_random_value_tables(global_random_seed, 30, max_rows=40))
+    whole = [optimal_multisplit(t, max_bins=6) for t in tables]
+    monkeypatch.setattr(_block_opt, "DP_CHUNK_WORK", 1)
+    for table, expected in zip(tables, whole, strict=True):
+        got = optimal_multisplit(table, max_bins=6)
+        assert_array_equal(got.values, expected.values)
+        assert got.n_evaluations == expected.n_evaluations
+        for a, b in zip(got.cuts, expected.cuts, strict=True):
+            assert_array_equal(a, b)
