@@ -154,8 +154,8 @@ _LAST = 4  # last member row of each group
 _PREV = 5  # ordinal: left neighbour group, -1 none
 _NEXT = 6  # ordinal: right neighbour group, -1 none
 _MARK = 7  # workspace: 1 for a group to re-scan
-# flags (intp): predictor, test, number of groups, pair tests done
-_ORDINAL, _TEST, _N_GROUPS, _WORK = 0, 1, 2, 3
+# flags (intp): predictor, test, number of groups
+_ORDINAL, _TEST, _N_GROUPS = 0, 1, 2
 
 # Positions in the state tuple.
 _TABLE = 0  # (c, J) the original rows
@@ -168,7 +168,7 @@ _SCAN_STAT = 6  # (2, c) workspace: statistic of (g, h) for every h
 _SCAN_PRESENT = 7  # (2, c) workspace: classes present in (g, h)
 _BEST_STAT = 8  # (J + 1,) workspace: best statistic by classes present
 _BEST_PARTNER = 9  # (J + 1,) workspace: its partner
-_FLAGS = 10  # [ordinal, test, number of groups, pair tests done]
+_FLAGS = 10  # [ordinal, test, number of groups]
 _CACHE_STAT = 11  # (c, c) or (0, 0): statistic of every pair of live groups
 _CACHE_PRESENT = 12  # (c, c) or (0, 0): classes present in every pair
 
@@ -411,14 +411,6 @@ def _after_change(
     """
     test = flags[_TEST]
     has_other = other != changed and links[_ALIVE, other] == 1
-    if flags[_ORDINAL] == 1:
-        for k in range(2 if has_other else 1):
-            g = changed if k == 0 else other
-            _refresh_ordinal(counts, totals, links, keys, tree, test, g)
-            left = links[_PREV, g]
-            if left >= 0:
-                _refresh_ordinal(counts, totals, links, keys, tree, test, left)
-        return 4
     # g's counts changed: a runtime False, so that one specialisation serves both
     # the fresh scans and the re-scans
     fresh = changed < 0
@@ -460,60 +452,117 @@ def _after_change(
 
 
 @njit(**NJIT)
+def _after_change_ordinal(counts, totals, links, keys, tree, flags, changed, other):
+    """:func:`_after_change` of an ordinal predictor: the pairs of the changed
+    groups with their neighbours (``other`` ignored unless live and not
+    ``changed``)."""
+    test = flags[_TEST]
+    has_other = other != changed and links[_ALIVE, other] == 1
+    for k in range(2 if has_other else 1):
+        g = changed if k == 0 else other
+        _refresh_ordinal(counts, totals, links, keys, tree, test, g)
+        left = links[_PREV, g]
+        if left >= 0:
+            _refresh_ordinal(counts, totals, links, keys, tree, test, left)
+
+
+@njit(**NJIT)
+def _join(counts, totals, links, keys, tree, flags, keep, gone):
+    """Move group ``gone`` into group ``keep`` (no key but gone's refreshed)."""
+    for j in range(counts.shape[1]):
+        counts[keep, j] += counts[gone, j]
+    totals[keep] += totals[gone]
+    links[_ALIVE, gone] = 0
+    links[_N_CATS, keep] += links[_N_CATS, gone]
+    links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+    links[_LAST, keep] = links[_LAST, gone]
+    flags[_N_GROUPS] -= 1
+    if flags[_ORDINAL] == 1:
+        # adjacent groups: gone is the right neighbour of keep
+        right = links[_NEXT, gone]
+        links[_NEXT, keep] = right
+        if right >= 0:
+            links[_PREV, right] = keep
+    _clear_key(keys, gone)
+    _update_tree(keys, tree, gone)
+
+
+@njit(**NJIT)
+def _next_merge(keys, tree, flags, max_neg_log_alpha, min_groups, max_groups):
+    """The pair to merge next, -1 when merging stops, and whether it is similar."""
+    if flags[_N_GROUPS] <= min_groups:
+        return -1, False
+    best = tree[1]
+    if best < 0 or keys[_LO, best] < 0:
+        return -1, False
+    similar = keys[_NLP, best] < max_neg_log_alpha
+    if not similar and not (0 <= max_groups < flags[_N_GROUPS]):
+        return -1, False
+    return best, similar
+
+
+# The merge loops of nominal and ordinal predictors are two kernels, so that a fit
+# compiles only the one it calls.
+
+
+@njit(**NJIT)
 def _merge_loop(
     counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
     best_partner, flags, cache_stat, cache_present, max_neg_log_alpha, min_groups,
     max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
-    """:func:`merge_until` for at most about ``max_work`` pair tests.
+    """:func:`merge_until` of a nominal predictor for about ``max_work`` pair tests.
 
     Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left).
     """
     work = 0
-    while flags[_N_GROUPS] > min_groups:
+    while True:
+        best, similar = _next_merge(
+            keys, tree, flags, max_neg_log_alpha, min_groups, max_groups
+        )
+        if best < 0:
+            return DONE, -1
         if work >= max_work:
             return -1, -1
-        best = tree[1]
-        if best < 0 or keys[_LO, best] < 0:
-            break
-        similar = keys[_NLP, best] < max_neg_log_alpha
-        if not similar and not (0 <= max_groups < flags[_N_GROUPS]):
-            break
         keep = int(keys[_LO, best])
         gone = int(keys[_HI, best])
-        for j in range(counts.shape[1]):
-            counts[keep, j] += counts[gone, j]
-        totals[keep] += totals[gone]
-        links[_ALIVE, gone] = 0
-        links[_N_CATS, keep] += links[_N_CATS, gone]
-        links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
-        links[_LAST, keep] = links[_LAST, gone]
-        flags[_N_GROUPS] -= 1
-        if flags[_ORDINAL] == 1:
-            # adjacent groups: gone is the right neighbour of keep
-            right = links[_NEXT, gone]
-            links[_NEXT, keep] = right
-            if right >= 0:
-                links[_PREV, right] = keep
-        _clear_key(keys, gone)
-        _update_tree(keys, tree, gone)
+        _join(counts, totals, links, keys, tree, flags, keep, gone)
         work += _after_change(
             counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
             best_partner, flags, cache_stat, cache_present, keep, gone, gone,
         )  # fmt: skip
         if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
-            flags[_WORK] += work
             return COMPOUND, keep
-    flags[_WORK] += work
-    return DONE, -1
 
 
 @njit(**NJIT)
-def _split(
-    table, counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-    best_partner, flags, cache_stat, cache_present, g, side_a, side_b,
+def _merge_loop_ordinal(
+    counts, totals, links, keys, tree, flags, max_neg_log_alpha, min_groups,
+    max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
-    """:func:`split_group` on the unpacked state; the sides sorted, not empty."""
+    """:func:`_merge_loop` of an ordinal predictor (a few pair tests a merge)."""
+    work = 0
+    while True:
+        best, similar = _next_merge(
+            keys, tree, flags, max_neg_log_alpha, min_groups, max_groups
+        )
+        if best < 0:
+            return DONE, -1
+        if work >= max_work:
+            return -1, -1
+        keep = int(keys[_LO, best])
+        gone = int(keys[_HI, best])
+        _join(counts, totals, links, keys, tree, flags, keep, gone)
+        _after_change_ordinal(counts, totals, links, keys, tree, flags, keep, gone)
+        work += 4
+        if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
+            return COMPOUND, keep
+
+
+@njit(**NJIT)
+def _split(table, counts, totals, links, flags, g, side_a, side_b):
+    """The groups of :func:`split_group` (keys not refreshed); the sides sorted,
+    not empty."""
     for k in range(2):
         side = side_a if k == 0 else side_b
         rep = side[0]
@@ -543,10 +592,6 @@ def _split(
         links[_NEXT, left] = right
         if outer >= 0:
             links[_PREV, outer] = right
-    _after_change(
-        counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-        best_partner, flags, cache_stat, cache_present, rep_a, rep_b, g,
-    )  # fmt: skip
     return rep_a, rep_b
 
 
@@ -635,7 +680,7 @@ def init_state(table, ordinal, test):
         np.zeros((2, n_rows), dtype=np.intp),
         np.empty(n_classes + 1),
         np.empty(n_classes + 1, dtype=np.intp),
-        np.array([1 if ordinal else 0, test, n_rows, 0], dtype=np.intp),
+        np.array([1 if ordinal else 0, test, n_rows], dtype=np.intp),
         np.zeros((n_cache, n_cache)),
         np.zeros((n_cache, n_cache), dtype=np.int32),
     )
@@ -679,12 +724,19 @@ def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compou
     group : int
         The compound's representative (``COMPOUND``), -1 otherwise.
     """
+    rule = (
+        float(max_neg_log_alpha), int(min_groups), int(max_groups),
+        bool(stop_on_compound), WORK_PER_CALL,
+    )  # fmt: skip
     while True:
-        status, group = _merge_loop(
-            *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:],
-            float(max_neg_log_alpha), int(min_groups), int(max_groups),
-            bool(stop_on_compound), WORK_PER_CALL,
-        )  # fmt: skip
+        if state[_FLAGS][_ORDINAL] == 1:
+            status, group = _merge_loop_ordinal(
+                *state[_COUNTS:_TREE + 1], state[_FLAGS], *rule
+            )  # fmt: skip
+        else:
+            status, group = _merge_loop(
+                *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:], *rule
+            )  # fmt: skip
         if status >= 0:
             return int(status), int(group)
 
@@ -715,9 +767,18 @@ def split_group(state, g, part):
     rows = np.sort(members(state, g))
     in_part = np.isin(rows, np.asarray(part, dtype=np.intp))
     rep_a, rep_b = _split(
-        *state[:_TREE + 1], *state[_SCAN_STAT:], int(g), rows[~in_part], rows[in_part]
+        *state[:_LINKS + 1], state[_FLAGS], int(g), rows[~in_part], rows[in_part]
     )  # fmt: skip
-    return int(rep_a), int(rep_b)
+    rep_a, rep_b = int(rep_a), int(rep_b)
+    if state[_FLAGS][_ORDINAL] == 1:
+        _after_change_ordinal(
+            *state[_COUNTS:_TREE + 1], state[_FLAGS], rep_a, rep_b
+        )  # fmt: skip
+    else:
+        _after_change(
+            *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:], rep_a, rep_b, int(g)
+        )  # fmt: skip
+    return rep_a, rep_b
 
 
 def group_labels(state):
