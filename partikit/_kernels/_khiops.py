@@ -80,11 +80,22 @@ def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
     if n_rows < 2:
         return kept, absorbed, delta, height
     # Class-major working copies, one column per active row, kept compact (see
-    # _chain_merges); the last row of ``profiles`` is scratch space.
-    counts = np.empty((n_classes, n_rows), dtype=np.float64)
+    # _chain_merges); the last row of ``profiles`` is scratch space. Each sum is
+    # made in the order a loop over the table would make it (rows, then
+    # classes), so the floats do not depend on numpy's summation strategy.
+    counts = np.ascontiguousarray(table.T)
+    masses = counts[0].copy()
+    for j in range(1, n_classes):
+        masses += counts[j]
+    class_totals = np.empty(n_classes, dtype=np.float64)
+    for j in range(n_classes):
+        class_totals[j] = np.add.accumulate(counts[j])[-1]
+    grand_total = 0.0
+    for total in class_totals:
+        grand_total += float(total)
+    inv_q = grand_total / class_totals
     profiles = np.empty((n_classes + 1, n_rows), dtype=np.float64)
-    masses = np.empty(n_rows, dtype=np.float64)
-    inv_q = np.empty(n_classes, dtype=np.float64)
+    np.divide(counts, masses, out=profiles[:n_classes])
     # rows: the row at each position, position of each row, last merge of each
     # row, chain
     index_state = np.empty((4, n_rows), dtype=np.intp)
@@ -92,7 +103,7 @@ def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
     counters = np.zeros(3, dtype=np.intp)
     while counters[0] < n_merges:
         _chain_merges(
-            table, counts, profiles, masses, inv_q, index_state, counters,
+            counts, profiles, masses, inv_q, index_state, counters,
             kept, absorbed, delta, height, work_per_call,
         )  # fmt: skip
     return kept, absorbed, delta, height
@@ -100,14 +111,14 @@ def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
 
 @njit(**NJIT)
 def _chain_merges(
-    table, counts, profiles, masses, inv_q, index_state, counters,
+    counts, profiles, masses, inv_q, index_state, counters,
     kept, absorbed, delta, height, work_per_call,
 ):  # fmt: skip
     """Merges of the nearest-neighbour chain, from ``counters`` on, for a while.
 
-    Fills the working arrays from ``table`` at the first call (``counters`` all
-    zero), then makes merges until they are all made or ``work_per_call`` is
-    spent, and records in ``counters`` where it stopped.
+    Sets the active rows up at the first call (``counters`` all zero), then
+    makes merges until they are all made or ``work_per_call`` is spent, and
+    records in ``counters`` where it stopped.
 
     The active rows sit at positions ``0 .. n_active - 1`` of class-major arrays
     (a merged-away row's slot takes the last active row's data), so that the
@@ -117,35 +128,18 @@ def _chain_merges(
     loops: every jitted helper and every numpy array method is compiled on its
     own in a fresh environment.
     """
-    n_rows, n_classes = table.shape
+    n_classes, n_rows = counts.shape
     n_merges = n_rows - 1
     row_at = index_state[0]
     position = index_state[1]
     last_merge = index_state[2]
     chain = index_state[3]
     partial = profiles[n_classes]
-    if counters[0] == 0 and counters[2] == 0:
-        # Working copies: counts, row masses, 1 / q_j and row profiles.
-        class_totals = np.zeros(n_classes, dtype=np.float64)
-        for i in range(n_rows):
-            masses[i] = 0.0
-            for j in range(n_classes):
-                counts[j, i] = table[i, j]
-                masses[i] += table[i, j]
-                class_totals[j] += table[i, j]
-        grand_total = 0.0
-        for j in range(n_classes):
-            grand_total += class_totals[j]
-        for j in range(n_classes):
-            inv_q[j] = grand_total / class_totals[j]
-        for i in range(n_rows):
-            for j in range(n_classes):
-                profiles[j, i] = counts[j, i] / masses[i]
+    if counters[2] == 0:
         for i in range(n_rows):
             row_at[i] = i
             position[i] = i
             last_merge[i] = -1
-        counters[1] = 0
         counters[2] = n_rows
     chain_len = counters[1]
     n_active = counters[2]
