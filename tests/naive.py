@@ -246,6 +246,43 @@ def naive_chaid_merges(
 # --- binary partitions and max-cut (partikit._kernels._bipartition, _max_cut) ---
 
 
+def naive_chaid_pool(table, max_categories):
+    """CHAID's pooling of rare rows, by sorting the counts and scanning the rows.
+
+    Rows with more cases than the ``max_categories - n_classes + 1``-th largest
+    count keep their own row; each other row joins the pool of its first
+    most frequent class. Output rows stand in the order of their first member.
+    Returns (pooled table, output row of each row, rows pooled, pools).
+    """
+    n_rows, n_classes = len(table), len(table[0])
+    totals = [sum(row) for row in table]
+    budget = max_categories - n_classes
+    if budget > 0:
+        limit = sorted(totals, reverse=True)[budget]
+        kept = [total > limit for total in totals]
+    else:
+        kept = [False] * n_rows
+    keys, index = [], {}
+    for i, row in enumerate(table):
+        key = ("row", i) if kept[i] else ("class", list(row).index(max(row)))
+        if key not in index:
+            index[key] = len(index)
+        keys.append(key)
+    row_of = [index[key] for key in keys]
+    pooled = np.zeros((len(index), n_classes))
+    for i, row in enumerate(table):
+        for j in range(n_classes):
+            pooled[row_of[i], j] += row[j]
+    return pooled, row_of, n_rows - sum(kept), len(index) - sum(kept)
+
+
+def naive_nonempty_rows(table):
+    """Rows with a positive count, and whether all counts are finite and >= 0."""
+    table = np.asarray(table, dtype=float)
+    valid = bool(np.all(np.isfinite(table)) and np.all(table >= 0))
+    return np.array([any(v > 0 for v in row) for row in table], dtype=bool), valid
+
+
 def naive_squared_gini_weight(a, b):
     """``sum_{x != y} a_x b_y``: pairs of cases of the two rows in different classes."""
     return float(

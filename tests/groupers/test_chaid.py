@@ -18,8 +18,13 @@ from partikit._kernels import _chaid as kernel
 from partikit._kernels import _codes as codes
 from partikit.groupers import chaid_feature_ranking
 from partikit.groupers._bipartition import best_chi2_bipartition
-from partikit.groupers._chaid import chaid_grouping, rank_attributes
-from tests.naive import naive_chaid_merges, naive_pair_test
+from partikit.groupers._chaid import _pool_rare, chaid_grouping, rank_attributes
+from tests.naive import (
+    naive_chaid_merges,
+    naive_chaid_pool,
+    naive_nonempty_rows,
+    naive_pair_test,
+)
 
 EXAMPLE = np.array([[30, 10], [28, 12], [10, 30], [12, 28]], dtype=float)
 
@@ -706,3 +711,127 @@ def test_same_partition_as_chaid_package_on_real_data(datasets_dir, dataset, tar
         assert _same_partition(ours, theirs), column
         compared += 1
     assert compared >= 4, skipped
+
+
+# ----------------------------------------------------------------------------------
+# many categories: pooling past max_categories, work in chunks, the one-pass check
+# ----------------------------------------------------------------------------------
+
+
+def _counts_table(rng, n_rows, n_classes, high=6):
+    table = rng.integers(0, high, size=(n_rows, n_classes)).astype(float)
+    table[table.sum(axis=1) == 0, 0] = 1.0
+    return table
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("max_categories", [2, 3, 8, 20])
+def test_pool_rare_against_naive_twin(seed, max_categories):
+    """Check the pooling rule (ties in count and in class included) against its
+    naive twin."""
+    rng = np.random.default_rng(seed)
+    table = _counts_table(rng, 30, 3, high=4)
+    if seed % 2:
+        table *= rng.random(table.shape).round(1) + 0.5
+    pooled, row_of, n_pooled, n_pools = _pool_rare(table, max_categories)
+    expected, expected_row_of, expected_pooled, expected_pools = naive_chaid_pool(
+        table, max_categories
+    )
+    assert_array_equal(pooled, expected)
+    assert_array_equal(row_of, expected_row_of)
+    assert (n_pooled, n_pools) == (expected_pooled, expected_pools)
+    assert len(pooled) <= max(max_categories, 3)
+
+
+def test_no_pooling_up_to_max_categories():
+    """Check that a table of max_categories rows is merged exactly as without the
+    limit, and records no pooling."""
+    table = _counts_table(np.random.default_rng(0), 40, 3, high=30)
+    exact = chaid_grouping(table, max_categories=None)
+    limited = chaid_grouping(table, max_categories=40)
+    assert_array_equal(limited.group_ids, exact.group_ids)
+    assert limited.statistics == {**exact.statistics}
+    assert limited.statistics["n_pooled"] == 0
+    assert limited.statistics["n_pools"] == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pooled_grouping_is_the_grouping_of_the_pooled_table(seed):
+    """Check that past max_categories the merging is CHAID on the pooled table:
+    same groups, same adjusted p-value (the multiplier counts the pooled rows)."""
+    rng = np.random.default_rng(seed)
+    table = _counts_table(rng, 60, 3, high=8)
+    table[:5] *= 10  # a few frequent categories keep their own row
+    result = chaid_grouping(table, max_categories=12)
+    pooled, row_of, n_pooled, n_pools = naive_chaid_pool(table, 12)
+    on_pooled = chaid_grouping(pooled, max_categories=None)
+    assert_array_equal(result.group_ids, on_pooled.group_ids[row_of])
+    assert result.statistics["n_pooled"] == n_pooled > 0
+    assert result.statistics["n_pools"] == n_pools
+    assert result.statistics["n_categories"] == 60
+    assert result.statistics["chi2"] == pytest.approx(on_pooled.statistics["chi2"])
+    assert result.statistics["log10_adjusted_pvalue"] == pytest.approx(
+        on_pooled.statistics["log10_adjusted_pvalue"]
+    )
+
+
+def test_ordinal_columns_are_never_pooled():
+    table = _counts_table(np.random.default_rng(1), 30, 2, high=20)
+    result = chaid_grouping(table, ordinal=True, max_categories=4)
+    exact = chaid_grouping(table, ordinal=True, max_categories=None)
+    assert_array_equal(result.group_ids, exact.group_ids)
+    assert result.statistics["n_pooled"] == 0
+
+
+def test_estimator_records_pooling():
+    """Check that CHAIDGrouper pools a column with many categories, records it,
+    and maps every category of a pool to one group."""
+    rng = np.random.default_rng(0)
+    x = rng.integers(0, 300, size=3000)
+    y = (x % 3 == 0) ^ (rng.random(3000) < 0.2)
+    grouper = CHAIDGrouper(max_categories=50).fit(x.reshape(-1, 1), y)
+    stats = grouper.statistics_[0]
+    assert stats["n_categories"] == 300
+    assert 0 < stats["n_pooled"] <= 300 and 1 <= stats["n_pools"] <= 2
+    exact = CHAIDGrouper(max_categories=None).fit(x.reshape(-1, 1), y)
+    assert exact.statistics_[0]["n_pooled"] == 0
+    small = CHAIDGrouper().fit(x.reshape(-1, 1), y)  # 300 <= 1024: exact
+    assert_array_equal(small.group_ids_[0], exact.group_ids_[0])
+
+
+@pytest.mark.parametrize("ordinal", [False, True])
+@pytest.mark.parametrize("resplit", [False, True])
+def test_merging_in_chunks_equals_one_call(monkeypatch, ordinal, resplit):
+    """Check that a merge loop stopped every few pair tests (to honour Ctrl-C)
+    and resumed gives the same grouping as one call."""
+    rng = np.random.default_rng(7)
+    table = _counts_table(rng, 40, 3, high=25)
+    kwargs = {"ordinal": ordinal, "resplit": resplit, "alpha_merge": 0.2}
+    one_call = chaid_grouping(table, **kwargs)
+    monkeypatch.setattr(kernel, "WORK_PER_CALL", 7)
+    chunked = chaid_grouping(table, **kwargs)
+    assert_array_equal(chunked.group_ids, one_call.group_ids)
+    assert chunked.statistics == one_call.statistics
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        [[0.0, 0.0], [1.0, 0.0], [0.0, 2.5]],
+        [[0.0, -0.0], [0.0, 0.0]],
+        [[np.inf, 0.0], [1.0, 1.0]],
+        [[np.nan, 0.0], [1.0, 1.0]],
+        [[-1.0, 3.0], [1.0, 1.0]],
+        [[0.0, -np.inf], [1.0, 1.0]],
+    ],
+)
+def test_nonempty_rows_against_naive_twin(table):
+    table = np.array(table)
+    mask, valid = kernel.nonempty_rows(table)
+    expected_mask, expected_valid = naive_nonempty_rows(table)
+    assert valid == expected_valid
+    if valid:
+        assert_array_equal(mask, expected_mask)
+    else:
+        with pytest.raises(ValueError, match="finite non-negative"):
+            chaid_grouping(table)
