@@ -244,8 +244,33 @@ def _chain_merges(
 # integers below 2^53, exact in float64.
 
 
-@njit(**NJIT)
 def adjacent_merge_sequence(table, min_count):
+    """:func:`adjacent_merges` of every row and column of a table.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (m, n_classes)
+        Class counts of the elementary intervals in value order; no empty row, no
+        empty column.
+    min_count : float
+        Minimum interval weight of the frequency phase (0: no frequency phase).
+
+    Returns
+    -------
+    initial_starts, kept, absorbed, delta
+        See :func:`adjacent_merges`.
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    return adjacent_merges(
+        table,
+        np.arange(table.shape[0], dtype=np.intp),
+        np.arange(table.shape[1], dtype=np.intp),
+        float(min_count),
+    )
+
+
+@njit(**NJIT)
+def adjacent_merges(table, rows, columns, min_count):
     """Bottom-up merges of adjacent intervals by smallest DeltaChi2.
 
     First the frequency phase: while an interval weighs less than ``min_count``,
@@ -260,31 +285,41 @@ def adjacent_merge_sequence(table, min_count):
     jitted helper (and every literal-argument variant of it) on its own, which
     made this kernel's first call take seconds. The row profiles are computed on
     the fly from the counts, in the same operations as a stored profile (the same
-    floats), so that the working memory is one copy of the table.
+    floats), so that the working memory is one copy of the table; the rows and
+    classes merged are read through ``rows`` and ``columns``, so that the caller
+    does not copy the table to leave some out.
 
     Parameters
     ----------
-    table : ndarray of float64 of shape (m, n_classes), C-contiguous
-        Class counts of the elementary intervals (distinct values) in value order;
-        no empty row, no empty column.
+    table : ndarray of float64 of shape (n_rows, n_all_classes), C-contiguous
+        Class counts of the distinct values in value order.
+    rows : ndarray of intp of shape (m,)
+        The rows merged (the elementary intervals), increasing; none empty in
+        ``columns``.
+    columns : ndarray of intp of shape (n_classes,)
+        The classes of the chi-square; none empty in ``rows``.
     min_count : float
         Minimum interval weight of the frequency phase (0: no frequency phase).
 
     Returns
     -------
     initial_starts : ndarray of intp
-        First row of each interval after the frequency phase.
+        First row (index into ``rows``) of each interval after the frequency
+        phase.
     kept, absorbed : ndarray of intp
-        First rows of the left and right intervals of each later merge, in order.
+        First rows (indices into ``rows``) of the left and right intervals of
+        each later merge, in order.
     delta : ndarray of float64
         DeltaChi2 of each later merge.
     """
-    m, n_classes = table.shape
-    counts = table.copy()
+    m = rows.shape[0]
+    n_classes = columns.shape[0]
+    counts = np.empty((m, n_classes), dtype=np.float64)
     masses = np.zeros(m, dtype=np.float64)
     class_totals = np.zeros(n_classes, dtype=np.float64)
     for i in range(m):
         for j in range(n_classes):
+            counts[i, j] = table[rows[i], columns[j]]
             masses[i] += counts[i, j]
             class_totals[j] += counts[i, j]
     grand_total = 0.0

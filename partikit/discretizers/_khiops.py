@@ -13,7 +13,7 @@ from scipy.stats import chi2 as chi2_distribution
 from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
-from partikit._kernels._khiops import adjacent_merge_sequence
+from partikit._kernels._khiops import adjacent_merges
 from partikit._kernels._multisplit import segment_sums
 from partikit._khiops import (
     KhiopsTrace,
@@ -186,29 +186,27 @@ def khiops_discretization(
         if weighted.all():
             break
         rows = rows[weighted]
-    if len(rows) < table.shape[0] or not tested.all():
-        sub = table[rows] if len(rows) < table.shape[0] else table
-        if not tested.all():
-            sub = np.compress(tested, sub, axis=1)
-        result = _khiops_discretization(
-            np.ascontiguousarray(sub), p, min_frequency, max_bins, robust,
-            max_delta_chi2, keep_trace,
-        )  # fmt: skip
+    result = _khiops_discretization(
+        table, rows, np.flatnonzero(tested), totals, p, min_frequency, max_bins,
+        robust, max_delta_chi2, keep_trace,
+    )  # fmt: skip
+    if len(rows) < table.shape[0]:
         trace = result.statistics.get("trace")
         if trace is not None:
             trace.kept, trace.absorbed = rows[trace.kept], rows[trace.absorbed]
         return CutResult(rows[result.cuts].astype(np.intp), result.statistics)
-    return _khiops_discretization(
-        table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace
-    )
+    return result
 
 
 def _khiops_discretization(
-    table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace
-):
-    """:func:`khiops_discretization` of a checked table of tested classes only,
-    no empty row."""
-    n_values, n_classes = table.shape
+    table, rows, columns, totals, p, min_frequency, max_bins, robust,
+    max_delta_chi2, keep_trace,
+):  # fmt: skip
+    """:func:`khiops_discretization` of the ``rows`` and ``columns`` of a checked
+    table (no empty row among them), without copying them out: the rows left out
+    hold no weight in ``columns``, so the interval sums over the whole table's
+    rows are the same floats. Cut positions and the trace index ``rows``."""
+    n_values, n_classes = len(rows), len(columns)
     statistics = {
         "n_initial_intervals": int(n_values),
         "min_frequency": 0.0,
@@ -218,9 +216,9 @@ def _khiops_discretization(
     if n_values < 2 or n_classes < 2:
         statistics.update(chi2=0.0, dof=0, log10_pvalue=0.0)
         return CutResult(no_cut, statistics)
-    min_count = resolve_min_frequency(min_frequency, table.sum(axis=0))
+    min_count = resolve_min_frequency(min_frequency, totals[columns])
     statistics["min_frequency"] = min_count
-    starts, left, right, delta = adjacent_merge_sequence(table, min_count)
+    starts, left, right, delta = adjacent_merges(table, rows, columns, float(min_count))
     n_initial = len(starts)
     statistics["n_initial_intervals"] = int(n_initial)
     if max_delta_chi2 is not None:
@@ -233,7 +231,7 @@ def _khiops_discretization(
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
     if n_initial >= 2:
-        initial = segment_sums(table, starts)
+        initial = segment_sums(table, rows[starts])[:, columns]
         n_merges, log_p, forced = khiops_stopping_rule(initial, delta, threshold)
     else:
         n_merges, log_p, forced = 0, np.zeros(1), np.zeros(0, dtype=bool)
@@ -242,7 +240,8 @@ def _khiops_discretization(
     removed = np.zeros(n_values, dtype=bool)
     removed[right[:n_merges]] = True
     cuts = starts[~removed[starts]][1:]
-    grouped = segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
+    grouped = segment_sums(table, rows[np.concatenate([[0], cuts]).astype(np.intp)])
+    grouped = grouped[:, columns]
     chi2_value, dof_value, log10_p = chi2_test(grouped)
     statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
     if keep_trace:
