@@ -96,3 +96,82 @@ def test_chunked_factorize_matches_pandas(make, monkeypatch):
     missing = factorized.lookup[factorized.raw_codes + 1] < 0
     assert_array_equal(missing, pd.isna(expected).to_numpy())
     assert_array_equal(got[~missing], expected[~missing].to_numpy())
+
+
+@pytest.mark.parametrize("n_uniques_limit", [3, 15, 10_000])
+def test_factorize_hashes_the_whole_column_past_many_uniques(
+    n_uniques_limit, monkeypatch
+):
+    """Check that a column whose chunks hold many distinct values, hashed whole
+    instead, gives the values of pd.factorize."""
+    import partikit._validation as validation
+
+    monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", 7)
+    monkeypatch.setattr(validation, "_MAX_CHUNKED_UNIQUES", n_uniques_limit)
+    rng = np.random.default_rng(1)
+    column = pd.Series(rng.integers(0, 40, 100).astype(str).astype(object))
+    column[[5, 60]] = None
+    factorized = factorize_column(column, "x")
+    rows = factorized.lookup[factorized.raw_codes + 1]
+    assert_array_equal(rows < 0, column.isna().to_numpy())
+    assert_array_equal(
+        factorized.categories[rows[rows >= 0]], column.dropna().to_numpy()
+    )
+    assert list(factorized.categories) == sorted(column.dropna().unique())
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        np.array([3, 0, 7, 3, 7]),
+        np.array([-5, 2, -5, 9], dtype=np.int32),
+        np.array([4, 4, 4], dtype=np.uint8),
+        np.array([10**12, 10**12 + 3, 10**12]),  # offset range: counted
+        np.array([0, 10**9, 5]),  # range far larger than the column: hashed
+        np.array([2**63 + 5, 2**63 + 1], dtype=np.uint64),  # beyond intp: hashed
+    ],
+    ids=["small", "negative-int32", "uint8", "offset", "wide", "uint64-large"],
+)
+@pytest.mark.parametrize("as_series", [False, True])
+def test_integer_columns_are_counted_like_pd_factorize(values, as_series):
+    """Check that an integer column factorized by counting (or hashed, when its
+    range is too wide) gives sorted categories of its own dtype and the right
+    category for every row."""
+    column = pd.Series(values) if as_series else values
+    factorized = factorize_column(column, "x")
+    expected = np.unique(values)
+    assert_array_equal(factorized.categories, expected)
+    assert factorized.categories.dtype == values.dtype
+    assert factorized.kind == "numeric"
+    rows = factorized.lookup[np.asarray(factorized.raw_codes) + 1]
+    assert_array_equal(factorized.categories[rows], values)
+
+
+def test_unsorted_factorization_looks_up_the_same_values():
+    """Check that factorize_column(sort=False), which transform uses, maps every
+    row to its own value, like the sorted factorization."""
+    column = pd.Series(["b", "c", None, "a", "c"])
+    plain = factorize_column(column, "x", sort=False)
+    rows = plain.lookup[plain.raw_codes + 1]
+    assert_array_equal(rows < 0, column.isna().to_numpy())
+    assert_array_equal(plain.categories[rows[rows >= 0]], ["b", "c", "a", "c"])
+
+
+def test_many_strings_sort_in_python_order(monkeypatch):
+    """Check that the numpy-string sort used for many distinct strings gives
+    Python's order (code points), also for non-ASCII strings, and that strings
+    numpy cannot encode (lone surrogates) fall back to Python's sort."""
+    from partikit._validation import STRING_KIND, _sorting_order
+
+    rng = np.random.default_rng(0)
+    alphabet = np.array(list("aZé€𝄞 0"), dtype=object)
+    words = np.array(
+        ["".join(rng.choice(alphabet, rng.integers(0, 6))) for _ in range(30_000)],
+        dtype=object,
+    )
+    uniques = pd.unique(words)
+    order = _sorting_order(uniques, STRING_KIND)
+    assert list(uniques[order]) == sorted(uniques)
+    with_surrogate = np.append(uniques, "\ud800").astype(object)
+    order = _sorting_order(with_surrogate, STRING_KIND)
+    assert list(with_surrogate[order]) == sorted(with_surrogate)

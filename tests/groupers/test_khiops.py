@@ -331,3 +331,45 @@ def test_default_group_is_rare_group_when_categories_are_pooled():
     rare_group = grouper.transform([["r0"]])[0, 0]
     assert grouper.default_group_[0] == rare_group
     assert grouper.transform([["never seen"]])[0, 0] == rare_group
+
+
+def test_classes_with_tied_totals_give_the_same_grouping_whatever_their_labels():
+    """Check that classes of equal total, put in order by their counts, make the
+    grouping (and every DeltaChi2) independent of the classes' labels."""
+    rng = np.random.default_rng(3)
+    table = rng.integers(0, 20, (40, 4)).astype(float)
+    # columns 1 and 2 (and 0 and 3) with equal totals but different counts
+    table[:, 2] = rng.permutation(table[:, 1])
+    table[:, 3] = rng.permutation(table[:, 0])
+    reference = khiops_grouping(table, min_frequency=10, keep_trace=True)
+    for permutation in ([2, 1, 0, 3], [3, 2, 1, 0], [1, 3, 0, 2]):
+        result = khiops_grouping(
+            table[:, permutation], min_frequency=10, keep_trace=True
+        )
+        assert_array_equal(result.group_ids, reference.group_ids)
+        assert_array_equal(
+            result.statistics["trace"].delta_chi2,
+            reference.statistics["trace"].delta_chi2,
+        )
+
+
+def test_pooled_categories_need_no_order():
+    """Check that a table of many one-row categories (pooled as rare) among a few
+    frequent ones gives the same groups whatever the order of its rows, and that
+    the trace names the pooled group by a row of the same counts."""
+    rng = np.random.default_rng(0)
+    frequent = rng.integers(20, 60, (6, 3)).astype(float)
+    rare = np.eye(3)[rng.integers(0, 3, 300)]
+    table = np.vstack([rare[:150], frequent, rare[150:]])
+    reference = khiops_grouping(table, keep_trace=True)
+    assert reference.statistics["n_rare"] == 300
+    permutation = rng.permutation(len(table))
+    result = khiops_grouping(table[permutation], keep_trace=True)
+    assert_array_equal(result.group_ids, reference.group_ids[permutation])
+    # the representative of each merge has the same counts (identical one-row
+    # categories are told apart by their position only)
+    for field in ("kept", "absorbed"):
+        assert_array_equal(
+            table[permutation[getattr(result.statistics["trace"], field)]],
+            table[getattr(reference.statistics["trace"], field)],
+        )
