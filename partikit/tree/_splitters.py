@@ -81,14 +81,15 @@ def _bipartition_splitter(name):
     options = {"score": "twoing"} if name == "twoing" else {}
 
     def split(table, impurity):
-        result = method(table, impurity=impurity, **options)
-        present = table.sum(axis=1) > 0
-        child = np.where(present, np.where(result.left, 0, 1), -1)
-        on_left = result.left[present]
+        # the method ignores empty rows: deep nodes of a column of a million
+        # categories hold a few of them, and the method's passes see only those
+        present = np.flatnonzero(table.sum(axis=1) > 0)
+        result = method(table[present], impurity=impurity, **options)
+        child = np.full(len(table), -1, dtype=np.intp)
+        child[present] = np.where(result.left, 0, 1)
+        on_left = result.left
         n_children = 2 if on_left.any() and not on_left.all() else 1
-        return CategoricalSplit(
-            child.astype(np.intp), n_children, result.criterion, result.pooled
-        )
+        return CategoricalSplit(child, n_children, result.criterion, result.pooled)
 
     split.__name__ = f"split_{name}"
     return split
