@@ -217,31 +217,30 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
         True when no move gains more than ``tolerance`` (a local optimum).
     """
     n = weights.shape[0]
+    # Branch-free sums (a side is 0 or 1): adding 0.0 * w or (+-1.0) * w gives
+    # the same floats as the branches would, and the loops vectorise.
     if stage == GREEDY:
         for v in range(1, n):
             to_left = 0.0
             to_right = 0.0
             for u in range(v):
-                if side[u] == 0:
-                    to_left += weights[v, u]
-                else:
-                    to_right += weights[v, u]
+                s = float(side[u])
+                to_left += (1.0 - s) * weights[v, u]
+                to_right += s * weights[v, u]
             if to_left >= to_right:
                 side[v] = 1
     if stage != MOVES:
         total = 0.0
         for i in range(n):
+            s = float(side[i])
             for j in range(i + 1, n):
-                if side[i] != side[j]:
-                    total += weights[i, j]
+                total += abs(s - float(side[j])) * weights[i, j]
         for v in range(n):
             g = 0.0
+            s = float(side[v])
             for u in range(n):
-                if u != v:
-                    if side[u] == side[v]:
-                        g += weights[v, u]
-                    else:
-                        g -= weights[v, u]
+                # +w on the same side, -w across; the diagonal weighs 0
+                g += (1.0 - 2.0 * abs(s - float(side[u]))) * weights[v, u]
             gains[v] = g
         return total, 0, 0, False
     n_flips = 0
