@@ -44,7 +44,7 @@ MAX_DENSE_VERTICES = 4096
 
 #: Largest number of vertices of the pooled chi-square graph past
 #: ``MAX_DENSE_VERTICES`` categories.
-MAX_POOLED_VERTICES = 2048
+MAX_POOLED_VERTICES = 1024
 
 #: Pair evaluations allowed to the swap scans of the matrix-free search, per
 #: category (plus a constant).
@@ -293,7 +293,7 @@ def max_cut_bipartition(
       four million, after which the search stops at a 1-flip local optimum
       (``swap_search_complete`` is False). O(n J) memory.
     * otherwise (chi-square weights, or ``solver="sdp"``) the rows are pooled
-      into at most ``MAX_POOLED_VERTICES`` (2048) vertices (``"pooled"``): rows
+      into at most ``MAX_POOLED_VERTICES`` (1024) vertices (``"pooled"``): rows
       with identical counts first (exact: some maximum cut keeps such twins
       together), then, if more distinct rows remain, cells of a k-d split of
       the class profiles (each cell cut on the class whose proportion varies
@@ -683,7 +683,7 @@ class MaxCutGrouper(BaseGrouper):
     dense and the results are those above. Past it, squared-Gini weights are
     searched without the matrix (the same weights, from running sums of the
     sides' class counts; flips in passes and a pruned swap scan with a budget),
-    and chi-square weights on a pooled graph of at most 2048 vertices:
+    and chi-square weights on a pooled graph of at most 1024 vertices:
     categories with identical counts (exact), then cells of similar class
     profile. ``statistics_[j]["graph"]`` says which (``"dense"``,
     ``"running_sums"`` or ``"pooled"``); see :func:`max_cut_bipartition` and
