@@ -277,9 +277,10 @@ def child(name, n_categories, dtype, n_samples, timeout):
     try:
         if name == KHIOPS_PEER:
             cats = np.unique(X["category"].to_numpy().astype(str))
-            if not hasattr(model, "model_report_"):
-                raise RuntimeError("KhiopsEncoder kept no variable (no report)")
-            n_groups, labels, level = khiops_labels(model, cats)
+            if hasattr(model, "model_report_"):
+                n_groups, labels, level = khiops_labels(model, cats)
+            else:  # no informative variable: Khiops keeps none, i.e. one group
+                n_groups, labels, level = 1, np.zeros(len(cats), dtype=int), 0.0
             present = _keys_of(cats, "str")
             done["stats"] = {"level": level}
         else:
@@ -457,10 +458,10 @@ def write_part(name, preamble, label, body, path):
         f"<!-- begin {name}/{label} -->\n{body.rstrip()}\n<!-- end {name}/{label} -->"
     )
     kept = [text for text, lab in parts if lab != label]
-    order = {"before": 0}
+    order = {"before": 0, "before-profile": 1, "after": 2}
     blocks = sorted(
         kept + [new_part],
-        key=lambda t: order.get(re.match(r"<!-- begin \S+/(\S+)", t).group(1), 1),
+        key=lambda t: order.get(re.match(r"<!-- begin \S+/(\S+)", t).group(1), 3),
     )
     write_section(name, preamble.rstrip() + "\n\n" + "\n\n".join(blocks), path)
 
