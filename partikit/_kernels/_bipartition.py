@@ -104,7 +104,12 @@ def exhaustive_min_impurity(table, criterion):
     reflected Gray code. Ties keep the first split met. O(2^m J).
     """
     m, n_classes = table.shape
-    total = table.sum(axis=0)
+    # a loop, not table.sum(axis=0): the same sums in the same order, compiled
+    # in a fraction of the time
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()
@@ -191,7 +196,10 @@ def superclass_search(table, superclasses, criterion, k_class):
         Its impurity, or its twoing value.
     """
     m, n_classes = table.shape
-    total = table.sum(axis=0)
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
     left = np.zeros(n_classes)
     left2 = np.zeros(2)
     total2 = np.zeros(2)
@@ -246,7 +254,10 @@ def sliq_search(table, criterion, extended):
     (ties: the earliest). Returns the side array and its impurity. O(m^2 J).
     """
     m, n_classes = table.shape
-    total = table.sum(axis=0)
+    total = np.zeros(n_classes)
+    for i in range(m):
+        for x in range(n_classes):
+            total[x] += table[i, x]
     left = total.copy()
     side = np.zeros(m, dtype=np.uint8)
     best_side = side.copy()
