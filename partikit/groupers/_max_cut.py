@@ -554,8 +554,12 @@ def _profile_cells(sub, totals):
     """
     # One float key per row finds the twins in one sort; a key collision
     # between different rows (never seen, but possible) falls back to
-    # comparing whole rows.
-    key = sub @ (1.0 + np.random.default_rng(0).random(sub.shape[1]))
+    # comparing whole rows. The key is summed column by column, the same
+    # operations for every row, so that identical rows get identical keys
+    # (a BLAS product may round rows differently).
+    key = np.zeros(sub.shape[0])
+    for x, factor in enumerate(1.0 + np.random.default_rng(0).random(sub.shape[1])):
+        key += factor * sub[:, x]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     if not np.array_equal(sub[first][inverse], sub):
         _, first, inverse = np.unique(
