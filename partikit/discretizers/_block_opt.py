@@ -174,8 +174,9 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
         if algorithm == "bin_opt":
             n_units = table.shape[0]
         else:
-            starts = block_starts(table) if table.shape[0] else np.zeros(0, np.intp)
-            n_units = len(starts)
+            n_units = _count_blocks(table, AUTO_EXACT_UNITS)
+            if n_units <= AUTO_EXACT_UNITS:
+                starts = block_starts(table)
         if n_units <= AUTO_EXACT_UNITS:
             max_candidates = None
             if algorithm != "bin_opt" and n_units:
@@ -260,6 +261,19 @@ def _multisplit_dp(units, criterion, max_parts, prune, xlogx, tolerance):
         )  # fmt: skip
         start = stop
     return P[:, m].copy(), last_cut, n_evaluations
+
+
+def _count_blocks(table, limit, chunk=1 << 15):
+    """Number of blocks of a table, or some number above ``limit`` as soon as the
+    rows read show more (a large column is not scanned to the end for it)."""
+    n_blocks = 0
+    for start in range(0, table.shape[0], chunk):
+        # one row of overlap: the gap before a chunk belongs to it
+        first = max(start - 1, 0)
+        n_blocks += len(block_starts(table[first : start + chunk])) - (start > 0)
+        if n_blocks > limit:
+            break
+    return n_blocks
 
 
 def _backtrack(last_cut, n_parts):

@@ -364,3 +364,15 @@ def test_search_in_chunks_is_the_same_search(monkeypatch, global_random_seed):
         assert got.n_evaluations == expected.n_evaluations
         for a, b in zip(got.cuts, expected.cuts, strict=True):
             assert_array_equal(a, b)
+
+
+def test_block_count_in_chunks_matches_block_starts(global_random_seed):
+    """Check the chunked block count of the "auto" search (the gap before each
+    chunk counted once), and that it stops early above its limit."""
+    from partikit.discretizers._block_opt import _count_blocks
+
+    for table in _random_value_tables(global_random_seed, 200, max_rows=40):
+        n_blocks = len(block_starts(table))
+        for chunk in (1, 2, 3, 7, 64):
+            assert _count_blocks(table, 10**9, chunk=chunk) == n_blocks
+            assert _count_blocks(table, 0, chunk=chunk) > 0
