@@ -437,7 +437,7 @@ def main():
         report.add()
         report.add("### Before (the section this script wrote on the starting commit)")
         report.add()
-        report.add(baseline.replace("\n## ", "\n#### ").strip())
+        report.add(("\n" + baseline).replace("\n## ", "\n#### ").strip())
     finish(report, args.output)
 
 
