@@ -242,18 +242,28 @@ def _pool_rare(table, max_categories):
         kept = totals > limit
     else:
         kept = np.zeros(n_rows, dtype=bool)
-    # a key per output row: the row itself, or n_rows + the pooled rows' class
-    key = np.where(kept, np.arange(n_rows), n_rows + table.argmax(axis=1))
-    unique_keys, first, row_of = np.unique(key, return_index=True, return_inverse=True)
-    order = np.argsort(first, kind="stable")
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    row_of = rank[row_of.ravel()]
-    pooled = np.empty((len(unique_keys), n_classes))
+    # output rows: the kept rows and one pool per class present, each placed at
+    # its first member (a sort of at most max_categories + n_classes entries)
+    kept_rows = np.flatnonzero(kept)
+    pooled_rows = np.flatnonzero(~kept)
+    pool_class = table.argmax(axis=1)[pooled_rows]
+    first_of_class = np.full(n_classes, n_rows, dtype=np.intp)
+    np.minimum.at(first_of_class, pool_class, pooled_rows)
+    classes = np.flatnonzero(first_of_class < n_rows)
+    firsts = np.concatenate([kept_rows, first_of_class[classes]])
+    rank = np.empty(len(firsts), dtype=np.intp)
+    rank[np.argsort(firsts, kind="stable")] = np.arange(len(firsts))
+    row_of = np.empty(n_rows, dtype=np.intp)
+    row_of[kept_rows] = rank[: len(kept_rows)]
+    pool_rank = np.zeros(n_classes, dtype=np.intp)
+    pool_rank[classes] = rank[len(kept_rows) :]
+    row_of[pooled_rows] = pool_rank[pool_class]
+    n_out = len(firsts)
+    pooled = np.empty((n_out, n_classes))
     for j in range(n_classes):
-        pooled[:, j] = np.bincount(row_of, table[:, j], len(unique_keys))
+        pooled[:, j] = np.bincount(row_of, table[:, j], n_out)
     n_pooled = int(n_rows - kept.sum())
-    return pooled, row_of.astype(np.intp), n_pooled, len(unique_keys) - int(kept.sum())
+    return pooled, row_of, n_pooled, n_out - len(kept_rows)
 
 
 def chaid_grouping(
@@ -389,7 +399,11 @@ def chaid_grouping(
     if floating:
         core_mask[floating_row] = False
     core_rows = np.flatnonzero(core_mask)
-    core = np.ascontiguousarray(table[np.ix_(core_mask, col_mask)])
+    # row and column selections only where they drop something (a fancy index of a
+    # million-row table takes a second)
+    core = table if len(core_rows) == len(table) else table[core_rows]
+    if not col_mask.all():
+        core = np.ascontiguousarray(core[:, col_mask])
     n_categories = int(row_mask.sum())
     predictor = "floating" if floating else ("ordinal" if ordinal else "nominal")
 
@@ -439,10 +453,10 @@ def chaid_grouping(
             rows, labels, floating_label, ordinal, test, min_size
         )
 
-    by_row = np.argsort(core_rows)  # the floating row was appended last
-    group_ids, renumber = number_by_first_row(
-        labels[by_row], table.shape[0], core_rows[by_row]
-    )
+    if floating:
+        by_row = np.argsort(core_rows)  # the floating row was appended last
+        labels, core_rows = labels[by_row], core_rows[by_row]
+    group_ids, renumber = number_by_first_row(labels, table.shape[0], core_rows)
     n_groups = int(renumber.max()) + 1 if len(renumber) else 0
 
     grouped = merge_rows(nonempty[:, col_mask], group_ids[row_mask], n_groups)
