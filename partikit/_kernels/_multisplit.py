@@ -348,12 +348,19 @@ def mdlp_cuts(table, xlogx):
         boundary[r] = uniform[r] < 0 or uniform[r] != uniform[r - 1]
         n_blocks += boundary[r]
     stack = np.empty((m + 1, 2), dtype=np.intp)
+    # the class counts of each interval on the stack, known from its parent's
+    # split: no pass over an interval's rows but the sweep (grown on demand, the
+    # stack is rarely deep)
+    stack_counts = np.zeros((4, n_classes), dtype=np.float64)
     accepted = np.zeros(m + 1, dtype=np.bool_)
     whole_counts = np.empty(n_classes, dtype=np.float64)
     left = np.empty(n_classes, dtype=np.float64)
     best_left = np.empty(n_classes, dtype=np.float64)
     stack[0, 0] = 0
     stack[0, 1] = m
+    for r in range(m):
+        for c in range(n_classes):
+            stack_counts[0, c] += table[r, c]
     top = 1
     n_tests = 0
     while top > 0:
@@ -370,11 +377,8 @@ def mdlp_cuts(table, xlogx):
         n_tests += 1
         n = 0.0
         for c in range(n_classes):
-            whole_counts[c] = 0.0
+            whole_counts[c] = stack_counts[top, c]
             left[c] = 0.0
-        for r in range(a, b):
-            for c in range(n_classes):
-                whole_counts[c] += table[r, c]
         # s_left / s_right: sum over classes of t log2 t on each side of the gap
         s_left = 0.0
         s_right = 0.0
@@ -470,10 +474,17 @@ def mdlp_cuts(table, xlogx):
         delta = log_three - (k * h - k1 * h1 - k2 * h2)
         if gain > math.log2(max(n - 1.0, 1.0)) + delta:
             accepted[cut] = True
+            if top + 2 > stack_counts.shape[0]:
+                grown = np.zeros((2 * stack_counts.shape[0], n_classes))
+                grown[:top] = stack_counts[:top]
+                stack_counts = grown
             stack[top, 0] = a
             stack[top, 1] = cut
             stack[top + 1, 0] = cut
             stack[top + 1, 1] = b
+            for c in range(n_classes):
+                stack_counts[top, c] = best_left[c]
+                stack_counts[top + 1, c] = whole_counts[c] - best_left[c]
             top += 2
     return np.flatnonzero(accepted), n_tests, n_blocks
 

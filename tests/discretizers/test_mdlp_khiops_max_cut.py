@@ -300,3 +300,13 @@ def test_discretization_table_agrees_with_proposition_one():
     assert np.all(np.diff(thresholds) > 0) and np.isfinite(thresholds).all()
     # beyond the grid the growth stays logarithmic: a few units per decade
     assert thresholds[-1] - thresholds[-3] < 20
+
+
+def test_mdlp_many_cuts_deep_stack():
+    """Check MDLP on 64 alternating pure runs (63 cuts accepted, a stack of
+    pending intervals deeper than its first allocation), weighted and not."""
+    table = np.zeros((64 * 30, 2))
+    table[np.arange(len(table)), (np.arange(len(table)) // 30) % 2] = 1.0
+    expected = np.arange(30, len(table), 30)
+    assert_array_equal(mdlp_discretization(table).cuts, expected)
+    assert_array_equal(mdlp_discretization(table * 0.7).cuts, expected)
