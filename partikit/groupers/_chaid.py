@@ -392,7 +392,7 @@ def chaid_grouping(
             "max_groups=1 asks for a single group, which allow_single_group=False "
             "forbids."
         )
-    nonempty = table[row_mask]
+    nonempty = table if row_mask.all() else table[row_mask]
     col_mask = nonempty.sum(axis=0) > 0
     floating = floating_row is not None and bool(row_mask[floating_row])
     core_mask = row_mask.copy()
@@ -459,7 +459,9 @@ def chaid_grouping(
     group_ids, renumber = number_by_first_row(labels, table.shape[0], core_rows)
     n_groups = int(renumber.max()) + 1 if len(renumber) else 0
 
-    grouped = merge_rows(nonempty[:, col_mask], group_ids[row_mask], n_groups)
+    if not col_mask.all():
+        nonempty = nonempty[:, col_mask]
+    grouped = merge_rows(nonempty, group_ids[row_mask], n_groups)
     statistic, dof, log10_p = table_test(grouped, test)
     log10_multiplier = 0.0
     if bonferroni and n_groups >= 1:
