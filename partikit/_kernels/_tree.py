@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Kernels of the partition tree: node tables (stage 1 at a node) and traversal.
+"""Kernels of the partition tree: numeric thresholds at a node and traversal.
 
 The tree is stored as flat arrays (see ``partikit.tree._structure``); a node's
 children, category map, thresholds and projection are slices of shared arrays,
@@ -18,40 +18,6 @@ LEAF = 0
 CATEGORICAL = 1
 NUMERIC = 2
 PROJECTION = 3
-
-
-@njit(**NJIT)
-def node_tables(codes, rows, y_codes, weights, features, offsets, n_classes):
-    """Contingency tables of several categorical columns over the rows of a node.
-
-    Parameters
-    ----------
-    codes : ndarray of int32 of shape (n_samples, n_columns)
-        Category index of every row in every categorical column.
-    rows : ndarray of intp of shape (n_rows,)
-        The node's rows.
-    y_codes : ndarray of intp of shape (n_samples,)
-    weights : ndarray of float64 of shape (n_samples,)
-    features : ndarray of intp of shape (n_features,)
-        Columns of ``codes`` to tabulate.
-    offsets : ndarray of intp of shape (n_features + 1,)
-        Column ``features[f]`` occupies rows ``offsets[f]:offsets[f + 1]`` of the
-        output (one per category).
-    n_classes : int
-
-    Returns
-    -------
-    tables : ndarray of float64 of shape (offsets[-1], n_classes)
-        The tables stacked: weighted class counts of every category.
-    """
-    tables = np.zeros((offsets[-1], n_classes), dtype=np.float64)
-    for r in range(rows.shape[0]):
-        i = rows[r]
-        label = y_codes[i]
-        w = weights[i]
-        for f in range(features.shape[0]):
-            tables[offsets[f] + codes[i, features[f]], label] += w
-    return tables
 
 
 @njit(**NJIT)

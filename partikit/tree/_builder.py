@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Depth-first growth of a partition tree: stopping rules, pre-filters, splits.
 
-At each node the builder makes the node's tables (one compiled pass over its rows
-for all categorical columns, one sort per numeric column), applies the
+At each node the builder makes the node's tables (per categorical column, the
+class counts of the categories present at the node; per numeric column, one
+sort, its threshold of least impurity streamed over the sorted rows), applies the
 pre-filters, asks the splitter of every remaining attribute for its split, scores
 the splits on one scale (``split_score``) and keeps the best. The splitters call
 the cores of the groupers and discretizers (:mod:`partikit.tree._splitters`).
@@ -23,7 +24,6 @@ from partikit._kernels._tree import (
     NUMERIC,
     PROJECTION,
     best_impurity_threshold,
-    node_tables,
 )
 from partikit._stats import chi2_test
 from partikit._tables import merge_rows
@@ -192,19 +192,14 @@ class _Grower:
     # ------------------------------------------------------------------ splits
     def _categorical_candidates(self, rows, active, parent_impurity):
         """Best categorical split; updates ``active`` (columns kept for the subtree)."""
-        data, params = self.data, self.params
+        params = self.params
         columns = np.flatnonzero(active)
         if len(columns) == 0:
             return None
-        offsets = np.concatenate([[0], np.cumsum(data.n_categories[columns])])
-        tables = node_tables(
-            data.codes, rows, data.y, data.weights, columns, offsets, data.n_classes
-        )
         best = None
-        for f, column in enumerate(columns):
-            table = tables[offsets[f] : offsets[f + 1]]
-            sizes = table.sum(axis=1)
-            present = sizes[sizes > 0]
+        for column in columns:
+            categories, table = self._node_table(rows, column)
+            present = table.sum(axis=1)
             if len(present) < 2:
                 active[column] = False  # one value here, hence in the whole subtree
                 continue
@@ -232,10 +227,45 @@ class _Grower:
                     score=float(score),
                     n_children=result.n_children,
                     children_table=children_table,
-                    category_child=result.child_of_row,
+                    category_child=self._category_child(column, categories, result),
                     pooled=result.pooled,
                 )
         return best
+
+    def _node_table(self, rows, column):
+        """The categories of ``column`` present among ``rows`` (increasing) and
+        their class counts, one row each.
+
+        Only the present categories: a table with a row for every category of the
+        column would cost O(categories) per node, and a multiway tree on a column
+        of a million categories has thousands of nodes. The counts are summed row
+        by row in the rows' order.
+        """
+        data = self.data
+        codes = data.codes[rows, column]
+        n_categories = int(data.n_categories[column])
+        if len(rows) < n_categories:
+            categories, inverse = np.unique(codes, return_inverse=True)
+        else:
+            seen = np.zeros(n_categories, dtype=bool)
+            seen[codes] = True
+            categories = np.flatnonzero(seen)
+            lookup = np.empty(n_categories, dtype=np.intp)
+            lookup[categories] = np.arange(len(categories))
+            inverse = lookup[codes]
+        n_classes = data.n_classes
+        counts = np.bincount(
+            inverse.ravel() * n_classes + data.y[rows],
+            weights=data.weights[rows],
+            minlength=len(categories) * n_classes,
+        )
+        return categories, counts.reshape(len(categories), n_classes)
+
+    def _category_child(self, column, categories, result):
+        """The child slot of every category of the column (-1: absent here)."""
+        child = np.full(int(self.data.n_categories[column]), -1, dtype=np.intp)
+        child[categories] = result.child_of_row
+        return child
 
     def _threshold_split(self, x, rows, parent_impurity, kind, feature, projection):
         """Best split of one numeric column (or projection) ``x`` of the node rows."""

@@ -17,7 +17,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import value_table
-from partikit._kernels._tree import best_impurity_threshold, node_tables
+from partikit._kernels._tree import best_impurity_threshold
 from partikit._stats import chi2_test
 from partikit._tables import midpoints
 from partikit.datasets import make_grouped_categorical, make_k_of_n
@@ -38,7 +38,7 @@ from partikit.groupers import (
 )
 from partikit.groupers import _bipartition as bipartition
 from partikit.tree import SPLITTERS, PartitionTreeClassifier, export_text
-from partikit.tree._builder import _node_basis
+from partikit.tree._builder import TreeData, _Grower, _node_basis
 from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC, PROJECTION
 from tests.naive import (
     naive_best_threshold,
@@ -65,20 +65,24 @@ def _mixed_frame(n=300, seed=0, nan=True):
 
 # ---------------------------------------------------------------------- kernels
 @pytest.mark.parametrize("seed", range(5))
-def test_node_tables_kernel_matches_naive(seed):
-    """Check the stacked node tables against one naive table per column."""
+def test_node_tables_match_naive(seed):
+    """Check the node tables (present categories only) against a naive table per
+    column, whether the node has fewer rows than categories or more."""
     rng = np.random.default_rng(seed)
-    n_categories = rng.integers(1, 6, size=4)
+    n_categories = rng.integers(1, 60, size=4)
     codes = np.column_stack([rng.integers(0, k, 50) for k in n_categories])
     codes = codes.astype(np.int32)
     y = rng.integers(0, 3, 50).astype(np.intp)
     weights = rng.uniform(0.5, 2.0, 50)
     rows = np.sort(rng.choice(50, 30, replace=False)).astype(np.intp)
-    features = np.array([3, 0, 2], dtype=np.intp)
-    offsets = np.concatenate([[0], np.cumsum(n_categories[features])])
-    fast = node_tables(codes, rows, y, weights, features, offsets, 3)
-    naive = naive_node_tables(codes, rows, y, weights, features, n_categories, 3)
-    assert_allclose(fast, naive)
+    data = TreeData(codes, n_categories, np.zeros((50, 0)), y, weights, 3)
+    grower = _Grower.__new__(_Grower)
+    grower.data = data
+    for column in (3, 0, 2, 1):
+        categories, table = grower._node_table(rows, column)
+        naive = naive_node_tables(codes, rows, y, weights, [column], n_categories, 3)
+        assert_array_equal(categories, np.flatnonzero(naive.sum(axis=1) > 0))
+        assert_array_equal(table, naive[categories])
 
 
 @pytest.mark.parametrize(
