@@ -88,6 +88,16 @@ DEFAULT_SPLITTERS = (
 )  # fmt: skip
 
 
+#: ``statistics_[0]`` keys of the groupers at 053e790: any other key is something a
+#: later version records (e.g. how a large column was approximated) and is reported
+BEFORE_KEYS = frozenset(
+    "n_categories n_rare n_initial_groups min_frequency max_delta_chi2 chi2 dof "
+    "log10_pvalue log10_bonferroni log10_adjusted_pvalue pvalue adjusted_pvalue "
+    "significant predictor test n_resplits weights solver cut_weight total_weight "
+    "certified_ratio greedy_cut_weight n_flips n_swaps gini entropy".split()
+)
+
+
 def splitter_names():
     try:
         from partikit.tree._splitters import SPLITTERS
@@ -618,6 +628,25 @@ def build_report(results, args, context, digests, cpu, wall):
                 else f"KhiopsGrouper {r['dtype']} {r['n_categories']:,}: "
                 f"n_rare={stats['n_rare']}"
             )
+    recorded = []
+    for r in results:
+        stats = r.get("stats") or {}
+        new = {k: v for k, v in stats.items() if k not in BEFORE_KEYS}
+        if r["name"] in GROUPERS and new:
+            recorded.append(
+                f"{describe(r['name'])} {r['dtype']} {r['n_categories']:,}: "
+                + ", ".join(
+                    f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+                    for k, v in new.items()
+                )
+            )
+    if recorded:
+        report.add(
+            "Recorded in `statistics_[0]` beyond the keys of 053e790: "
+            + "; ".join(recorded)
+            + "."
+        )
+        report.add()
     errors = sorted(
         {
             f"{describe(r['name'])}: {r['error'][:200]}"
