@@ -273,6 +273,16 @@ def child(name, workload, n_samples, profile):
             _emit(event="fit", seconds=fits[-1], baseline=bases[-1])
             if fits[0] > SINGLE_IF_SLOWER:
                 break
+        stats = getattr(model, "statistics_", None)
+        if stats:
+            _emit(
+                event="stats",
+                stats={
+                    k: v
+                    for k, v in dict(stats[0]).items()
+                    if isinstance(v, (bool, int, float, str)) or v is None
+                },
+            )
         transforms, tbases = [], []
         for _ in range(ROUNDS):
             gc.collect()
@@ -388,7 +398,7 @@ def run_one(name, workload, n_samples, timeout, profile, mem_limit_gb):
         if kind == "fit":
             result["fits"].append(event["seconds"])
             result["bases"].append(event["baseline"])
-        elif kind in ("transform", "memory", "profile"):
+        elif kind in ("transform", "memory", "profile", "stats"):
             result[kind] = event
         elif kind == "warmup_error":
             result["warmup_error"] = event["error"]
@@ -438,7 +448,7 @@ def failure(r):
 WORKLOAD_TITLE = {
     "int": "one_pass_categorical, integer categories",
     "str": "one_pass_categorical, string categories",
-    "numeric": "one_pass_numeric, 1M distinct floats",
+    "numeric": "one_pass_numeric, distinct floats",
 }
 
 
@@ -542,6 +552,20 @@ def build_report(results, args, context, digests, cpu, wall):
     ]
     if errors:
         report.add("Errors (first line): " + "; ".join(errors) + ".")
+        report.add()
+    recorded = [
+        f"{r['name']} {r['workload']}: "
+        + ", ".join(
+            f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}"
+            for k, v in r["stats"]["stats"].items()
+        )
+        for r in results
+        if r.get("stats") and r["workload"] == "numeric"
+    ]
+    if recorded:
+        report.add(
+            "Discretizers' `statistics_[0]` (scalars): " + "; ".join(recorded) + "."
+        )
         report.add()
     profiled = [r for r in results if r.get("profile")]
     if profiled:
