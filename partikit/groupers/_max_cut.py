@@ -691,7 +691,7 @@ class MaxCutGrouper(BaseGrouper):
     categories with identical counts (exact), then cells of similar class
     profile. ``statistics_[j]["graph"]`` says which (``"dense"``,
     ``"running_sums"`` or ``"pooled"``); see :func:`max_cut_bipartition` and
-    the User Guide. A million categories fit in about a second.
+    the User Guide. A million rows with a million categories fit in seconds.
 
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` form one
     category, split like any other. Unseen categories go to the group with more
