@@ -522,7 +522,7 @@ def build_report(results, args, context, digests, cpu, wall):
     report.add(other_processes_line(*cpu, wall, "this script's and its subprocesses'"))
     report.add()
     sizes = sorted({r["n_categories"] for r in results})
-    dtypes = [d for d in DTYPES if any(r["dtype"] == d for r in results)]
+    dtypes = [d for d in DTYPES if d in args.dtypes.split(",")]
     by = {(r["name"], r["n_categories"], r["dtype"]): r for r in results}
     names = [n for n in estimator_names() if any(r["name"] == n for r in results)]
     khiops_time = {}
@@ -549,7 +549,7 @@ def build_report(results, args, context, digests, cpu, wall):
                 )
                 verdict = []
                 raised = r.get("error_kind") not in (None, "MemoryError", "crash")
-                if raised or "error: " in r.get("skipped", ""):
+                if raised or "raised" in r.get("skipped", ""):
                     verdict.append("n/a (raised)")
                 elif secs is None:
                     verdict.append("time **not met**")
@@ -750,7 +750,10 @@ def main():
                     f"  -> {time_cell(r)}; RSS {rss_cell(r)}; ARI {r.get('ari', '–')}"
                 )
                 if failed(r):  # a larger size would fail the same way, slower
-                    gave_up, gave_up_at = failed(r)[:40], s
+                    gave_up = failed(r)
+                    if gave_up.startswith("error"):
+                        gave_up = "raised"
+                    gave_up_at = s
     cpu_end = cpu_seconds()
     wall = time.perf_counter() - wall_start
     cpu = (cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1])
