@@ -530,6 +530,19 @@ def build_report(results, args, context, digests, cpu, wall):
         r = by.get((KHIOPS_PEER, s, "str"))
         if r is not None and r["fits"]:
             khiops_time[s] = fit_seconds(r)
+    reused = {}
+    for item in (args.khiops_seconds or "").split(","):
+        if item and int(item.split("=")[0]) not in khiops_time:
+            size, seconds = item.split("=")
+            reused[int(size)] = khiops_time[int(size)] = float(seconds)
+    if reused:
+        report.add(
+            "* Khiops not run here: its times are taken from an earlier run "
+            "(`--khiops-seconds`): "
+            + ", ".join(f"{s:,} categories {fmt_s(t)} s" for s, t in reused.items())
+            + "."
+        )
+        report.add()
 
     for dtype in dtypes:
         report.add(f"#### {dtype} categories: fit time s, peak RSS GiB, groups, ARI")
@@ -681,6 +694,9 @@ def main():
     parser.add_argument("--mem-limit-gb", type=float, default=8.0)
     parser.add_argument("--label", default="current", help='name of the part of '
                         'the section to write ("before" for the starting commit)')  # fmt: skip
+    parser.add_argument("--khiops-seconds", default=None, help="SIZE=SECONDS,...: "
+                        "Khiops fit times of an earlier run, for the ratios when "
+                        "khiops_peer is not run")  # fmt: skip
     parser.add_argument("--list", action="store_true", help="print the names")
     parser.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     args = parser.parse_args()
