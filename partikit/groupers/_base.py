@@ -213,25 +213,27 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
     def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
         name = feature_name(self, j)
         factorized = factorize_column(column, name)
-        n_values = len(factorized.categories)
+        categories, kind = factorized.categories, factorized.kind
         table = build_table(
             factorized.raw_codes,
             y_codes,
             sample_weight,
-            n_values + 1,
+            len(categories) + 1,
             n_classes,
             lookup=factorized.lookup,
         )
+        # The row codes are not needed past the table: freed before the
+        # algorithm runs, so that a fit's peak memory is the larger of the two.
+        del factorized
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0
         if present[:-1].all():
             # the usual case: a view, not a copy of a table of every category
             table = table if present[-1] else table[:-1]
-            categories = factorized.categories
         else:
             table = table[present]
-            categories = factorized.categories[present[:-1]]
+            categories = categories[present[:-1]]
         has_missing = bool(present[-1])
         if has_missing:
             categories = append_missing(categories)
@@ -266,7 +268,7 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             default_group=default_group,
             table=grouped,
             statistics=result.statistics,
-            kind=factorized.kind,
+            kind=kind,
             warnings=tuple(messages),
         )
 
