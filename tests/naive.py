@@ -541,7 +541,9 @@ def naive_value_table(x, y_codes, sample_weight, n_classes):
 def naive_segment_sums(table, starts):
     """Sum of the rows of each segment ``starts[s] .. starts[s + 1] - 1``."""
     ends = [*starts[1:], len(table)]
-    return np.array([np.sum(table[a:b], axis=0) for a, b in zip(starts, ends, strict=True)])
+    return np.array(
+        [np.sum(table[a:b], axis=0) for a, b in zip(starts, ends, strict=True)]
+    )
 
 
 def naive_block_starts(table):
