@@ -44,13 +44,20 @@ def squared_gini_weights(table):
     Equal to ``n_i n_j - sum_x A_ix A_jx``; the thesis weight is this times
     ``2 / N^2`` (Lemma 1). The diagonal is zero.
     """
+    return _pair_weights(table, _squared_gini_weights)
+
+
+def _pair_weights(table, kernel):
+    """The dense weights of every pair of rows, filled by ``kernel`` in blocks.
+
+    Blocks of rows of about 2^24 products: Ctrl-C is seen between them.
+    """
     n_rows = table.shape[0]
     weights = np.zeros((n_rows, n_rows))
     totals = np.zeros(n_rows)
-    # blocks of rows of about 2^24 products: Ctrl-C is seen between them
     step = max(1, (1 << 24) // max(1, n_rows * table.shape[1]))
     for start in range(0, max(n_rows, 1), step):
-        _squared_gini_weights(table, totals, weights, start, min(n_rows, start + step))
+        kernel(table, totals, weights, start, min(n_rows, start + step))
     return weights
 
 
@@ -79,14 +86,7 @@ def chi2_weights(table):
     Expected counts are the pair's own (``n_i (A_il + A_jl) / (n_i + n_j)``);
     classes absent from both rows are skipped. Rows must be non-empty.
     """
-    n_rows = table.shape[0]
-    weights = np.zeros((n_rows, n_rows))
-    totals = np.zeros(n_rows)
-    # blocks of rows of about 2^24 products: Ctrl-C is seen between them
-    step = max(1, (1 << 24) // max(1, n_rows * table.shape[1]))
-    for start in range(0, max(n_rows, 1), step):
-        _chi2_weights(table, totals, weights, start, min(n_rows, start + step))
-    return weights
+    return _pair_weights(table, _chi2_weights)
 
 
 @njit(**NJIT)
