@@ -333,8 +333,9 @@ def mdlp_cuts(table, xlogx):
     lookup = xlogx.shape[0] > 0
     # uniform[r]: the class of a pure row, -1 for a mixed one; the gap before row
     # r is a boundary point unless rows r - 1 and r are pure in the same class.
-    uniform = np.full(m, -1, dtype=np.intp)
+    uniform = np.empty(m, dtype=np.intp)
     for r in range(m):
+        uniform[r] = -1
         n_present = 0
         for c in range(n_classes):
             if table[r, c] > 0.0:
@@ -475,8 +476,10 @@ def mdlp_cuts(table, xlogx):
         if gain > math.log2(max(n - 1.0, 1.0)) + delta:
             accepted[cut] = True
             if top + 2 > stack_counts.shape[0]:
-                grown = np.zeros((2 * stack_counts.shape[0], n_classes))
-                grown[:top] = stack_counts[:top]
+                grown = np.empty((2 * stack_counts.shape[0], n_classes))
+                for s in range(top):
+                    for c in range(n_classes):
+                        grown[s, c] = stack_counts[s, c]
                 stack_counts = grown
             stack[top, 0] = a
             stack[top, 1] = cut
@@ -486,7 +489,16 @@ def mdlp_cuts(table, xlogx):
                 stack_counts[top, c] = best_left[c]
                 stack_counts[top + 1, c] = whole_counts[c] - best_left[c]
             top += 2
-    return np.flatnonzero(accepted), n_tests, n_blocks
+    n_cuts = 0
+    for t in range(m + 1):
+        n_cuts += accepted[t]
+    cuts = np.empty(n_cuts, dtype=np.intp)
+    n_cuts = 0
+    for t in range(m + 1):
+        if accepted[t]:
+            cuts[n_cuts] = t
+            n_cuts += 1
+    return cuts, n_tests, n_blocks
 
 
 @njit(**NJIT)
