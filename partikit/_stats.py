@@ -96,10 +96,11 @@ def _writable_flat(values):
     """The values as a writable C-contiguous 1-D float64 array.
 
     numba compiles a kernel again for a read-only array (a broadcast view, a
-    read-only input), so the kernel always receives a writable one.
+    read-only input), so the kernel always receives a writable one: a copy,
+    which costs nothing next to the tail of each value (and numpy < 1.25 warns
+    when the writable flag of a broadcast view is even read).
     """
-    flat = np.ascontiguousarray(values, dtype=np.float64).ravel()
-    return flat if flat.flags.writeable else flat.copy()
+    return np.array(values, dtype=np.float64, order="C").ravel()
 
 
 def _non_empty(table):

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Every numba kernel against its naive twin in tests/naive.py."""
 
+import numba
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -304,6 +305,10 @@ def test_merging_never_raises_chi2_and_identical_profiles_cost_nothing(table):
     )
 
 
+@pytest.mark.skipif(
+    not hasattr(numba.config, "CACHE_LOCATOR_CLASSES"),
+    reason="simulated through NUMBA_CACHE_LOCATOR_CLASSES, which this numba lacks",
+)
 def test_import_without_writable_cache_folder_warns_and_works():
     """Check that without any writable numba cache folder (simulated by allowing
     only numba's zip-file locator) partikit still imports and fits, compiling
