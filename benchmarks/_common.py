@@ -13,12 +13,17 @@ import datetime
 import gc
 import hashlib
 import importlib.metadata
+import json
 import os
 import platform
 import re
+import resource
+import select
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 import warnings
@@ -545,3 +550,94 @@ def first_calls_line(first_calls):
         + "; ".join(f"{k} {v}" for k, v in first_calls.items())
         + "."
     )
+
+
+# ----------------------------------------------------------------------------------
+# a measurement in a fresh subprocess, reporting by JSON lines
+# ----------------------------------------------------------------------------------
+
+
+def emit(**event):
+    """Write one event (a JSON line) for the parent of a measuring subprocess."""
+    sys.stdout.write(json.dumps(event) + "\n")
+    sys.stdout.flush()
+
+
+def run_subprocess(cmd, on_event, result, *, mem_limit_gb=None, complete=None):
+    """Run a measuring subprocess and hand its events to ``on_event``.
+
+    Parameters
+    ----------
+    cmd : list of str
+        The command; the subprocess writes events with :func:`emit`, each a dict
+        with an ``"event"`` key.
+    on_event : callable
+        ``on_event(kind, event)`` for each event; it returns None to leave the
+        deadline as it is, or ``(phase, seconds)``: the next event must come
+        within ``seconds``, else the subprocess is killed and ``result["timeout"]``
+        is ``phase``. Set-up (imports, warm-up, data) may take 600 s.
+    result : dict
+        Receives ``"timeout"``, ``"returncode"`` and, when the subprocess ended
+        without completing and without reporting an error, ``"error"`` and
+        ``"error_kind"`` (``"MemoryError"`` or ``"crash"``) from its stderr.
+    mem_limit_gb : float or None, default=None
+        Address-space cap of the subprocess (protects a shared machine).
+    complete : callable or None, default=None
+        ``complete(result)``: whether the subprocess did all it had to; by
+        default, whether it exited with code 0.
+    """
+
+    def limit():
+        if mem_limit_gb:
+            cap = int(mem_limit_gb * 2**30)
+            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            preexec_fn=limit,
+            start_new_session=True,  # a peer's own subprocesses go with it
+        )
+        fd = proc.stdout.fileno()
+        buffer, phase = b"", "setup"
+        deadline = time.monotonic() + 600
+        try:
+            while True:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    result["timeout"] = phase
+                    break
+                if not select.select([fd], [], [], remaining)[0]:
+                    continue
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    break
+                buffer += chunk
+                while b"\n" in buffer:
+                    line, buffer = buffer.split(b"\n", 1)
+                    event = json.loads(line)
+                    step = on_event(event.pop("event"), event)
+                    if step is not None:
+                        phase, seconds = step
+                        deadline = time.monotonic() + seconds
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            proc.stdout.close()
+        result["returncode"] = proc.returncode
+        if complete is None:
+            done = proc.returncode == 0
+        else:
+            done = complete(result)
+        if not done and "timeout" not in result and "error" not in result:
+            err.seek(0)
+            lines = err.read().decode(errors="replace").strip().splitlines()
+            result["error"] = f"subprocess exited with code {proc.returncode}" + (
+                f": {lines[-1][:200]}" if lines else ""
+            )
+            result["error_kind"] = (
+                "MemoryError" if "MemoryError" in "".join(lines[-3:]) else "crash"
+            )

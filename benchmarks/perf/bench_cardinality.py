@@ -38,10 +38,7 @@ import json
 import os
 import re
 import resource
-import select
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -58,12 +55,14 @@ from _common import (  # noqa: E402
     RunContext,
     cpu_seconds,
     digest_line,
+    emit,
     ensure_khiops_path,
     first_line,
     fmt_s,
     other_processes_line,
     progress,
     quiet_peer_warnings,
+    run_subprocess,
     source_digest,
     table,
     write_section,
@@ -127,11 +126,6 @@ def describe(name):
 # ----------------------------------------------------------------------------------
 # the child: one configuration in a fresh process
 # ----------------------------------------------------------------------------------
-
-
-def _emit(**event):
-    sys.stdout.write(json.dumps(event) + "\n")
-    sys.stdout.flush()
 
 
 def _rss_bytes():
@@ -246,13 +240,13 @@ def child(name, n_categories, dtype, n_samples, timeout):
         try:
             fit(Xw, yw)
         except Exception as exc:  # noqa: BLE001 - the big fit reports it again
-            _emit(event="warmup_error", error=first_line(exc))
+            emit(event="warmup_error", error=first_line(exc))
     warm = time.perf_counter() - warm
     X, y, hidden = _data(n_categories, dtype, n_samples, tree)
     import gc
 
     gc.collect()
-    _emit(
+    emit(
         event="ready",
         setup=time.perf_counter() - t0,
         warmup=warm,
@@ -270,14 +264,14 @@ def child(name, n_categories, dtype, n_samples, timeout):
             start = time.perf_counter()
             model = fit(X, y)
             times.append(time.perf_counter() - start)
-            _emit(event="fit", seconds=times[-1], maxrss=_maxrss_bytes())
+            emit(event="fit", seconds=times[-1], maxrss=_maxrss_bytes())
             if times[0] >= REPEAT_BELOW or len(times) >= REPEATS:
                 break
     except MemoryError as exc:
-        _emit(event="error", kind="MemoryError", error=first_line(exc))
+        emit(event="error", kind="MemoryError", error=first_line(exc))
         return
     except Exception as exc:  # noqa: BLE001 - reported, never faked
-        _emit(event="error", kind=type(exc).__name__, error=first_line(exc))
+        emit(event="error", kind=type(exc).__name__, error=first_line(exc))
         return
     done = {
         "maxrss": _maxrss_bytes(),
@@ -302,7 +296,7 @@ def child(name, n_categories, dtype, n_samples, timeout):
         done["ari"] = float(adjusted_rand_score(hidden[present], labels))
     except Exception as exc:  # noqa: BLE001
         done["ari_error"] = first_line(exc)
-    _emit(event="done", **done)
+    emit(event="done", **done)
 
 
 # ----------------------------------------------------------------------------------
@@ -323,75 +317,34 @@ def run_config(name, n_categories, dtype, n_samples, timeout, mem_limit_gb):
         str(timeout),
     ]
 
-    def limit():
-        if mem_limit_gb and name != KHIOPS_PEER:
-            cap = int(mem_limit_gb * 2**30)
-            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-
     result = {"name": name, "n_categories": n_categories, "dtype": dtype, "fits": []}
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            cmd,
-            stdout=subprocess.PIPE,
-            stderr=err,
-            preexec_fn=limit,
-            start_new_session=True,  # Khiops' own subprocesses go with it
-        )
-        fd = proc.stdout.fileno()
-        buffer = b""
-        # set-up (imports, warm-up, data) has its own, generous limit
-        deadline = time.monotonic() + 600
-        phase = "setup"
-        try:
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    result["timeout"] = phase
-                    break
-                ready, _, _ = select.select([fd], [], [], remaining)
-                if not ready:
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                buffer += chunk
-                while b"\n" in buffer:
-                    line, buffer = buffer.split(b"\n", 1)
-                    event = json.loads(line)
-                    kind = event.pop("event")
-                    if kind == "ready":
-                        result.update(event)
-                        phase = "fit"
-                        deadline = time.monotonic() + timeout
-                    elif kind == "fit":
-                        result["fits"].append(event["seconds"])
-                        result["maxrss_fit"] = event["maxrss"]
-                        deadline = time.monotonic() + timeout + 120
-                        phase = "after fit"
-                    elif kind == "warmup_error":
-                        result.setdefault("warmup_errors", []).append(event["error"])
-                    elif kind == "error":
-                        result["error"] = event["error"]
-                        result["error_kind"] = event["kind"]
-                    elif kind == "done":
-                        result.update(event)
-                        result["done"] = True
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            proc.stdout.close()
-        result["returncode"] = proc.returncode
-        if "timeout" not in result and "done" not in result and "error" not in result:
-            if "n_groups" not in result and "ari_error" not in result:
-                err.seek(0)
-                lines = err.read().decode(errors="replace").strip().splitlines()
-                result["error"] = f"subprocess exited with code {proc.returncode}" + (
-                    f": {lines[-1][:200]}" if lines else ""
-                )
-                result["error_kind"] = (
-                    "MemoryError" if "MemoryError" in "".join(lines[-3:]) else "crash"
-                )
+
+    def on_event(kind, event):
+        if kind == "ready":
+            result.update(event)
+            return "fit", timeout
+        if kind == "fit":
+            result["fits"].append(event["seconds"])
+            result["maxrss_fit"] = event["maxrss"]
+            return "after fit", timeout + 120
+        if kind == "warmup_error":
+            result.setdefault("warmup_errors", []).append(event["error"])
+        elif kind == "error":
+            result["error"] = event["error"]
+            result["error_kind"] = event["kind"]
+        elif kind == "done":
+            result.update(event)
+            result["done"] = True
+        return None
+
+    run_subprocess(
+        cmd,
+        on_event,
+        result,
+        mem_limit_gb=None if name == KHIOPS_PEER else mem_limit_gb,
+        # a run that measured its partition counts even if it died afterwards
+        complete=lambda r: "done" in r or "n_groups" in r or "ari_error" in r,
+    )
     return result
 
 

@@ -43,10 +43,7 @@ import gc
 import json
 import os
 import resource
-import select
-import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -63,10 +60,12 @@ from _common import (  # noqa: E402
     RunContext,
     cpu_seconds,
     digest_line,
+    emit,
     first_line,
     fmt_s,
     other_processes_line,
     progress,
+    run_subprocess,
     source_digest,
     table,
 )
@@ -115,11 +114,6 @@ def configurations(names, workloads):
 # ----------------------------------------------------------------------------------
 # child
 # ----------------------------------------------------------------------------------
-
-
-def _emit(**event):
-    sys.stdout.write(json.dumps(event) + "\n")
-    sys.stdout.flush()
 
 
 def _estimator(name):
@@ -251,13 +245,13 @@ def child(name, workload, n_samples, profile):
     try:
         make().fit(Xw, yw).transform(Xw)
     except Exception as exc:  # noqa: BLE001 - the real fit reports it again
-        _emit(event="warmup_error", error=first_line(exc))
+        emit(event="warmup_error", error=first_line(exc))
     warm = time.perf_counter() - warm
     X, y, baseline, reference_bytes, reference_what = _workload(
         name, workload, n_samples
     )
     baseline()
-    _emit(event="ready", warmup=warm)
+    emit(event="ready", warmup=warm)
     fits, bases, model = [], [], None
     try:
         for _ in range(ROUNDS):
@@ -270,12 +264,12 @@ def child(name, workload, n_samples, profile):
             t0 = time.perf_counter()
             model = make().fit(X, y)
             fits.append(time.perf_counter() - t0)
-            _emit(event="fit", seconds=fits[-1], baseline=bases[-1])
+            emit(event="fit", seconds=fits[-1], baseline=bases[-1])
             if fits[0] > SINGLE_IF_SLOWER:
                 break
         stats = getattr(model, "statistics_", None)
         if stats:
-            _emit(
+            emit(
                 event="stats",
                 stats={
                     k: v
@@ -293,7 +287,7 @@ def child(name, workload, n_samples, profile):
             t0 = time.perf_counter()
             model.transform(X)
             transforms.append(time.perf_counter() - t0)
-        _emit(event="transform", seconds=transforms, baseline=tbases)
+        emit(event="transform", seconds=transforms, baseline=tbases)
         # memory: one more fit, untimed
         gc.collect()
         rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
@@ -303,7 +297,7 @@ def child(name, workload, n_samples, profile):
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         rss1 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-        _emit(
+        emit(
             event="memory",
             traced=peak - base,
             maxrss_growth=rss1 - rss0,
@@ -312,81 +306,22 @@ def child(name, workload, n_samples, profile):
         )
         if profile:
             categories, functions, cumulative = _profile(lambda: make().fit(X, y))
-            _emit(
+            emit(
                 event="profile",
                 categories=categories,
                 functions=functions,
                 cumulative=cumulative,
             )
     except MemoryError as exc:
-        _emit(event="error", kind="MemoryError", error=first_line(exc))
+        emit(event="error", kind="MemoryError", error=first_line(exc))
     except Exception as exc:  # noqa: BLE001 - reported, never faked
-        _emit(event="error", kind=type(exc).__name__, error=first_line(exc))
-    _emit(event="done")
+        emit(event="error", kind=type(exc).__name__, error=first_line(exc))
+    emit(event="done")
 
 
 # ----------------------------------------------------------------------------------
 # parent
 # ----------------------------------------------------------------------------------
-
-
-def run_subprocess(cmd, on_event, timeout, mem_limit_gb, result):
-    """Run ``cmd``, pass its JSON-line events to ``on_event(kind, event)``.
-
-    Set-up (imports, warm-up, data) may take 600 s; after the "ready" event, each
-    further event must come within ``timeout`` s, else the subprocess is killed
-    and ``result["timeout"]`` names the phase it was in.
-    """
-
-    def limit():
-        if mem_limit_gb:
-            cap = int(mem_limit_gb * 2**30)
-            resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-
-    with tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=err, preexec_fn=limit,
-            start_new_session=True,
-        )  # fmt: skip
-        fd = proc.stdout.fileno()
-        buffer, phase = b"", "setup"
-        deadline = time.monotonic() + 600
-        try:
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    result["timeout"] = phase
-                    break
-                if not select.select([fd], [], [], remaining)[0]:
-                    continue
-                chunk = os.read(fd, 1 << 16)
-                if not chunk:
-                    break
-                buffer += chunk
-                while b"\n" in buffer:
-                    line, buffer = buffer.split(b"\n", 1)
-                    event = json.loads(line)
-                    kind = event.pop("event")
-                    on_event(kind, event)
-                    if kind != "warmup_error":
-                        phase = {"ready": "fit", "fit": "fit"}.get(
-                            kind, "after " + kind
-                        )
-                        deadline = time.monotonic() + timeout
-        finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            proc.stdout.close()
-        if proc.returncode and "timeout" not in result and "error" not in result:
-            err.seek(0)
-            lines = err.read().decode(errors="replace").strip().splitlines()
-            result["error"] = f"subprocess exited with code {proc.returncode}" + (
-                f": {lines[-1][:200]}" if lines else ""
-            )
-            result["error_kind"] = (
-                "MemoryError" if "MemoryError" in "".join(lines[-3:]) else "crash"
-            )
 
 
 def run_one(name, workload, n_samples, timeout, profile, mem_limit_gb):
@@ -406,9 +341,11 @@ def run_one(name, workload, n_samples, timeout, profile, mem_limit_gb):
             result["error"], result["error_kind"] = event["error"], event["kind"]
         elif kind == "ready":
             result["warmup"] = event["warmup"]
-        return "fit" if kind == "ready" else None
+        if kind == "warmup_error":
+            return None
+        return {"ready": "fit", "fit": "fit"}.get(kind, "after " + kind), timeout
 
-    run_subprocess(cmd, on_event, timeout, mem_limit_gb, result)
+    run_subprocess(cmd, on_event, result, mem_limit_gb=mem_limit_gb)
     return result
 
 
