@@ -332,3 +332,16 @@ def test_import_without_writable_cache_folder_warns_and_works():
     )
     assert result.returncode == 0, result.stderr
     assert "NUMBA_CACHE_DIR" in result.stderr
+
+
+@pytest.mark.parametrize("n_rows", [5, 255, 256, 3000])
+def test_merge_rows_sums_in_row_order_on_both_sides_of_the_sparse_size(n_rows):
+    """Check that small tables (np.add.at) and large ones (sparse product) get the
+    sums of the naive row-order loop, bit for bit, with float weights."""
+    rng = np.random.default_rng(n_rows)
+    table = rng.random((n_rows, 3)) * rng.integers(1, 50, (n_rows, 1))
+    ids = rng.integers(0, 4, n_rows)
+    expected = np.zeros((4, 3))
+    for row, group in zip(table, ids, strict=True):
+        expected[group] += row
+    assert_array_equal(merge_rows(table, ids, 4), expected)
