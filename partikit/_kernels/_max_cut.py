@@ -144,7 +144,12 @@ def greedy_cut(weights):
     return side
 
 
-def local_search(weights, side, tolerance, max_moves):
+#: Local-search moves of one compiled call: a swap scan is O(n^2), and Ctrl-C is
+#: only seen between calls.
+MOVES_PER_CALL = 64
+
+
+def local_search(weights, side, tolerance, max_moves, gains=None):
     """Improve a cut by single flips, then swaps, until no move gains ``tolerance``.
 
     Parameters
@@ -158,6 +163,9 @@ def local_search(weights, side, tolerance, max_moves):
     max_moves : int
         Moves allowed in all (a guard: local search always stops, but its worst
         case is exponential).
+    gains : ndarray of float64 of shape (n,) or None, default=None
+        The flip gains of ``side`` when the caller has them (GreedyCut leaves
+        them), updated in place; None computes them.
 
     Returns
     -------
@@ -174,7 +182,8 @@ def local_search(weights, side, tolerance, max_moves):
     flip scan costs O(n) and a swap scan O(n^2). The moves are made by
     :func:`dense_search`, a few per compiled call.
     """
-    gains = flip_gains(weights, side)
+    if gains is None:
+        gains = flip_gains(weights, side)
     n_flips = n_swaps = 0
     done = False
     while not done and n_flips + n_swaps < max_moves:
@@ -183,7 +192,7 @@ def local_search(weights, side, tolerance, max_moves):
             side,
             gains,
             tolerance,
-            min(64, max_moves - n_flips - n_swaps),
+            min(MOVES_PER_CALL, max_moves - n_flips - n_swaps),
             MOVES,
         )
         n_flips += flips

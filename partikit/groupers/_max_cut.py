@@ -15,7 +15,6 @@ from partikit._compat import Interval, StrOptions
 from partikit._kernels._max_cut import (
     GREEDY,
     MAX_EXHAUSTIVE_VERTICES,
-    MOVES,
     START,
     best_hyperplane_cut,
     chi2_weights,
@@ -24,6 +23,7 @@ from partikit._kernels._max_cut import (
     gini_flip_pass,
     gini_greedy_cut,
     gini_swap_scan,
+    local_search,
     split_profile_cells,
     squared_gini_weights,
 )
@@ -50,9 +50,8 @@ MAX_POOLED_VERTICES = 1024
 #: category (plus a constant).
 SWAP_EVALUATIONS_PER_VERTEX = 16
 
-# Local-search moves of one compiled call on a dense matrix, and inner-loop
-# iterations of one compiled pass: both return to Python well within a second.
-_MOVES_PER_CALL = 64
+# Inner-loop iterations of one compiled pass: it returns to Python well within a
+# second.
 _WORK_PER_CALL = 1 << 24
 
 
@@ -428,21 +427,7 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
             greedy_value = dense_search(raw, side, gains, 0.0, 0, GREEDY)[0]
         else:
             dense_search(raw, side, gains, 0.0, 0, START)
-        budget = _max_moves(n)
-        done = False
-        while not done and n_flips + n_swaps < budget:
-            # A few moves per call: a swap scan is O(n^2), and Ctrl-C is only
-            # seen between calls.
-            _, flips, swaps, done = dense_search(
-                raw,
-                side,
-                gains,
-                tolerance,
-                min(_MOVES_PER_CALL, budget - n_flips - n_swaps),
-                MOVES,
-            )
-            n_flips += flips
-            n_swaps += swaps
+        n_flips, n_swaps = local_search(raw, side, tolerance, _max_moves(n), gains)
     value = dense_search(raw, side, gains, 0.0, 0, START)[0]
     values = (value, total_raw, greedy_value, n_flips, n_swaps, True)
     return side, values
