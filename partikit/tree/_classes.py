@@ -424,7 +424,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             self._kinds = [None] * len(columns)
         for c, j in enumerate(categorical):
             name = feature_name(self, j)
-            factorized = factorize_column(columns[j], name)
+            # predict only looks categories up: no sort of them
+            factorized = factorize_column(columns[j], name, sort=fit)
             if fit:
                 has_missing = bool(np.any(factorized.raw_codes < 0))
                 categories = factorized.categories
