@@ -376,8 +376,8 @@ def chaid_grouping(
     table = np.ascontiguousarray(table, dtype=np.float64)
     if table.ndim != 2:
         raise ValueError(f"table must be 2-D, got shape {table.shape}.")
-    # a tree node's table has a row for every category of the column, most of them
-    # empty: one pass checks it and finds the non-empty rows
+    # a table of up to a million categories: one compiled pass checks it and finds
+    # the non-empty rows (numpy's check and row sums take three)
     row_mask, valid = nonempty_rows(table)
     if not valid:
         raise ValueError("table must hold finite non-negative counts.")
