@@ -16,7 +16,9 @@ import scipy.sparse
 from partikit._kernels._tables import contingency_table
 
 
-def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, lookup=None):
+def build_table(
+    codes, y_codes, sample_weight, n_categories, n_classes, *, lookup=None, offset=0
+):
     """Build a weighted contingency table in one pass over the rows.
 
     Parameters
@@ -37,6 +39,10 @@ def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, looku
         (negative entries: the missing row). Lets a pandas ``category`` column be
         counted through its own codes without rewriting them. None means
         identity.
+    offset : int, default=0
+        Subtracted from every code before the lookup: an integer column counted
+        through its values (``offset`` its smallest value), with no array of
+        codes. The caller ensures that the shifted values fit an ``intp``.
 
     Returns
     -------
@@ -60,7 +66,9 @@ def build_table(codes, y_codes, sample_weight, n_categories, n_classes, *, looku
     weights = None if sample_weight is None else np.asarray(sample_weight)
     # The kernel sees the rows in chunks converted to intp / float64 (see
     # partikit._kernels._tables): one compiled kernel whatever the code width.
-    return contingency_table(codes, lookup, y_codes, weights, n_categories, n_classes)
+    return contingency_table(
+        codes, lookup, y_codes, weights, n_categories, n_classes, offset
+    )
 
 
 def midpoints(values, cuts):

@@ -271,6 +271,30 @@ def factorize(column):
     return codes, np.asarray(seen)
 
 
+def integer_range(values):
+    """Smallest and largest value of a numpy integer column, else None.
+
+    None for any column that is not a non-empty 1-D numpy integer array (or a
+    pandas Series of one), and for unsigned values beyond the largest ``intp``,
+    so that a value minus the smallest always fits an ``intp``.
+
+    Parameters
+    ----------
+    values : pandas Series or ndarray
+
+    Returns
+    -------
+    span : tuple of (int, int) or None
+    """
+    values = np.asarray(values)
+    if values.dtype.kind not in "iu" or values.ndim != 1 or len(values) == 0:
+        return None
+    low, high = int(values.min()), int(values.max())
+    if high > np.iinfo(np.intp).max:
+        return None
+    return low, high
+
+
 def _count_integers(values):
     """Codes and sorted uniques of an integer column by counting, not hashing.
 
@@ -280,11 +304,12 @@ def _count_integers(values):
     values present. One ``bincount`` replaces ``pd.factorize``'s hashing and the
     sort of the uniques. Returns None for any other column.
     """
-    values = np.asarray(values)
-    if values.dtype.kind not in "iu" or values.ndim != 1 or len(values) == 0:
+    span = integer_range(values)
+    if span is None:
         return None
-    low, high = int(values.min()), int(values.max())
-    if high - low >= 2 * len(values) + (1 << 16) or high > np.iinfo(np.intp).max:
+    values = np.asarray(values)
+    low, high = span
+    if high - low >= 2 * len(values) + (1 << 16):
         return None
     if low == 0 and values.dtype == np.intp:
         codes = np.ascontiguousarray(values)

@@ -175,3 +175,37 @@ def test_many_strings_sort_in_python_order(monkeypatch):
     with_surrogate = np.append(uniques, "\ud800").astype(object)
     order = _sorting_order(with_surrogate, STRING_KIND)
     assert list(with_surrogate[order]) == sorted(with_surrogate)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int32, np.int64, np.uint8, np.uint64])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_integer_column_table_counted_directly_equals_the_factorized_one(
+    dtype, weighted, global_random_seed
+):
+    """Check that an integer column counted through its values gives the
+    categories and table (bit for bit) of the factorized column."""
+    from partikit._tables import build_table
+    from partikit.groupers._base import column_table
+
+    rng = np.random.default_rng(global_random_seed)
+    # int8: the difference of two values overflows an int8
+    low = {np.int8: -128, np.uint8: 0, np.uint64: 0}.get(dtype, -50)
+    values = rng.choice([low, low + 3, low + 4, low + 9, 100], size=500).astype(dtype)
+    y = rng.integers(0, 3, size=500).astype(np.intp)
+    weights = rng.uniform(0, 2, size=500) if weighted else None
+    if weighted:
+        weights[values == low + 3] = 0.0
+    categories, kind, table = column_table(values, "x", y, weights, 3)
+    factorized = factorize_column(values, "x")
+    expected = build_table(
+        factorized.raw_codes, y, weights, len(factorized.categories) + 1, 3,
+        lookup=factorized.lookup,
+    )  # fmt: skip
+    assert kind == factorized.kind == "numeric"
+    assert categories.dtype == factorized.categories.dtype
+    assert len(categories) > len(factorized.categories)  # the whole range
+    present = table[:-1].sum(axis=1) > 0
+    expected_present = expected[:-1].sum(axis=1) > 0
+    assert_array_equal(categories[present], factorized.categories[expected_present])
+    assert_array_equal(table[:-1][present], expected[:-1][expected_present])
+    assert_array_equal(table[-1], expected[-1])

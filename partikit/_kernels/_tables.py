@@ -21,7 +21,7 @@ from partikit._kernels._config import NJIT
 CHUNK = 1 << 16
 
 
-def canonical_chunk(values, start, stop, dtype, buffer):
+def canonical_chunk(values, start, stop, dtype, buffer, offset=0):
     """Rows ``start:stop`` of ``values`` as a writable C-contiguous ``dtype`` array.
 
     Parameters
@@ -36,6 +36,10 @@ def canonical_chunk(values, start, stop, dtype, buffer):
     buffer : ndarray of dtype ``dtype`` of shape (at least ``stop - start``,)
         Receives the rows when ``values[start:stop]`` is not already such an
         array.
+    offset : int, default=0
+        Subtracted from every value (integers only): an integer column's values
+        become codes from 0 in the copy the chunk needs anyway, with no
+        row-sized array of codes. The caller ensures no value overflows.
 
     Returns
     -------
@@ -43,6 +47,11 @@ def canonical_chunk(values, start, stop, dtype, buffer):
         A view of ``values`` when possible, else the start of ``buffer``.
     """
     part = values[start:stop]
+    if offset:
+        out = buffer[: stop - start]
+        # in the chunk's dtype: the difference of two int8 may not fit an int8
+        np.subtract(part, offset, out=out, dtype=out.dtype, casting="unsafe")
+        return out
     if part.dtype == dtype and part.flags.c_contiguous and part.flags.writeable:
         return part
     out = buffer[: stop - start]
@@ -93,7 +102,7 @@ def count_rows(codes, lookup, y_codes, weights, table):
             table[row, label] += weights[i]
 
 
-def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
+def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes, offset=0):
     """Contingency table of codes against classes, in one pass over the rows.
 
     Parameters
@@ -109,6 +118,8 @@ def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
         Frequency weight of each row; None counts each row once.
     n_rows, n_classes : int
         Shape of the table.
+    offset : int, default=0
+        Subtracted from every code first (see :func:`canonical_chunk`).
 
     Returns
     -------
@@ -126,7 +137,7 @@ def contingency_table(codes, lookup, y_codes, weights, n_rows, n_classes):
     for start in range(0, n, CHUNK):
         stop = min(start + CHUNK, n)
         count_rows(
-            canonical_chunk(codes, start, stop, np.intp, code_buffer),
+            canonical_chunk(codes, start, stop, np.intp, code_buffer, offset),
             lookup,
             canonical_chunk(y_codes, start, stop, np.intp, y_buffer),
             None

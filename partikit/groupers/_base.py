@@ -18,6 +18,7 @@ from partikit._encoding import onehot
 from partikit._kernels._tables import apply_lookup
 from partikit._tables import build_table, check_table, merge_rows
 from partikit._validation import (
+    NUMERIC_KIND,
     append_missing,
     category_lookup,
     check_categorical_X,
@@ -26,6 +27,7 @@ from partikit._validation import (
     check_sample_weight,
     factorize_column,
     feature_name,
+    integer_range,
 )
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
@@ -48,6 +50,64 @@ def group_feature_names(input_features, encode, n_groups):
         ],
         dtype=object,
     )
+
+
+#: Cells of a table indexed by an integer column's values counted directly
+#: when the column is short (longer columns may have as many cells as rows).
+_MIN_DIRECT_CELLS = 1 << 16
+
+
+def column_table(column, name, y_codes, sample_weight, n_classes):
+    """Categories of a column and their contingency table, the missing row last.
+
+    An integer column whose range of values makes a table no larger than the
+    column (``range x n_classes`` cells at most the number of rows) is counted
+    through its values in one pass: a row of the table per value of the range,
+    the values absent from the column left empty (the caller drops empty rows),
+    with no codes, no ``bincount`` of the values and no lookup. Any other column
+    is factorized first (:func:`~partikit._validation.factorize_column`). Both
+    give the same table rows, summed in row order.
+
+    Parameters
+    ----------
+    column : pandas Series or 1-D ndarray
+    name : str
+        The column's name, for error messages.
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+
+    Returns
+    -------
+    categories : ndarray
+        Sorted values, one per table row but the last.
+    kind : {"string", "numeric"}
+    table : ndarray of float64 of shape (len(categories) + 1, n_classes)
+        The last row counts the missing values.
+    """
+    if not isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
+        span = integer_range(column)
+        if span is not None:
+            low, high = span
+            n_values = high - low + 1
+            if n_values * n_classes <= max(len(y_codes), _MIN_DIRECT_CELLS):
+                values = np.asarray(column)
+                table = build_table(
+                    values, y_codes, sample_weight, n_values + 1, n_classes,
+                    offset=low,
+                )  # fmt: skip
+                categories = (np.arange(n_values) + low).astype(values.dtype)
+                return categories, NUMERIC_KIND, table
+    factorized = factorize_column(column, name)
+    table = build_table(
+        factorized.raw_codes,
+        y_codes,
+        sample_weight,
+        len(factorized.categories) + 1,
+        n_classes,
+        lookup=factorized.lookup,
+    )
+    return factorized.categories, factorized.kind, table
 
 
 def _ordered_categories(column):
@@ -212,19 +272,9 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
 
     def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
         name = feature_name(self, j)
-        factorized = factorize_column(column, name)
-        categories, kind = factorized.categories, factorized.kind
-        table = build_table(
-            factorized.raw_codes,
-            y_codes,
-            sample_weight,
-            len(categories) + 1,
-            n_classes,
-            lookup=factorized.lookup,
+        categories, kind, table = column_table(
+            column, name, y_codes, sample_weight, n_classes
         )
-        # The row codes are not needed past the table: freed before the
-        # algorithm runs, so that a fit's peak memory is the larger of the two.
-        del factorized
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0
