@@ -546,6 +546,17 @@ def naive_segment_sums(table, starts):
     )
 
 
+def naive_scan_table(table):
+    """Column totals, running row totals and whether every count is an integer."""
+    column_totals = [sum(float(v) for v in column) for column in np.transpose(table)]
+    running, cumulative = 0.0, []
+    for row in table:
+        running += sum(float(v) for v in row)
+        cumulative.append(running)
+    integral = all(float(v).is_integer() for v in np.ravel(table))
+    return np.array(column_totals), np.array(cumulative), integral
+
+
 def naive_block_starts(table):
     """First row of each block: a new block starts unless both rows are pure in
     the same class."""

@@ -31,8 +31,10 @@ from partikit._kernels._config import NJIT
 #: instead of calling log: the DP evaluates O(m^2) interval costs.
 MAX_XLOGX_TABLE = 1 << 22
 
+#: An empty float64 array: no weights, no lookup table (one compiled type).
+_EMPTY = np.zeros(0, dtype=np.float64)
 
-@njit(**NJIT)
+
 def value_table(x, order, y_codes, weights, n_classes):
     """Distinct values of a column and the class counts of each, in one pass.
 
@@ -53,15 +55,33 @@ def value_table(x, order, y_codes, weights, n_classes):
     values : ndarray of float64 of shape (n_values,)
     table : ndarray of float64 of shape (n_values, n_classes)
     """
-    n = order.shape[0]
+    n_values = _count_values(x, order)
+    values = np.empty(n_values, dtype=np.float64)
+    # numpy allocates the table (lazily zeroed pages, huge pages on Linux): a
+    # numba allocation of a million-row table is zeroed page by page, three
+    # times slower than the counting itself
+    table = np.zeros((n_values, n_classes), dtype=np.float64)
+    # an empty weights array counts each row once: one compiled type
+    weights = _EMPTY if weights is None else weights
+    _fill_value_table(x, order, y_codes, weights, values, table)
+    return values, table
+
+
+@njit(**NJIT)
+def _count_values(x, order):
     n_values = 0
-    for r in range(n):
+    for r in range(order.shape[0]):
         if r == 0 or x[order[r]] != x[order[r - 1]]:
             n_values += 1
-    values = np.empty(n_values, dtype=np.float64)
-    table = np.zeros((n_values, n_classes), dtype=np.float64)
+    return n_values
+
+
+@njit(**NJIT)
+def _fill_value_table(x, order, y_codes, weights, values, table):
+    n_classes = table.shape[1]
+    unit = weights.shape[0] == 0
     v = -1
-    for r in range(n):
+    for r in range(order.shape[0]):
         i = order[r]
         if r == 0 or x[i] != x[order[r - 1]]:
             v += 1
@@ -69,14 +89,12 @@ def value_table(x, order, y_codes, weights, n_classes):
         label = y_codes[i]
         if label < 0 or label >= n_classes:
             raise ValueError("class code out of range")
-        if weights is None:
+        if unit:
             table[v, label] += 1.0
         else:
             table[v, label] += weights[i]
-    return values, table
 
 
-@njit(**NJIT)
 def segment_sums(table, starts):
     """``np.add.reduceat(table, starts, axis=0)`` for increasing ``starts``.
 
@@ -94,15 +112,55 @@ def segment_sums(table, starts):
     -------
     sums : ndarray of float64 of shape (n_segments, n_classes)
     """
+    # allocated by numpy, as the value table is
+    sums = np.zeros((starts.shape[0], table.shape[1]), dtype=np.float64)
+    _add_segments(table, starts, sums)
+    return sums
+
+
+@njit(**NJIT)
+def _add_segments(table, starts, sums):
     n_rows, n_classes = table.shape
     n_segments = starts.shape[0]
-    sums = np.zeros((n_segments, n_classes), dtype=np.float64)
     for s in range(n_segments):
         end = starts[s + 1] if s + 1 < n_segments else n_rows
         for r in range(starts[s], end):
             for c in range(n_classes):
                 sums[s, c] += table[r, c]
-    return sums
+
+
+@njit(**NJIT)
+def scan_table(table, column_totals, running_totals):
+    """Column totals and running row totals of a table, in one pass over it.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+    column_totals : ndarray of float64 of shape (n_classes,)
+        Zeros; receives the sum of each column (rows added in order).
+    running_totals : ndarray of float64 of shape (n_rows,)
+        Receives the total of rows ``0 .. r`` at ``r`` (each row summed in
+        column order, then accumulated).
+
+    Returns
+    -------
+    integral : bool
+        Whether every count is an integer. The sums are then exact, whatever
+        their order: the same floats as numpy's.
+    """
+    integral = True
+    running = 0.0
+    for r in range(table.shape[0]):
+        row = 0.0
+        for c in range(table.shape[1]):
+            v = table[r, c]
+            column_totals[c] += v
+            row += v
+            if integral and v != math.floor(v):
+                integral = False
+        running += row
+        running_totals[r] = running
+    return integral
 
 
 @njit(**NJIT)
@@ -293,7 +351,7 @@ def multisplit_dp(
 
 
 @njit(**NJIT)
-def mdlp_cuts(table, xlogx):
+def mdlp_cuts(table):
     """Fayyad & Irani's recursive MDLP discretization, run with an explicit stack.
 
     Every interval (a run of rows) is split at the boundary point of least class
@@ -305,20 +363,23 @@ def mdlp_cuts(table, xlogx):
     (entropies in bits, ``k``, ``k1``, ``k2`` classes present), and both halves
     are then split in turn.
 
-    The kernel reads the value table itself, one sweep per tested interval, and
-    allocates O(J) besides the stack: no block table, no prefix sums (with many
-    classes they would be copies of the table). The entropy of both sides of
-    every gap is updated in O(classes present in the row) from running sums of
-    ``t log2 t``; the cut found is then re-evaluated exactly for the test.
+    The kernel reads the value table once to mark its pure rows (one class
+    present: the common case of distinct floats) and their counts; the sweeps
+    then read those two vectors instead of the table's rows, and a mixed row's
+    classes only. It allocates O(m) besides: no block table, no prefix sums
+    (with many classes they would be copies of the table). The entropy of both
+    sides of every gap is updated in O(classes present in the row) from running
+    sums of ``t log2 t``; the cut found is then re-evaluated exactly for the
+    test.
 
     Parameters
     ----------
     table : ndarray of float64 of shape (m, n_classes)
         Class counts of the distinct values (rows with a positive total) in value
         order. Only boundary points are candidates: by Fayyad & Irani's theorem
-        the best cut is always one.
-    xlogx : ndarray of float64
-        See :func:`interval_cost`.
+        the best cut is always one. When every count is an integer and the total
+        is below ``MAX_XLOGX_TABLE``, ``t log2 t`` is read from a table
+        (:func:`xlogx_table`), else computed.
 
     Returns
     -------
@@ -330,38 +391,49 @@ def mdlp_cuts(table, xlogx):
         Number of blocks (runs of rows between boundary points).
     """
     m, n_classes = table.shape
-    lookup = xlogx.shape[0] > 0
-    # uniform[r]: the class of a pure row, -1 for a mixed one; the gap before row
-    # r is a boundary point unless rows r - 1 and r are pure in the same class.
-    uniform = np.empty(m, dtype=np.intp)
+    # pure[r]: the class of a pure row, -1 for a mixed one, and row_count[r] its
+    # count; the gap before row r is a boundary point unless rows r - 1 and r
+    # are pure in the same class.
+    pure = np.empty(m, dtype=np.int32)
+    row_count = np.empty(m, dtype=np.float64)
+    stack_counts = np.zeros((4, n_classes), dtype=np.float64)
+    integral = True
     for r in range(m):
-        uniform[r] = -1
         n_present = 0
         for c in range(n_classes):
-            if table[r, c] > 0.0:
+            v = table[r, c]
+            stack_counts[0, c] += v
+            if v > 0.0:
                 n_present += 1
-                uniform[r] = c
+                pure[r] = c
+                row_count[r] = v
+            if integral and v != math.floor(v):
+                integral = False
         if n_present != 1:
-            uniform[r] = -1
+            pure[r] = -1
+    total = 0.0
+    for c in range(n_classes):
+        total += stack_counts[0, c]
+    if integral and total + 1 <= MAX_XLOGX_TABLE:
+        xlogx = xlogx_table(int(total) + 1)
+    else:
+        xlogx = np.zeros(0)
+    lookup = xlogx.shape[0] > 0
     boundary = np.zeros(m + 1, dtype=np.bool_)
     n_blocks = 1 if m > 0 else 0
     for r in range(1, m):
-        boundary[r] = uniform[r] < 0 or uniform[r] != uniform[r - 1]
+        boundary[r] = pure[r] < 0 or pure[r] != pure[r - 1]
         n_blocks += boundary[r]
     stack = np.empty((m + 1, 2), dtype=np.intp)
     # the class counts of each interval on the stack, known from its parent's
     # split: no pass over an interval's rows but the sweep (grown on demand, the
     # stack is rarely deep)
-    stack_counts = np.zeros((4, n_classes), dtype=np.float64)
     accepted = np.zeros(m + 1, dtype=np.bool_)
     whole_counts = np.empty(n_classes, dtype=np.float64)
     left = np.empty(n_classes, dtype=np.float64)
     best_left = np.empty(n_classes, dtype=np.float64)
     stack[0, 0] = 0
     stack[0, 1] = m
-    for r in range(m):
-        for c in range(n_classes):
-            stack_counts[0, c] += table[r, c]
     top = 1
     n_tests = 0
     while top > 0:
@@ -399,8 +471,13 @@ def mdlp_cuts(table, xlogx):
         n_left = 0.0
         for t in range(a + 1, b):
             r = t - 1
-            for c in range(n_classes):
-                v = table[r, c]
+            # a pure row updates its one class (from the row vectors), a mixed
+            # row each class present
+            only = pure[r]
+            first = only if only >= 0 else 0
+            last = only + 1 if only >= 0 else n_classes
+            for c in range(first, last):
+                v = row_count[r] if only >= 0 else table[r, c]
                 if v > 0.0:
                     old_l = left[c]
                     old_r = whole_counts[c] - old_l
@@ -513,7 +590,9 @@ def _prefix_at(table, coarse_starts, coarse_cum, row, out):
 
 
 @njit(**NJIT)
-def _counts_cost(counts, criterion):
+def _counts_cost(counts, criterion, xlogx):
+    # xlogx[t] is t * log2(t) computed as below: a lookup gives the same floats
+    lookup = xlogx.shape[0] > 0
     n = 0.0
     s = 0.0
     for c in range(counts.shape[0]):
@@ -521,18 +600,20 @@ def _counts_cost(counts, criterion):
         n += v
         if criterion == ENTROPY:
             if v > 0.0:
-                s += v * math.log2(v)
+                s += xlogx[int(v + 0.5)] if lookup else v * math.log2(v)
         else:
             s += v * v
     if n <= 0.0:
         return 0.0
     if criterion == ENTROPY:
-        return max(n * math.log2(n) - s, 0.0)
+        f_n = xlogx[int(n + 0.5)] if lookup else n * math.log2(n)
+        return max(f_n - s, 0.0)
     return max(n - s / n, 0.0)
 
 
-@njit(**NJIT)
-def refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance):
+def refine_cuts(
+    table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx=None
+):
     """Move each cut of a pre-binned search to its best row near where it is.
 
     Cut ``t`` (a row position that starts a coarse unit) may move anywhere in the
@@ -553,6 +634,11 @@ def refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance):
         Cut row positions, increasing, each a coarse unit start.
     criterion : int
     tolerance : float
+    xlogx : ndarray of float64 or None, default=None
+        A :func:`xlogx_table` covering the table's total when every count of
+        ``table`` is an integer: the entropies of the windows (two per row, the
+        bulk of the work) then read ``t log2 t`` instead of computing it, with the
+        same results. None computes the logs.
 
     Returns
     -------
@@ -561,6 +647,15 @@ def refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance):
     value : float
         Cumulative impurity of the refined partition.
     """
+    if xlogx is None:
+        xlogx = _EMPTY
+    return _refine_cuts(
+        table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx
+    )
+
+
+@njit(**NJIT)
+def _refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx):
     n_rows, n_classes = table.shape
     n_coarse = coarse_starts.shape[0]
     coarse_cum = prefix_sums(coarse_table)
@@ -588,7 +683,9 @@ def refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance):
             for c in range(n_classes):
                 left[c] = running[c] - at_a[c]
                 right[c] = at_b[c] - running[c]
-            value = _counts_cost(left, criterion) + _counts_cost(right, criterion)
+            value = _counts_cost(left, criterion, xlogx) + _counts_cost(
+                right, criterion, xlogx
+            )
             if value < best - tolerance:
                 best = value
                 arg = pos
@@ -605,5 +702,5 @@ def refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance):
         for c in range(n_classes):
             counts[c] = current[c] - previous[c]
             previous[c] = current[c]
-        total += _counts_cost(counts, criterion)
+        total += _counts_cost(counts, criterion, xlogx)
     return refined, total

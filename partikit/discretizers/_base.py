@@ -167,10 +167,9 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             keep &= positive
             missing &= positive
             weights = sample_weight[keep]
-        kept = x if keep.all() else x[keep]
+        every_row = bool(keep.all())
+        kept = x if every_row else x[keep]
         if weights is None:
-            # one compiled type per argument, the one the tree's nodes use too
-            weights = np.ones(len(kept))
             # Rows of equal value add up to the same integer counts in any
             # order, so the unstable sort (4 times faster on a million floats)
             # gives the same table; float weights keep the stable order, the
@@ -181,8 +180,8 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         values, table = value_table(
             kept,
             order,
-            np.ascontiguousarray(y_codes[keep], dtype=np.intp),
-            np.ascontiguousarray(weights, dtype=np.float64),
+            np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp),
+            None if weights is None else np.ascontiguousarray(weights, np.float64),
             n_classes,
         )
         missing_row = np.bincount(

@@ -23,6 +23,7 @@ from partikit.discretizers._blocks import (
     bin_units,
     block_starts,
     log_table_for,
+    table_sums,
 )
 
 ALGORITHMS = ("block_opt_pruned", "block_opt", "bin_opt")
@@ -166,7 +167,11 @@ def optimal_multisplit(
 def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     """:func:`optimal_multisplit` of a checked table (no copy of it when it can be
     avoided: with many classes a copy is large)."""
-    present = table.sum(axis=0) > 0
+    # one pass for the classes present, the weighted quantiles and whether the
+    # t log2 t lookup fits the table (numpy's column sums of a C-ordered table
+    # take as long as the whole search)
+    column_totals, cumulative, integral = table_sums(table)
+    present = column_totals > 0
     if not present.all():
         table = table[:, present]
     units = None
@@ -186,7 +191,7 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     if units is not None:
         pass
     elif max_candidates is not None:
-        units = _quantile_units(table, max_candidates)
+        units = _quantile_units(table, max_candidates, cumulative)
     elif algorithm == "bin_opt":
         units = bin_units(table)
     else:
@@ -212,7 +217,10 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     exact = True
     if max_candidates is not None and n_units < table.shape[0]:
         exact = table.shape[0] <= max_candidates
-        values, cuts = _refine(table, units, cuts, criterion, tolerance)
+        # the units' lookup covers the table's total: the same t log2 t values
+        values, cuts = _refine(
+            table, units, cuts, criterion, tolerance, xlogx if integral else None
+        )
     return Multisplit(
         values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact
     )
@@ -293,7 +301,7 @@ def _backtrack(last_cut, n_parts):
     return np.array(cuts[::-1], dtype=np.intp)
 
 
-def _refine(table, units, cuts, criterion, tolerance):
+def _refine(table, units, cuts, criterion, tolerance, xlogx=None):
     """Move the cuts of a pre-binned search to their best rows nearby.
 
     A cut found among pre-bin boundaries is moved within the two pre-bins around
@@ -310,6 +318,7 @@ def _refine(table, units, cuts, criterion, tolerance):
             unit_cuts,
             IMPURITY_CODES[criterion],
             tolerance,
+            xlogx,
         )
         if k > 0 and value >= values[k - 1] - tolerance:
             moved, value = refined[k - 1], values[k - 1]

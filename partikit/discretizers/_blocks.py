@@ -25,7 +25,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from partikit._kernels._multisplit import MAX_XLOGX_TABLE, segment_sums, xlogx_table
+from partikit._kernels._multisplit import (
+    MAX_XLOGX_TABLE,
+    scan_table,
+    segment_sums,
+    xlogx_table,
+)
 from partikit._tables import check_table
 
 
@@ -165,11 +170,14 @@ def quantile_units(table, max_candidates):
     return _quantile_units(check_table(table), max_candidates)
 
 
-def _quantile_units(table, max_candidates):
+def _quantile_units(table, max_candidates, cumulative=None):
+    """:func:`quantile_units` of a checked table; ``cumulative`` is the running
+    row total of :func:`table_sums` when the caller has it."""
     n_rows = table.shape[0]
     if n_rows <= max_candidates:
         return _block_units(table)
-    cumulative = np.cumsum(table.sum(axis=1))
+    if cumulative is None:
+        cumulative = np.cumsum(table.sum(axis=1))
     targets = cumulative[-1] * np.arange(1, max_candidates) / max_candidates
     # the first row whose cumulative weight reaches each target ends a pre-bin
     ends = np.unique(np.searchsorted(cumulative, targets, side="left"))
@@ -177,6 +185,29 @@ def _quantile_units(table, max_candidates):
     pre_binned = segment_sums(table, starts)
     blocks = _block_units(pre_binned)
     return Units(starts[blocks.starts], blocks.table)
+
+
+def table_sums(table):
+    """Column totals and running row totals of a value table, in one pass.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+
+    Returns
+    -------
+    column_totals : ndarray of float64 of shape (n_classes,)
+    cumulative : ndarray of float64 of shape (n_rows,) or None
+        ``np.cumsum(table.sum(axis=1))``, the same floats (exact sums); None
+        when some count is not an integer (numpy's pairwise row sums may then
+        round otherwise, and they decide the quantiles).
+    integral : bool
+        Whether every count is an integer.
+    """
+    column_totals = np.zeros(table.shape[1])
+    cumulative = np.empty(table.shape[0])
+    integral = scan_table(table, column_totals, cumulative)
+    return column_totals, cumulative if integral else None, integral
 
 
 def log_table_for(table):

@@ -9,7 +9,6 @@ import numpy as np
 from partikit._kernels._multisplit import mdlp_cuts
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
-from partikit.discretizers._blocks import log_table_for
 
 
 def mdlp_discretization(table):
@@ -68,7 +67,7 @@ def _mdlp_discretization(table):
     """:func:`mdlp_discretization` of a table already checked."""
     if table.shape[0] < 2:
         return CutResult(np.zeros(0, dtype=np.intp), {"n_units": 1, "n_tests": 0})
-    cuts, n_tests, n_blocks = mdlp_cuts(table, log_table_for(table))
+    cuts, n_tests, n_blocks = mdlp_cuts(table)
     return CutResult(
         cuts.astype(np.intp), {"n_units": int(n_blocks), "n_tests": int(n_tests)}
     )

@@ -28,6 +28,7 @@ from tests.naive import (
     naive_optimal_multisplit,
     naive_partition_cost,
     naive_refine_cuts,
+    naive_scan_table,
     naive_segment_sums,
     naive_value_table,
 )
@@ -98,6 +99,40 @@ def test_segment_sums_kernel_matches_naive(global_random_seed):
         )
 
 
+def test_value_table_kernel_unit_weights(global_random_seed):
+    """Check that no weights (the fit's unweighted path) count as weights of one."""
+    rng = np.random.RandomState(global_random_seed)
+    x = rng.randint(0, 50, size=400) / 7.0
+    y = rng.randint(0, 4, size=400).astype(np.intp)
+    order = np.argsort(x)
+    values, table = kernel.value_table(x, order, y, None, 4)
+    ones_values, ones_table = kernel.value_table(x, order, y, np.ones(400), 4)
+    assert_array_equal(values, ones_values)
+    assert_array_equal(table, ones_table)
+    with pytest.raises(ValueError, match="class code"):
+        kernel.value_table(x, order, np.full(400, 4, dtype=np.intp), None, 4)
+
+
+def test_scan_table_kernel_matches_naive(global_random_seed):
+    """Check column totals, running row totals (numpy's cumsum of row sums, the
+    same floats on integer counts) and the integrality flag."""
+    rng = np.random.RandomState(global_random_seed)
+    for i, table in enumerate(_random_value_tables(global_random_seed, 100)):
+        if i % 2:
+            table = table * rng.choice([0.5, 1.0, 0.3], size=table.shape)
+        column_totals = np.zeros(table.shape[1])
+        cumulative = np.empty(table.shape[0])
+        integral = kernel.scan_table(table, column_totals, cumulative)
+        expected_totals, expected_cumulative, expected_integral = naive_scan_table(
+            table
+        )
+        assert integral == expected_integral
+        assert_allclose(column_totals, expected_totals, rtol=1e-14)
+        assert_allclose(cumulative, expected_cumulative, rtol=1e-14)
+        if integral:
+            assert_array_equal(cumulative, np.cumsum(table.sum(axis=1)))
+
+
 @pytest.mark.parametrize("criterion", CRITERIA)
 def test_interval_cost_kernel_matches_naive(criterion, global_random_seed):
     """Check the interval cost, with and without the t log2 t lookup."""
@@ -139,6 +174,18 @@ def test_refine_cuts_kernel_matches_naive(criterion, global_random_seed):
         assert naive_partition_cost(table, refined, criterion) <= (
             naive_partition_cost(table, cuts, criterion) + 1e-9
         )
+        # the t log2 t lookup of integer tables gives the same floats
+        looked_up, looked_up_value = kernel.refine_cuts(
+            table,
+            coarse,
+            coarse_table,
+            cuts,
+            code,
+            1e-12,
+            kernel.xlogx_table(int(table.sum()) + 1),
+        )
+        assert_array_equal(looked_up, refined)
+        assert looked_up_value == value
 
 
 # --- exactness: the three searches against brute force ---------------------------

@@ -64,6 +64,29 @@ def test_mdlp_kernel_matches_naive(global_random_seed):
     assert n_accepted >= 20  # the comparison covers accepted cuts too
 
 
+def test_mdlp_kernel_matches_naive_on_pure_rows_and_weights(global_random_seed):
+    """Check the MDLP kernel's pure-row sweep (distinct values: one class per row),
+    mixed rows, and weights that are not integers (no t log2 t lookup)."""
+    rng = np.random.RandomState(global_random_seed)
+    n_accepted = 0
+    for i in range(200):
+        n_rows, n_classes = rng.randint(2, 40), rng.randint(2, 5)
+        # runs of one class (a hidden interval each), some rows mixed
+        labels = np.repeat(rng.randint(n_classes, size=6), 8)[:n_rows]
+        noisy = rng.rand(n_rows) < 0.2
+        labels[noisy] = rng.randint(n_classes, size=noisy.sum())
+        table = np.zeros((n_rows, n_classes))
+        table[np.arange(n_rows), labels] = 1.0
+        mixed = rng.rand(n_rows) < 0.15
+        table[mixed] += rng.randint(0, 2, size=(mixed.sum(), n_classes))
+        if i % 2:
+            table *= rng.choice([0.5, 1.5, 2.0], size=(n_rows, 1))
+        got = mdlp_discretization(table).cuts
+        assert_array_equal(got, naive_mdlp(table))
+        n_accepted += len(got) > 0
+    assert n_accepted >= 20
+
+
 def test_mdlp_worked_examples():
     """Check ALGORITHMS 3.8: the cut 2.5 is rejected on 10 examples; 8 a then
     12 b is cut once, at 8.5."""
