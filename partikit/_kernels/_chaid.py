@@ -138,9 +138,9 @@ def _before(nlp1, stat1, lo1, hi1, nlp2, stat2, lo2, hi2):
 # --------------------------------------------------------------------------------------
 # state: a Python tuple of arrays, unpacked into the kernels' arguments
 # --------------------------------------------------------------------------------------
-# Compile time grows with the size of the argument types: a tuple of arrays passed
-# through every jitted call cost seconds per kernel, so the kernels take a few plain
-# arrays of one dtype each, and the Python wrappers below unpack the tuple.
+# Compile time is user time (a cold process compiles every kernel it calls, about
+# 0.1 s for the smallest): a fit calls one merge kernel, written as one loop, with a
+# few plain arrays of one dtype each, and the Python wrappers below unpack the tuple.
 
 # The key of a pair: -log p, statistic, degrees of freedom, lower and higher
 # representative (-1: no pair), as float64 rows of one array (integers are exact).
@@ -154,445 +154,569 @@ _LAST = 4  # last member row of each group
 _PREV = 5  # ordinal: left neighbour group, -1 none
 _NEXT = 6  # ordinal: right neighbour group, -1 none
 _MARK = 7  # workspace: 1 for a group to re-scan
-# flags (intp): predictor, test, number of groups
-_ORDINAL, _TEST, _N_GROUPS = 0, 1, 2
+_DIRTY = 8  # workspace: 1 for a group whose key changed since the tree was updated
+_SLOT = 9  # column of each live group in the counts (nominal: live groups packed)
+_GROUP = 10  # live group of each column
+# flags (intp)
+_ORDINAL = 0
+_TEST = 1
+_N_GROUPS = 2  # live groups, which are the columns 0 .. n_groups - 1 (nominal)
+_INIT = 3  # progress of the initial tests: < n_rows rows tested, < 2 n_rows keys set
+_CHANGED = 4  # group whose counts changed, its pairs not yet re-tested (-1: none)
+_OTHER = 5  # second changed group (a split), -1 none
+_GONE = 6  # group that stopped existing as it was, -1 none
 
 # Positions in the state tuple.
 _TABLE = 0  # (c, J) the original rows
-_COUNTS = 1  # (c, J) class counts of each group, at its representative
-_TOTALS = 2  # (c,) total count of each group
-_LINKS = 3  # (8, c) intp, rows _ALIVE ... _MARK
+_COUNTS = 1  # (J, c) class counts of the live groups, by column (see _SLOT)
+_TOTALS = 2  # (c,) total count of each column
+_LINKS = 3  # (11, c) intp, rows _ALIVE ... _GROUP
 _KEYS = 4  # (5, c) best pair of each group: rows _NLP, _STAT, _DOF, _LO, _HI
 _TREE = 5  # (2 P,) tournament tree of groups by their best pair
-_SCAN_STAT = 6  # (2, c) workspace: statistic of (g, h) for every h
-_SCAN_PRESENT = 7  # (2, c) workspace: classes present in (g, h)
-_BEST_STAT = 8  # (J + 1,) workspace: best statistic by classes present
-_BEST_PARTNER = 9  # (J + 1,) workspace: its partner
-_FLAGS = 10  # [ordinal, test, number of groups]
-_CACHE_STAT = 11  # (c, c) or (0, 0): statistic of every pair of live groups
-_CACHE_PRESENT = 12  # (c, c) or (0, 0): classes present in every pair
-
-#: Nominal predictors with at most this many rows keep the statistic of every pair
-#: (12 bytes a pair: 50 MB at the limit), so that re-scanning a group whose best
-#: partner was merged reads its pairs instead of re-testing them.
-CACHE_MAX_ROWS = 2048
+_FLAGS = 6  # see above
+_STATS = 7  # (2, c) workspace: statistics of two groups by column
+_PRESENT = 8  # (2, c) workspace: classes present in those pairs
+_BEST = 9  # (c + 1, J + 1) best statistic of each row by classes present (c: a scan)
+_PARTNER = 10  # (c + 1, J + 1) its partner
+_QUEUE = 11  # (c,) workspace: the groups whose key changed
 
 #: merge_until return codes
 DONE = 0
 COMPOUND = 1
-#: Pair tests (or cached pair reads) per kernel call: a call returns to Python after
-#: about this much work (a few tens of milliseconds), so that Ctrl-C is honoured.
+#: Pair tests per kernel call: a call returns to Python after about this much work
+#: (about ten milliseconds), so that Ctrl-C is honoured.
 WORK_PER_CALL = 2_000_000
 
-
-@njit(**NJIT)
-def _clear_key(keys, g):
-    """g has no pair."""
-    keys[_NLP, g] = np.inf
-    keys[_STAT, g] = np.inf
-    keys[_DOF, g] = 0.0
-    keys[_LO, g] = -1.0
-    keys[_HI, g] = -1.0
+# stages of the nominal loop
+_SCAN_CHANGED, _SCAN_OTHER, _OFFERS, _RESCANS, _UPDATE_TREE, _MERGE = 0, 1, 2, 3, 4, 5
 
 
 @njit(**NJIT)
-def _set_key(keys, g, h, statistic, n_present):
-    """Record pair (g, h) as the best pair of g (h < 0: g has no pair)."""
-    if h < 0:
-        _clear_key(keys, g)
-        return
-    dof = n_present - 1
-    keys[_NLP, g] = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
-    keys[_STAT, g] = statistic
-    keys[_DOF, g] = dof
-    keys[_LO, g] = g if g < h else h
-    keys[_HI, g] = h if g < h else g
+def _nominal_loop(
+    counts, totals, links, keys, tree, flags, stats, present, best, partner, queue,
+    max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max_work,
+):  # fmt: skip
+    """The initial pair tests and the merge loop of a nominal predictor.
 
+    One loop does every step, so that a fit compiles one kernel: the initial
+    tests (row by row, each row against the rows after it), the keys, then the
+    merges; after each merge (or a split left pending by :func:`split_group`),
+    the changed groups are re-tested against every live group, each other group
+    is offered its new pairs, a group whose best partner changed or is gone is
+    re-scanned, and the tree is updated along the paths of the changed keys.
 
-@njit(**NJIT)
-def _choose_key(keys, g, best_stat, best_partner):
-    """Set g's key to the best of its best partners by number of classes present.
+    The statistics of one group against every live group are computed class by
+    class along the columns of ``counts`` (classes x groups), so that the
+    divisions run in SIMD lanes, with the arithmetic of :func:`_pair_statistic`
+    term for term (the same bits). The live groups are packed in the columns
+    ``0 .. n_groups - 1``, so a scan reads no dead group.
 
-    Within one number of degrees of freedom the smaller statistic is the larger
-    p-value, so only these candidates need a tail probability.
+    Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left,
+    after about ``max_work`` pair tests).
     """
-    # runtime values, not literals: numba would compile _set_key for the literal
-    # types seen before the loop's types are known, then again
-    chosen = g - g - 1
-    chosen_present = chosen + 1
-    chosen_nlp = np.inf
-    chosen_stat = np.inf
-    for n_present in range(best_partner.shape[0]):
-        h = best_partner[n_present]
-        if h < 0:
-            continue
-        stat = best_stat[n_present]
-        nlp = -log_chi2_sf(stat, float(n_present - 1)) if n_present > 1 else 0.0
-        if chosen < 0 or _before(
-            nlp, stat, float(g if g < h else h), float(h if g < h else g),
-            chosen_nlp, chosen_stat, float(g if g < chosen else chosen),
-            float(chosen if g < chosen else g),
-        ):  # fmt: skip
-            chosen = h
-            chosen_nlp = nlp
-            chosen_stat = stat
-            chosen_present = n_present
-    _set_key(keys, g, chosen, chosen_stat, chosen_present)
-
-
-@njit(**NJIT)
-def _better(keys, g, h):
-    """The group (of g, h; -1 = none) whose best pair comes first."""
-    if g < 0:
-        return h
-    if h < 0 or keys[_LO, h] < 0:
-        return g
-    if keys[_LO, g] < 0:
-        return h
-    if _before(
-        keys[_NLP, h], keys[_STAT, h], keys[_LO, h], keys[_HI, h],
-        keys[_NLP, g], keys[_STAT, g], keys[_LO, g], keys[_HI, g],
-    ):  # fmt: skip
-        return h
-    return g
-
-
-@njit(**NJIT)
-def _update_tree(keys, tree, g):
-    node = (tree.shape[0] // 2 + g) // 2
-    while node >= 1:
-        tree[node] = _better(keys, tree[2 * node], tree[2 * node + 1])
-        node //= 2
-
-
-@njit(**NJIT)
-def _build_tree(keys, tree):
-    """Fill the tournament tree over the groups' keys (leaf g is group g)."""
+    n_classes, n_rows = counts.shape
+    test = flags[_TEST]
     size = tree.shape[0] // 2
-    tree[:] = -1
-    for g in range(keys.shape[1]):
-        tree[size + g] = g
-    for node in range(size - 1, 0, -1):
-        tree[node] = _better(keys, tree[2 * node], tree[2 * node + 1])
-
-
-@njit(**NJIT)
-def _init_nominal(
-    counts, totals, keys, cache_stat, cache_present, best_stat, best_partner,
-    test, start, stop,
-):  # fmt: skip
-    """Test the pairs (g, h > g) for g in [start, stop), for both their rows.
-
-    ``best_stat[g, n]`` and ``best_partner[g, n]`` keep g's best partner among the
-    pairs with ``n`` classes present; once ``stop`` reaches the last row every
-    row's key is chosen from them.
-    """
-    n_rows = counts.shape[0]
-    cached = cache_stat.shape[0] > 0
-    for g in range(start, stop):
-        for h in range(g + 1, n_rows):
-            statistic, n_present = _pair_statistic(
-                counts, g, h, totals[g], totals[h], test
-            )
-            if cached:
-                cache_stat[g, h] = statistic
-                cache_stat[h, g] = statistic
-                cache_present[g, h] = n_present
-                cache_present[h, g] = n_present
-            # partners come in increasing order: strict < keeps the lowest on ties
-            if statistic < best_stat[g, n_present]:
-                best_stat[g, n_present] = statistic
-                best_partner[g, n_present] = h
-            if statistic < best_stat[h, n_present] or best_partner[h, n_present] < 0:
-                best_stat[h, n_present] = statistic
-                best_partner[h, n_present] = g
-    if stop >= n_rows:
-        for g in range(n_rows):
-            _choose_key(keys, g, best_stat[g], best_partner[g])
-
-
-@njit(**NJIT)
-def _init_ordinal(counts, totals, keys, test):
-    """Key of every row: the pair with its right neighbour."""
-    for g in range(counts.shape[0] - 1):
-        statistic, n_present = _pair_statistic(
-            counts, g, g + 1, totals[g], totals[g + 1], test
-        )
-        _set_key(keys, g, g + 1, statistic, n_present)
-
-
-@njit(**NJIT)
-def _scan(
-    counts, totals, links, keys, cache_stat, cache_present, scan_stat, scan_present,
-    best_stat, best_partner, test, g, reuse,
-):  # fmt: skip
-    """Set g's key to its best pair over every other live group; return the work.
-
-    ``reuse``: g's counts did not change, so its pairs are read from the cache
-    when there is one; otherwise they are tested (and cached). The statistics
-    land in ``scan_stat`` and ``scan_present``.
-    """
-    cached = cache_stat.shape[0] > 0
-    from_cache = cached and reuse
-    best_partner[:] = -1
     work = 0
-    for h in range(counts.shape[0]):
-        if h == g or links[_ALIVE, h] == 0:
+    n_queued = 0
+    compound = -1
+    stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
+    rescan_from = 0
+    acc = np.empty(n_rows)
+    err = np.empty(n_rows)
+    cnt = np.empty(n_rows, dtype=np.intp)
+    while True:
+        # ---- the next job: a group to test (job 0: initial row, 1: scan) or
+        # whose key to set from its best partners (job 2)
+        g = -1
+        job = 2
+        k = 0
+        first = 0
+        n_live = flags[_N_GROUPS]
+        if flags[_INIT] < n_rows:
+            if work >= max_work and work > 0:
+                return -1, -1
+            g = flags[_INIT]
+            first = g + 1
+            job = 0
+            flags[_INIT] += 1
+        elif flags[_INIT] < 2 * n_rows:
+            g = flags[_INIT] - n_rows
+            flags[_INIT] += 1
+            if flags[_INIT] == 2 * n_rows:
+                stage = _UPDATE_TREE
+        elif stage == _SCAN_CHANGED:
+            g = flags[_CHANGED]
+            job = 1
+            stage = _SCAN_OTHER
+        elif stage == _SCAN_OTHER:
+            stage = _OFFERS
+            other = flags[_OTHER]
+            if other < 0 or other == flags[_CHANGED] or links[_ALIVE, other] == 0:
+                flags[_OTHER] = -1
+                continue
+            g = other
+            job = 1
+            k = 1
+        elif stage == _OFFERS:
+            # each group is offered its pairs with the changed groups; a group
+            # whose best partner took part is re-scanned instead
+            changed = flags[_CHANGED]
+            other = flags[_OTHER]
+            gone = flags[_GONE]
+            for s in range(n_live):
+                h = links[_GROUP, s]
+                if h == changed or h == other:
+                    continue
+                mate = -1
+                if keys[_LO, h] >= 0:
+                    lo = int(keys[_LO, h])
+                    mate = int(keys[_HI, h]) if lo == h else lo
+                if mate == changed or mate == gone or (other >= 0 and mate == other):
+                    links[_MARK, h] = 1
+                    continue
+                for kk in range(1 if other < 0 else 2):
+                    partner_g = changed if kk == 0 else other
+                    statistic = stats[kk, s]
+                    dof = present[kk, s] - 1
+                    lo_f = float(partner_g if partner_g < h else h)
+                    hi_f = float(h if partner_g < h else partner_g)
+                    nlp = 0.0
+                    if keys[_LO, h] >= 0 and dof == keys[_DOF, h]:
+                        # same degrees of freedom: the statistic orders the p-values
+                        if keys[_STAT, h] != statistic:
+                            better = statistic < keys[_STAT, h]
+                        else:
+                            better = lo_f < keys[_LO, h] or (
+                                lo_f == keys[_LO, h] and hi_f < keys[_HI, h]
+                            )
+                        if better and dof > 0:
+                            nlp = -log_chi2_sf(statistic, float(dof))
+                    else:
+                        if dof > 0:
+                            nlp = -log_chi2_sf(statistic, float(dof))
+                        if keys[_LO, h] < 0:
+                            better = True
+                        elif nlp != keys[_NLP, h]:
+                            better = nlp < keys[_NLP, h]
+                        elif statistic != keys[_STAT, h]:
+                            better = statistic < keys[_STAT, h]
+                        elif lo_f != keys[_LO, h]:
+                            better = lo_f < keys[_LO, h]
+                        else:
+                            better = hi_f < keys[_HI, h]
+                    if better:
+                        keys[_NLP, h] = nlp
+                        keys[_STAT, h] = statistic
+                        keys[_DOF, h] = dof
+                        keys[_LO, h] = lo_f
+                        keys[_HI, h] = hi_f
+                        if links[_DIRTY, h] == 0:
+                            links[_DIRTY, h] = 1
+                            queue[n_queued] = h
+                            n_queued += 1
+            stage = _RESCANS
+            rescan_from = 0
             continue
-        work += 1
-        if from_cache:
-            statistic = cache_stat[g, h]
-            n_present = cache_present[g, h]
+        elif stage == _RESCANS:
+            s = rescan_from
+            while s < n_live and links[_MARK, links[_GROUP, s]] == 0:
+                s += 1
+            if s == n_live:
+                stage = _UPDATE_TREE
+                continue
+            g = links[_GROUP, s]
+            links[_MARK, g] = 0
+            rescan_from = s + 1
+            job = 1
+        elif stage == _UPDATE_TREE:
+            for i in range(n_queued):
+                leaf = queue[i]
+                links[_DIRTY, leaf] = 0
+                node = (size + leaf) // 2
+                while node >= 1:
+                    a = tree[2 * node]
+                    b = tree[2 * node + 1]
+                    # the group (of a, b; -1 = none) whose best pair comes first
+                    if a < 0:
+                        winner = b
+                    elif b < 0 or keys[_LO, b] < 0:
+                        winner = a
+                    elif keys[_LO, a] < 0:
+                        winner = b
+                    elif keys[_NLP, b] != keys[_NLP, a]:
+                        winner = b if keys[_NLP, b] < keys[_NLP, a] else a
+                    elif keys[_STAT, b] != keys[_STAT, a]:
+                        winner = b if keys[_STAT, b] < keys[_STAT, a] else a
+                    elif keys[_LO, b] != keys[_LO, a]:
+                        winner = b if keys[_LO, b] < keys[_LO, a] else a
+                    else:
+                        winner = b if keys[_HI, b] < keys[_HI, a] else a
+                    tree[node] = winner
+                    node //= 2
+            n_queued = 0
+            stage = _MERGE
+            flags[_CHANGED] = -1
+            flags[_OTHER] = -1
+            flags[_GONE] = -1
+            if compound >= 0:
+                return COMPOUND, compound
+            continue
         else:
-            statistic, n_present = _pair_statistic(
-                counts, g, h, totals[g], totals[h], test
-            )
-            if cached:
-                cache_stat[g, h] = statistic
-                cache_stat[h, g] = statistic
-                cache_present[g, h] = n_present
-                cache_present[h, g] = n_present
-        scan_stat[h] = statistic
-        scan_present[h] = n_present
-        if best_partner[n_present] < 0 or statistic < best_stat[n_present]:
-            best_stat[n_present] = statistic
-            best_partner[n_present] = h
-    _choose_key(keys, g, best_stat, best_partner)
-    return work
+            # ---- the next merge: the first pair, while the rule allows it
+            if n_live <= min_groups:
+                return DONE, -1
+            top = tree[1]
+            if top < 0 or keys[_LO, top] < 0:
+                return DONE, -1
+            similar = keys[_NLP, top] < max_neg_log_alpha
+            if not similar and not (0 <= max_groups < n_live):
+                return DONE, -1
+            if work >= max_work:
+                return -1, -1
+            keep = int(keys[_LO, top])
+            gone = int(keys[_HI, top])
+            s_keep = links[_SLOT, keep]
+            s_gone = links[_SLOT, gone]
+            for j in range(n_classes):
+                counts[j, s_keep] += counts[j, s_gone]
+            totals[s_keep] += totals[s_gone]
+            links[_ALIVE, gone] = 0
+            links[_N_CATS, keep] += links[_N_CATS, gone]
+            links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+            links[_LAST, keep] = links[_LAST, gone]
+            # the last column fills the gap
+            last = n_live - 1
+            if s_gone != last:
+                for j in range(n_classes):
+                    counts[j, s_gone] = counts[j, last]
+                totals[s_gone] = totals[last]
+                moved = links[_GROUP, last]
+                links[_GROUP, s_gone] = moved
+                links[_SLOT, moved] = s_gone
+            links[_SLOT, gone] = -1
+            flags[_N_GROUPS] = last
+            keys[_NLP, gone] = np.inf
+            keys[_STAT, gone] = np.inf
+            keys[_DOF, gone] = 0.0
+            keys[_LO, gone] = -1.0
+            keys[_HI, gone] = -1.0
+            if links[_DIRTY, gone] == 0:
+                links[_DIRTY, gone] = 1
+                queue[n_queued] = gone
+                n_queued += 1
+            flags[_CHANGED] = keep
+            flags[_OTHER] = -1
+            flags[_GONE] = gone
+            if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
+                compound = keep
+            stage = _SCAN_CHANGED
+            continue
 
-
-@njit(**NJIT)
-def _refresh_ordinal(counts, totals, links, keys, tree, test, g):
-    """Recompute live group g's pair with its right neighbour, and the tree."""
-    h = links[_NEXT, g]
-    if h < 0:
-        _clear_key(keys, g)
-    else:
-        statistic, n_present = _pair_statistic(counts, g, h, totals[g], totals[h], test)
-        _set_key(keys, g, h, statistic, n_present)
-    _update_tree(keys, tree, g)
-
-
-@njit(**NJIT)
-def _offer(keys, tree, h, g, statistic, n_present):
-    """Make (h, g) the best pair of h if it comes before h's current best."""
-    lo = float(g if g < h else h)
-    hi = float(h if g < h else g)
-    dof = n_present - 1
-    if keys[_LO, h] >= 0 and dof == keys[_DOF, h]:
-        # Same degrees of freedom: the statistic orders the p-values.
-        if keys[_STAT, h] != statistic:
-            better = statistic < keys[_STAT, h]
+        row = n_rows  # the row of best / partner where a scan's choices go
+        if job < 2:
+            # ---- statistics of g against the columns first .. n_live - 1, summed
+            # in buffers of this call (arrays that may alias the arguments' keep
+            # the loops from running in SIMD lanes), then stored in row k
+            s_g = links[_SLOT, g]
+            n_g = totals[s_g]
+            # unsigned bounds: numba then knows the index is not negative and
+            # drops the wrap-around that keeps LLVM from vectorising
+            start = np.uintp(first)
+            stop = np.uintp(n_live)
+            for s in range(start, stop):
+                acc[s] = 0.0
+                err[s] = 0.0
+                cnt[s] = 0
+            for j in range(n_classes):
+                u = counts[j, s_g]
+                column = counts[j]
+                if test == PEARSON:
+                    for s in range(start, stop):
+                        v = column[s]
+                        t = u + v
+                        d = u * totals[s] - v * n_g
+                        term = d * d / t if t > 0.0 else 0.0
+                        cnt[s] += 1 if t > 0.0 else 0
+                        # Knuth's TwoSum, as in _pair_statistic (a zero term
+                        # changes nothing)
+                        following = acc[s] + term
+                        term_part = following - acc[s]
+                        err[s] += (acc[s] - (following - term_part)) + (
+                            term - term_part
+                        )
+                        acc[s] = following
+                else:
+                    for s in range(first, n_live):
+                        v = column[s]
+                        t = u + v
+                        if t <= 0.0:
+                            continue
+                        cnt[s] += 1
+                        n_h = totals[s]
+                        total = n_g + n_h
+                        term = 0.0
+                        if u > 0.0:
+                            term += u * math.log(u * total / (n_g * t))
+                        if v > 0.0:
+                            term += v * math.log(v * total / (n_h * t))
+                        following = acc[s] + term
+                        term_part = following - acc[s]
+                        err[s] += (acc[s] - (following - term_part)) + (
+                            term - term_part
+                        )
+                        acc[s] = following
+            out = stats[k]
+            n_present = present[k]
+            for s in range(start, stop):
+                statistic = acc[s] + err[s]
+                if cnt[s] < 2:
+                    statistic = 0.0
+                elif test == PEARSON:
+                    statistic /= n_g * totals[s]
+                else:
+                    statistic = 2.0 * statistic
+                    if statistic < 0.0:
+                        statistic = 0.0
+                out[s] = statistic
+                n_present[s] = cnt[s]
+            work += n_live - first
+            if job == 0:
+                # initial row g: every pair (g, h > g) is a candidate of both rows;
+                # partners come in increasing order, so strict < keeps the lowest
+                for s in range(first, n_live):
+                    statistic = out[s]
+                    n = n_present[s]
+                    if statistic < best[g, n]:
+                        best[g, n] = statistic
+                        partner[g, n] = s
+                    if statistic < best[s, n] or partner[s, n] < 0:
+                        best[s, n] = statistic
+                        partner[s, n] = g
+                continue
+            # a scan: g's best partner for each number of classes present (the
+            # smaller statistic, then the lower group)
+            for n in range(n_classes + 1):
+                partner[row, n] = -1
+            for s in range(n_live):
+                h = links[_GROUP, s]
+                if h == g:
+                    continue
+                statistic = out[s]
+                n = n_present[s]
+                if (
+                    partner[row, n] < 0
+                    or statistic < best[row, n]
+                    or (statistic == best[row, n] and h < partner[row, n])
+                ):
+                    best[row, n] = statistic
+                    partner[row, n] = h
         else:
-            better = lo < keys[_LO, h] or (lo == keys[_LO, h] and hi < keys[_HI, h])
-    else:
-        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
-        better = keys[_LO, h] < 0 or _before(
-            nlp, statistic, lo, hi,
-            keys[_NLP, h], keys[_STAT, h], keys[_LO, h], keys[_HI, h],
-        )  # fmt: skip
-    if better:
-        _set_key(keys, h, g, statistic, n_present)
-        _update_tree(keys, tree, h)
+            row = g
+
+        # ---- g's key: the first of its best partners by number of classes present;
+        # within one number the smaller statistic is the larger p-value, so only
+        # these candidates need a tail probability
+        chosen = -1
+        chosen_present = 0
+        chosen_nlp = np.inf
+        chosen_stat = np.inf
+        for n in range(n_classes + 1):
+            h = partner[row, n]
+            if h < 0:
+                continue
+            statistic = best[row, n]
+            nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
+            lo_f = float(g if g < h else h)
+            hi_f = float(h if g < h else g)
+            c_lo = float(g if g < chosen else chosen)
+            c_hi = float(chosen if g < chosen else g)
+            if chosen < 0:
+                first_pair = True
+            elif nlp != chosen_nlp:
+                first_pair = nlp < chosen_nlp
+            elif statistic != chosen_stat:
+                first_pair = statistic < chosen_stat
+            elif lo_f != c_lo:
+                first_pair = lo_f < c_lo
+            else:
+                first_pair = hi_f < c_hi
+            if first_pair:
+                chosen = h
+                chosen_nlp = nlp
+                chosen_stat = statistic
+                chosen_present = n
+        if chosen < 0:
+            keys[_NLP, g] = np.inf
+            keys[_STAT, g] = np.inf
+            keys[_DOF, g] = 0.0
+            keys[_LO, g] = -1.0
+            keys[_HI, g] = -1.0
+        else:
+            keys[_NLP, g] = chosen_nlp
+            keys[_STAT, g] = chosen_stat
+            keys[_DOF, g] = chosen_present - 1
+            keys[_LO, g] = g if g < chosen else chosen
+            keys[_HI, g] = chosen if g < chosen else g
+        if links[_DIRTY, g] == 0:
+            links[_DIRTY, g] = 1
+            queue[n_queued] = g
+            n_queued += 1
 
 
 @njit(**NJIT)
-def _after_change(
-    counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-    best_partner, flags, cache_stat, cache_present, changed, other, gone,
+def _ordinal_loop(
+    counts, totals, links, keys, tree, flags, queue, max_neg_log_alpha, min_groups,
+    max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
-    """Refresh the pairs touched when groups ``changed`` and ``other`` got new
-    members and group ``gone`` stopped existing as it was; return the work.
-
-    ``other`` is ignored when it is not a live group other than ``changed``.
-    Nominal predictors: the changed groups are re-tested against every group,
-    each other group is offered its new pairs, and a group whose best partner
-    changed or is gone is re-scanned.
-    """
+    """:func:`_nominal_loop` of an ordinal predictor: each group's key is the pair
+    with its right neighbour, so a merge (or a split) re-tests at most four pairs.
+    Groups keep their row as column of ``counts``."""
+    n_classes, n_rows = counts.shape
     test = flags[_TEST]
-    has_other = other != changed and links[_ALIVE, other] == 1
-    # g's counts changed: a runtime False, so that one specialisation serves both
-    # the fresh scans and the re-scans
-    fresh = changed < 0
-    work = _scan(
-        counts, totals, links, keys, cache_stat, cache_present, scan_stat[0],
-        scan_present[0], best_stat, best_partner, test, changed, fresh,
-    )  # fmt: skip
-    _update_tree(keys, tree, changed)
-    if has_other:
-        work += _scan(
-            counts, totals, links, keys, cache_stat, cache_present, scan_stat[1],
-            scan_present[1], best_stat, best_partner, test, other, fresh,
-        )  # fmt: skip
-        _update_tree(keys, tree, other)
-    n_rows = counts.shape[0]
-    for h in range(n_rows):
-        if h == changed or links[_ALIVE, h] == 0 or (has_other and h == other):
-            continue
-        partner = -1
-        if keys[_LO, h] >= 0:
-            lo = int(keys[_LO, h])
-            partner = int(keys[_HI, h]) if lo == h else lo
-        if partner == changed or partner == gone or (has_other and partner == other):
-            links[_MARK, h] = 1
-            continue
-        _offer(keys, tree, h, changed, scan_stat[0, h], scan_present[0, h])
-        if has_other:
-            _offer(keys, tree, h, other, scan_stat[1, h], scan_present[1, h])
-    reuse = not fresh
-    for h in range(n_rows):
-        if links[_MARK, h] == 1:
-            links[_MARK, h] = 0
-            work += _scan(
-                counts, totals, links, keys, cache_stat, cache_present, scan_stat[0],
-                scan_present[0], best_stat, best_partner, test, h, reuse,
-            )  # fmt: skip
-            _update_tree(keys, tree, h)
-    return work
-
-
-@njit(**NJIT)
-def _after_change_ordinal(counts, totals, links, keys, tree, flags, changed, other):
-    """:func:`_after_change` of an ordinal predictor: the pairs of the changed
-    groups with their neighbours (``other`` ignored unless live and not
-    ``changed``)."""
-    test = flags[_TEST]
-    has_other = other != changed and links[_ALIVE, other] == 1
-    for k in range(2 if has_other else 1):
-        g = changed if k == 0 else other
-        _refresh_ordinal(counts, totals, links, keys, tree, test, g)
-        left = links[_PREV, g]
-        if left >= 0:
-            _refresh_ordinal(counts, totals, links, keys, tree, test, left)
-
-
-@njit(**NJIT)
-def _join(counts, totals, links, keys, tree, flags, keep, gone):
-    """Move group ``gone`` into group ``keep`` (no key but gone's refreshed)."""
-    for j in range(counts.shape[1]):
-        counts[keep, j] += counts[gone, j]
-    totals[keep] += totals[gone]
-    links[_ALIVE, gone] = 0
-    links[_N_CATS, keep] += links[_N_CATS, gone]
-    links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
-    links[_LAST, keep] = links[_LAST, gone]
-    flags[_N_GROUPS] -= 1
-    if flags[_ORDINAL] == 1:
+    size = tree.shape[0] // 2
+    work = 0
+    n_queued = 0
+    if flags[_INIT] < 2 * n_rows:
+        # the initial pairs: every row with its right neighbour
+        for g in range(n_rows):
+            queue[g] = g
+        n_queued = n_rows
+        flags[_INIT] = 2 * n_rows
+    compound = -1
+    while True:
+        changed = flags[_CHANGED]
+        if changed >= 0:
+            # the changed groups and their left neighbours get new keys
+            other = flags[_OTHER]
+            for kk in range(4):
+                g = changed if kk < 2 else other
+                if g < 0 or links[_ALIVE, g] == 0 or (kk >= 2 and other == changed):
+                    continue
+                if kk % 2 == 1:
+                    g = links[_PREV, g]
+                    if g < 0:
+                        continue
+                if links[_DIRTY, g] == 0:
+                    links[_DIRTY, g] = 1
+                    queue[n_queued] = g
+                    n_queued += 1
+            flags[_CHANGED] = -1
+            flags[_OTHER] = -1
+            flags[_GONE] = -1
+        for i in range(n_queued):
+            g = queue[i]
+            links[_DIRTY, g] = 0
+            h = links[_NEXT, g] if links[_ALIVE, g] == 1 else -1
+            if h < 0:
+                keys[_NLP, g] = np.inf
+                keys[_STAT, g] = np.inf
+                keys[_DOF, g] = 0.0
+                keys[_LO, g] = -1.0
+                keys[_HI, g] = -1.0
+            else:
+                # the arithmetic of _pair_statistic, on columns g and h
+                n_a = totals[g]
+                n_b = totals[h]
+                total = n_a + n_b
+                statistic = 0.0
+                error = 0.0
+                n_present = 0
+                for j in range(n_classes):
+                    u = counts[j, g]
+                    v = counts[j, h]
+                    t = u + v
+                    if t <= 0.0:
+                        continue
+                    n_present += 1
+                    if test == PEARSON:
+                        d = u * n_b - v * n_a
+                        term = d * d / t
+                    else:
+                        term = 0.0
+                        if u > 0.0:
+                            term += u * math.log(u * total / (n_a * t))
+                        if v > 0.0:
+                            term += v * math.log(v * total / (n_b * t))
+                    following = statistic + term
+                    term_part = following - statistic
+                    error += (statistic - (following - term_part)) + (term - term_part)
+                    statistic = following
+                statistic += error
+                if n_present < 2:
+                    statistic = 0.0
+                elif test == PEARSON:
+                    statistic /= n_a * n_b
+                else:
+                    statistic = 2.0 * statistic
+                    if statistic < 0.0:
+                        statistic = 0.0
+                dof = n_present - 1
+                keys[_NLP, g] = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                keys[_STAT, g] = statistic
+                keys[_DOF, g] = dof
+                keys[_LO, g] = g
+                keys[_HI, g] = h
+            work += 1
+            node = (size + g) // 2
+            while node >= 1:
+                a = tree[2 * node]
+                b = tree[2 * node + 1]
+                if a < 0:
+                    winner = b
+                elif b < 0 or keys[_LO, b] < 0:
+                    winner = a
+                elif keys[_LO, a] < 0:
+                    winner = b
+                elif keys[_NLP, b] != keys[_NLP, a]:
+                    winner = b if keys[_NLP, b] < keys[_NLP, a] else a
+                elif keys[_STAT, b] != keys[_STAT, a]:
+                    winner = b if keys[_STAT, b] < keys[_STAT, a] else a
+                elif keys[_LO, b] != keys[_LO, a]:
+                    winner = b if keys[_LO, b] < keys[_LO, a] else a
+                else:
+                    winner = b if keys[_HI, b] < keys[_HI, a] else a
+                tree[node] = winner
+                node //= 2
+        n_queued = 0
+        if compound >= 0:
+            return COMPOUND, compound
+        n_live = flags[_N_GROUPS]
+        if n_live <= min_groups:
+            return DONE, -1
+        top = tree[1]
+        if top < 0 or keys[_LO, top] < 0:
+            return DONE, -1
+        similar = keys[_NLP, top] < max_neg_log_alpha
+        if not similar and not (0 <= max_groups < n_live):
+            return DONE, -1
+        if work >= max_work:
+            return -1, -1
+        keep = int(keys[_LO, top])
+        gone = int(keys[_HI, top])
+        for j in range(n_classes):
+            counts[j, keep] += counts[j, gone]
+        totals[keep] += totals[gone]
+        links[_ALIVE, gone] = 0
+        links[_N_CATS, keep] += links[_N_CATS, gone]
+        links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+        links[_LAST, keep] = links[_LAST, gone]
+        flags[_N_GROUPS] = n_live - 1
         # adjacent groups: gone is the right neighbour of keep
         right = links[_NEXT, gone]
         links[_NEXT, keep] = right
         if right >= 0:
             links[_PREV, right] = keep
-    _clear_key(keys, gone)
-    _update_tree(keys, tree, gone)
-
-
-@njit(**NJIT)
-def _next_merge(keys, tree, flags, max_neg_log_alpha, min_groups, max_groups):
-    """The pair to merge next, -1 when merging stops, and whether it is similar."""
-    if flags[_N_GROUPS] <= min_groups:
-        return -1, False
-    best = tree[1]
-    if best < 0 or keys[_LO, best] < 0:
-        return -1, False
-    similar = keys[_NLP, best] < max_neg_log_alpha
-    if not similar and not (0 <= max_groups < flags[_N_GROUPS]):
-        return -1, False
-    return best, similar
-
-
-# The merge loops of nominal and ordinal predictors are two kernels, so that a fit
-# compiles only the one it calls.
-
-
-@njit(**NJIT)
-def _merge_loop(
-    counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-    best_partner, flags, cache_stat, cache_present, max_neg_log_alpha, min_groups,
-    max_groups, stop_on_compound, max_work,
-):  # fmt: skip
-    """:func:`merge_until` of a nominal predictor for about ``max_work`` pair tests.
-
-    Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left).
-    """
-    work = 0
-    while True:
-        best, similar = _next_merge(
-            keys, tree, flags, max_neg_log_alpha, min_groups, max_groups
-        )
-        if best < 0:
-            return DONE, -1
-        if work >= max_work:
-            return -1, -1
-        keep = int(keys[_LO, best])
-        gone = int(keys[_HI, best])
-        _join(counts, totals, links, keys, tree, flags, keep, gone)
-        work += _after_change(
-            counts, totals, links, keys, tree, scan_stat, scan_present, best_stat,
-            best_partner, flags, cache_stat, cache_present, keep, gone, gone,
-        )  # fmt: skip
+        # gone's key is cleared by its refresh (a dead group has no pair)
+        queue[0] = gone
+        links[_DIRTY, gone] = 1
+        n_queued = 1
+        flags[_CHANGED] = keep
+        flags[_OTHER] = -1
+        flags[_GONE] = gone
+        work += 3
         if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
-            return COMPOUND, keep
-
-
-@njit(**NJIT)
-def _merge_loop_ordinal(
-    counts, totals, links, keys, tree, flags, max_neg_log_alpha, min_groups,
-    max_groups, stop_on_compound, max_work,
-):  # fmt: skip
-    """:func:`_merge_loop` of an ordinal predictor (a few pair tests a merge)."""
-    work = 0
-    while True:
-        best, similar = _next_merge(
-            keys, tree, flags, max_neg_log_alpha, min_groups, max_groups
-        )
-        if best < 0:
-            return DONE, -1
-        if work >= max_work:
-            return -1, -1
-        keep = int(keys[_LO, best])
-        gone = int(keys[_HI, best])
-        _join(counts, totals, links, keys, tree, flags, keep, gone)
-        _after_change_ordinal(counts, totals, links, keys, tree, flags, keep, gone)
-        work += 4
-        if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
-            return COMPOUND, keep
-
-
-@njit(**NJIT)
-def _split(table, counts, totals, links, flags, g, side_a, side_b):
-    """The groups of :func:`split_group` (keys not refreshed); the sides sorted,
-    not empty."""
-    for k in range(2):
-        side = side_a if k == 0 else side_b
-        rep = side[0]
-        counts[rep, :] = 0.0
-        for r in side:
-            for j in range(table.shape[1]):
-                counts[rep, j] += table[r, j]
-        total = 0.0
-        for j in range(table.shape[1]):
-            total += counts[rep, j]
-        totals[rep] = total
-        for m in range(side.shape[0] - 1):
-            links[_FOLLOWING, side[m]] = side[m + 1]
-        links[_FOLLOWING, side[-1]] = -1
-        links[_FIRST, rep] = side[0]
-        links[_LAST, rep] = side[-1]
-        links[_N_CATS, rep] = side.shape[0]
-        links[_ALIVE, rep] = 1
-    flags[_N_GROUPS] += 1
-    rep_a = side_a[0]
-    rep_b = side_b[0]
-    if flags[_ORDINAL] == 1:
-        left, right = (rep_a, rep_b) if rep_a < rep_b else (rep_b, rep_a)
-        outer = links[_NEXT, g]
-        links[_PREV, right] = left
-        links[_NEXT, right] = outer
-        links[_NEXT, left] = right
-        if outer >= 0:
-            links[_PREV, outer] = right
-    return rep_a, rep_b
+            compound = keep
 
 
 @njit(**NJIT)
@@ -624,6 +748,19 @@ def _group_labels(links, labels):
 # --------------------------------------------------------------------------------------
 
 
+def _run(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max_work):
+    """One call of the predictor's loop kernel."""
+    rule = (
+        float(max_neg_log_alpha), int(min_groups), int(max_groups),
+        bool(stop_on_compound), int(max_work),
+    )  # fmt: skip
+    if state[_FLAGS][_ORDINAL] == 1:
+        return _ordinal_loop(
+            *state[_COUNTS:_FLAGS + 1], state[_QUEUE], *rule
+        )  # fmt: skip
+    return _nominal_loop(*state[_COUNTS:], *rule)
+
+
 def init_state(table, ordinal, test):
     """Every row its own group, with the key of its best allowed pair.
 
@@ -642,12 +779,12 @@ def init_state(table, ordinal, test):
     """
     table = np.ascontiguousarray(table, dtype=np.float64)
     n_rows, n_classes = table.shape
-    counts = table.copy()
+    counts = np.ascontiguousarray(table.T)
     # in class order, as the kernels add a row, so that totals match theirs
     totals = np.zeros(n_rows)
     for j in range(n_classes):
-        totals += counts[:, j]
-    links = np.empty((8, n_rows), dtype=np.intp)
+        totals += counts[j]
+    links = np.empty((11, n_rows), dtype=np.intp)
     links[_ALIVE] = 1
     links[_N_CATS] = 1
     links[_FIRST] = np.arange(n_rows)
@@ -656,6 +793,9 @@ def init_state(table, ordinal, test):
     links[_PREV] = np.arange(n_rows) - 1
     links[_NEXT] = np.arange(n_rows) + 1
     links[_MARK] = 0
+    links[_DIRTY] = 0
+    links[_SLOT] = np.arange(n_rows)
+    links[_GROUP] = np.arange(n_rows)
     if n_rows > 0:
         links[_NEXT, n_rows - 1] = -1
     keys = np.empty((5, n_rows))
@@ -667,43 +807,27 @@ def init_state(table, ordinal, test):
     size = 1
     while size < max(n_rows, 1):
         size *= 2
-    n_cache = n_rows if not ordinal and n_rows <= CACHE_MAX_ROWS else 0
-    test = int(test)
-    state = (
-        table,
-        counts,
-        totals,
-        links,
-        keys,
-        np.full(2 * size, -1, dtype=np.intp),
-        np.zeros((2, n_rows)),
-        np.zeros((2, n_rows), dtype=np.intp),
-        np.empty(n_classes + 1),
-        np.empty(n_classes + 1, dtype=np.intp),
-        np.array([1 if ordinal else 0, test, n_rows], dtype=np.intp),
-        np.zeros((n_cache, n_cache)),
-        np.zeros((n_cache, n_cache), dtype=np.int32),
-    )
+    tree = np.full(2 * size, -1, dtype=np.intp)
+    tree[size : size + n_rows] = np.arange(n_rows)
+    flags = np.array([1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1], np.intp)
     if ordinal:
-        _init_ordinal(counts, totals, keys, test)
-    elif n_rows > 0:
-        best_stat = np.full((n_rows, n_classes + 1), np.inf)
-        best_partner = np.full((n_rows, n_classes + 1), -1, dtype=np.intp)
-        # pairs tested by rows [0, g]: calls of about WORK_PER_CALL pairs, for Ctrl-C
-        done = np.cumsum(np.arange(n_rows - 1, -1, -1))
-        start = 0
-        while True:
-            stop = int(np.searchsorted(done, done[start] + WORK_PER_CALL)) + 1
-            stop = min(max(stop, start + 1), n_rows)
-            _init_nominal(
-                counts, totals, keys, state[_CACHE_STAT], state[_CACHE_PRESENT],
-                best_stat, best_partner, test, start, stop,
-            )  # fmt: skip
-            if stop >= n_rows:
-                break
-            start = stop
-    _build_tree(keys, state[_TREE])
-    return state
+        state = (table, counts, totals, links, keys, tree, flags)
+        state += (None, None, None, None, np.zeros(max(n_rows, 1), dtype=np.intp))
+    else:
+        n_best = n_rows + 1
+        state = (
+            table, counts, totals, links, keys, tree, flags,
+            np.zeros((2, n_rows)), np.zeros((2, n_rows), dtype=np.intp),
+            np.full((n_best, n_classes + 1), np.inf),
+            np.full((n_best, n_classes + 1), -1, dtype=np.intp),
+            np.zeros(n_rows, dtype=np.intp),
+        )  # fmt: skip
+    # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
+    # rule that merges nothing
+    while True:
+        status, _ = _run(state, 0.0, n_rows, -1, False, WORK_PER_CALL)
+        if status >= 0:
+            return state
 
 
 def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound):
@@ -724,19 +848,11 @@ def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compou
     group : int
         The compound's representative (``COMPOUND``), -1 otherwise.
     """
-    rule = (
-        float(max_neg_log_alpha), int(min_groups), int(max_groups),
-        bool(stop_on_compound), WORK_PER_CALL,
-    )  # fmt: skip
     while True:
-        if state[_FLAGS][_ORDINAL] == 1:
-            status, group = _merge_loop_ordinal(
-                *state[_COUNTS:_TREE + 1], state[_FLAGS], *rule
-            )  # fmt: skip
-        else:
-            status, group = _merge_loop(
-                *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:], *rule
-            )  # fmt: skip
+        status, group = _run(
+            state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound,
+            WORK_PER_CALL,
+        )  # fmt: skip
         if status >= 0:
             return int(status), int(group)
 
@@ -764,21 +880,47 @@ def split_group(state, g, part):
     reps : (int, int)
         Representatives (smallest rows) of the two new groups.
     """
+    table, counts, totals, links, _, _, flags = state[: _FLAGS + 1]
+    g = int(g)
     rows = np.sort(members(state, g))
     in_part = np.isin(rows, np.asarray(part, dtype=np.intp))
-    rep_a, rep_b = _split(
-        *state[:_LINKS + 1], state[_FLAGS], int(g), rows[~in_part], rows[in_part]
-    )  # fmt: skip
-    rep_a, rep_b = int(rep_a), int(rep_b)
-    if state[_FLAGS][_ORDINAL] == 1:
-        _after_change_ordinal(
-            *state[_COUNTS:_TREE + 1], state[_FLAGS], rep_a, rep_b
-        )  # fmt: skip
-    else:
-        _after_change(
-            *state[_COUNTS:_TREE + 1], *state[_SCAN_STAT:], rep_a, rep_b, int(g)
-        )  # fmt: skip
-    return rep_a, rep_b
+    ordinal = flags[_ORDINAL] == 1
+    reps = []
+    for side in (rows[~in_part], rows[in_part]):
+        rep = int(side[0])
+        # the side containing g keeps its column; the other takes a new one
+        if rep == g or ordinal:
+            column = links[_SLOT, g] if not ordinal else rep
+        else:
+            column = flags[_N_GROUPS]
+            links[_GROUP, column] = rep
+        links[_SLOT, rep] = column
+        # row by row and class by class from zero, as the kernels add (same bits)
+        counts[:, column] = np.cumsum(table[side], axis=0)[-1]
+        totals[column] = np.cumsum(counts[:, column])[-1]
+        links[_FOLLOWING, side[:-1]] = side[1:]
+        links[_FOLLOWING, side[-1]] = -1
+        links[_FIRST, rep] = side[0]
+        links[_LAST, rep] = side[-1]
+        links[_N_CATS, rep] = len(side)
+        links[_ALIVE, rep] = 1
+        reps.append(rep)
+    flags[_N_GROUPS] += 1
+    rep_a, rep_b = reps
+    if ordinal:
+        left, right = (rep_a, rep_b) if rep_a < rep_b else (rep_b, rep_a)
+        outer = links[_NEXT, g]
+        links[_PREV, right] = left
+        links[_NEXT, right] = outer
+        links[_NEXT, left] = right
+        if outer >= 0:
+            links[_PREV, outer] = right
+    # the kernel re-tests the pairs of both groups; a rule that merges nothing
+    flags[_CHANGED], flags[_OTHER], flags[_GONE] = rep_a, rep_b, g
+    while True:
+        status, _ = _run(state, 0.0, len(table) + 1, -1, False, WORK_PER_CALL)
+        if status >= 0:
+            return rep_a, rep_b
 
 
 def group_labels(state):

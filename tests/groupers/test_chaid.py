@@ -205,17 +205,19 @@ def test_pair_statistic_matches_naive_likelihood_ratio():
         assert n_present - 1 == dof
 
 
-def test_pair_cache_is_optional(monkeypatch):
-    """Check that the uncached path (more than CACHE_MAX_ROWS rows) gives the
-    same merges, by lowering the limit for a python run of the kernel."""
+@pytest.mark.parametrize("ordinal", [False, True])
+@pytest.mark.parametrize("test", ["pearson", "likelihood_ratio"])
+def test_loop_kernels_run_as_python(monkeypatch, ordinal, test):
+    """Check that the loop kernels run as plain Python (as under
+    NUMBA_DISABLE_JIT) give the compiled merges."""
     rng = np.random.default_rng(3)
-    table = rng.integers(1, 30, size=(12, 3)).astype(float)
-    cached = _kernel_labels(table, 0.05)
-    monkeypatch.setattr(kernel, "CACHE_MAX_ROWS", 0)
-    state = _py(kernel.init_state)(table, False, codes.PEARSON)
-    assert state[kernel._CACHE_STAT].shape == (0, 0)
-    _py(kernel.merge_until)(state, -math.log(0.05), 1, -1, False)
-    assert_array_equal(_py(kernel.group_labels)(state), cached)
+    table = rng.integers(0, 30, size=(14, 4)).astype(float)
+    table[:, 0] += 1
+    compiled = _kernel_labels(table, 0.05, ordinal=ordinal, test=test)
+    for name in ("_nominal_loop", "_ordinal_loop", "_group_labels"):
+        monkeypatch.setattr(kernel, name, _py(getattr(kernel, name)))
+    python = _kernel_labels(table, 0.05, ordinal=ordinal, test=test)
+    assert_array_equal(python, compiled)
 
 
 # ----------------------------------------------------------------------------------
