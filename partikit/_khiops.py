@@ -329,8 +329,11 @@ def frequency_collapse_message(table, statistics, n_initial_key, p, what):
         None unless the frequency constraint left fewer than 2 parts of a column
         of at least 2 non-empty rows whose table is significant.
     """
+    n_initial = statistics.get(n_initial_key)
+    if n_initial is not None and n_initial >= 2:
+        return None  # the usual case, known without a pass over the table
     n_parts = int((table.sum(axis=1) > 0).sum())
-    if n_parts < 2 or statistics.get(n_initial_key, n_parts) >= 2:
+    if n_parts < 2 or (n_initial if n_initial is not None else n_parts) >= 2:
         return None
     tested_classes = chi2_classes(table.sum(axis=0))
     tested = table if tested_classes.all() else table[:, tested_classes]

@@ -677,6 +677,67 @@ def naive_adjacent_merges(table, min_count):
     return np.array(starts), merges
 
 
+
+def naive_adjacent_merges_exact(table, min_count):
+    """Twin of ``adjacent_merges`` with its float operations: the greedy loop
+    that scans every adjacent pair at each merge, sums made row by row then
+    class by class, smallest (DeltaChi2, left start) first. Returns
+    (initial_starts, kept, absorbed, delta) as arrays."""
+    n_rows, n_classes = table.shape
+    counts = [[float(c) for c in row] for row in table]
+    masses = []
+    class_totals = [0.0] * n_classes
+    for row in counts:
+        mass = 0.0
+        for j, c in enumerate(row):
+            mass += c
+            class_totals[j] += c
+        masses.append(mass)
+    grand_total = 0.0
+    for total in class_totals:
+        grand_total += total
+    inv_q = [grand_total / total for total in class_totals]
+    starts = list(range(n_rows))
+
+    def delta(t):
+        a, b = starts[t], starts[t + 1]
+        total = 0.0
+        for j in range(n_classes):
+            diff = counts[a][j] / masses[a] - counts[b][j] / masses[b]
+            total += diff * diff * inv_q[j]
+        return masses[a] * masses[b] / (masses[a] + masses[b]) * total
+
+    def merge(t):
+        a, b = starts[t], starts[t + 1]
+        counts[a] = [x + y for x, y in zip(counts[a], counts[b], strict=True)]
+        masses[a] += masses[b]
+        del starts[t + 1]
+        return a, b
+
+    while len(starts) > 1:
+        candidates = [
+            (delta(t), t)
+            for t in range(len(starts) - 1)
+            if masses[starts[t]] < min_count or masses[starts[t + 1]] < min_count
+        ]
+        if not candidates:
+            break
+        merge(min(candidates)[1])
+    initial = np.array(starts, dtype=np.intp)
+    kept, absorbed, deltas = [], [], []
+    while len(starts) > 1:
+        d, t = min((delta(t), t) for t in range(len(starts) - 1))
+        a, b = merge(t)
+        kept.append(a)
+        absorbed.append(b)
+        deltas.append(d)
+    return (
+        initial,
+        np.array(kept, dtype=np.intp),
+        np.array(absorbed, dtype=np.intp),
+        np.array(deltas, dtype=np.float64),
+    )
+
 def _delta_with_q(a, b, q):
     na, nb = a.sum(), b.sum()
     present = q > 0

@@ -234,17 +234,30 @@ def _chain_merges(
 # Adjacent merges (Khiops discretization, Boulle 2004)
 # --------------------------------------------------------------------------------------
 
+# The candidate pairs are kept by their left interval's first row (the pair's
+# owner): ``keys[s]`` is the DeltaChi2 of the pair starting at ``s``, +inf when
+# there is none or it is not a candidate. The smallest (DeltaChi2, owner) is found
+# by a tournament tree over blocks of BLOCK consecutive owners: a merge changes the
+# keys of at most three owners, close together, so one to three blocks are scanned
+# again (contiguous memory) and their paths to the root, mostly in cache, are
+# replayed. A binary heap of pushed entries spent its time in cache misses, popping
+# three entries per merge (two of them stale) out of a heap of millions.
+BLOCK = 16
 
-# The candidate pairs live in a 4-ary min-heap of rows (DeltaChi2, owner, stamp)
-# of one float64 array, so that a node and its four children are read from a few
-# adjacent cache lines: the heap of a million-value column does not fit in cache,
-# and a binary heap of separate arrays spent its time in cache misses. ``owner``
-# is the pair's left interval (ties go to the leftmost pair) and ``stamp`` the
-# owner's version when the entry was pushed (older entries are stale). Both are
-# integers below 2^53, exact in float64.
+#: Work (row reads times classes, block scans) of one call of
+#: :func:`_adjacent_steps`: about 20 ms, so that Ctrl-C stops a long fit soon.
+ADJACENT_WORK_PER_CALL = 1 << 23
+
+#: Smallest first size of the buffer of merged intervals' class counts.
+BUFFER_ROWS = 64
+
+# _adjacent_steps' counters: rows read; next owner whose key is set at the start of
+# a phase; next block of the tree built; merges made in the phase; buffer rows
+# handed out; free buffer rows; 1 when the phase is over; 1 when the buffer is full.
+_READ, _KEYED, _BUILT, _MERGED, _USED, _FREE, _OVER, _FULL = range(8)
 
 
-def adjacent_merge_sequence(table, min_count):
+def adjacent_merge_sequence(table, min_count, work_per_call=ADJACENT_WORK_PER_CALL):
     """:func:`adjacent_merges` of every row and column of a table.
 
     Parameters
@@ -254,6 +267,8 @@ def adjacent_merge_sequence(table, min_count):
         empty column.
     min_count : float
         Minimum interval weight of the frequency phase (0: no frequency phase).
+    work_per_call : int, default=ADJACENT_WORK_PER_CALL
+        See :func:`adjacent_merges`.
 
     Returns
     -------
@@ -261,16 +276,13 @@ def adjacent_merge_sequence(table, min_count):
         See :func:`adjacent_merges`.
     """
     table = np.ascontiguousarray(table, dtype=np.float64)
-    return adjacent_merges(
-        table,
-        np.arange(table.shape[0], dtype=np.intp),
-        np.arange(table.shape[1], dtype=np.intp),
-        float(min_count),
-    )
+    columns = np.arange(table.shape[1], dtype=np.intp)
+    return adjacent_merges(table, None, columns, min_count, work_per_call)
 
 
-@njit(**NJIT)
-def adjacent_merges(table, rows, columns, min_count):
+def adjacent_merges(
+    table, rows, columns, min_count, work_per_call=ADJACENT_WORK_PER_CALL
+):
     """Bottom-up merges of adjacent intervals by smallest DeltaChi2.
 
     First the frequency phase: while an interval weighs less than ``min_count``,
@@ -278,28 +290,32 @@ def adjacent_merges(table, rows, columns, min_count):
     interval is merged. Then every remaining adjacent pair is a candidate and the
     merging goes on, smallest DeltaChi2 first, down to one interval; those merges
     are recorded (the caller decides where to stop). Ties go to the leftmost pair.
-    A doubly linked list and a 4-ary heap with version stamps make each merge
-    O(J + log m).
+    Each merge costs O(J + BLOCK + log m): the intervals are a linked list over
+    the rows and the candidate pairs sit in a tournament tree over blocks of
+    rows (see ``BLOCK``).
 
-    One function, the heap operations written out: numba compiles every small
-    jitted helper (and every literal-argument variant of it) on its own, which
-    made this kernel's first call take seconds. The row profiles are computed on
-    the fly from the counts, in the same operations as a stored profile (the same
-    floats), so that the working memory is one copy of the table; the rows and
-    classes merged are read through ``rows`` and ``columns``, so that the caller
-    does not copy the table to leave some out.
+    Working memory is a few arrays of m numbers plus the class counts of the
+    intervals merged so far (single-value intervals are read in ``table``,
+    through ``rows`` and ``columns``, so that the caller copies nothing). Every
+    sum is made in the order of a plain loop over the table (rows, then
+    classes; counts of the left interval plus those of the right one), so the
+    merges and their DeltaChi2 are the same floats as the greedy loop's.
 
     Parameters
     ----------
     table : ndarray of float64 of shape (n_rows, n_all_classes), C-contiguous
         Class counts of the distinct values in value order.
-    rows : ndarray of intp of shape (m,)
+    rows : ndarray of intp of shape (m,) or None
         The rows merged (the elementary intervals), increasing; none empty in
-        ``columns``.
+        ``columns``. None: every row of ``table``.
     columns : ndarray of intp of shape (n_classes,)
         The classes of the chi-square; none empty in ``rows``.
     min_count : float
         Minimum interval weight of the frequency phase (0: no frequency phase).
+    work_per_call : int, default=ADJACENT_WORK_PER_CALL
+        The compiled loop returns to Python after about this much work and is
+        called again where it stopped, so that a KeyboardInterrupt is seen
+        within a fraction of a second; the merges do not depend on it.
 
     Returns
     -------
@@ -312,143 +328,267 @@ def adjacent_merges(table, rows, columns, min_count):
     delta : ndarray of float64
         DeltaChi2 of each later merge.
     """
-    m = rows.shape[0]
+    if rows is None:
+        m = table.shape[0]
+        rows = np.zeros(0, dtype=np.intp)
+    else:
+        m = rows.shape[0]
     n_classes = columns.shape[0]
-    counts = np.empty((m, n_classes), dtype=np.float64)
-    masses = np.zeros(m, dtype=np.float64)
-    class_totals = np.zeros(n_classes, dtype=np.float64)
-    for i in range(m):
-        for j in range(n_classes):
-            counts[i, j] = table[rows[i], columns[j]]
-            masses[i] += counts[i, j]
-            class_totals[j] += counts[i, j]
-    grand_total = 0.0
-    for j in range(n_classes):
-        grand_total += class_totals[j]
-    inv_q = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        inv_q[j] = grand_total / class_totals[j]
-    nxt = np.empty(m, dtype=np.intp)
-    prv = np.empty(m, dtype=np.intp)
-    for i in range(m):
-        nxt[i] = i + 1 if i + 1 < m else -1
-        prv[i] = i - 1
-    alive = np.ones(m, dtype=np.bool_)
-    version = np.zeros(m, dtype=np.intp)
-    # every push is one of the m - 1 initial pairs or one of two per merge
-    heap = np.empty((3 * m + 1, 3), dtype=np.float64)
-    todo = np.empty(max(m, 2), dtype=np.intp)
-    initial_starts = np.zeros(0, dtype=np.intp)
+    masses = np.empty(m, dtype=np.float64)
+    link = np.empty(m, dtype=np.intp)
+    slot = np.empty(m, dtype=np.intp)
+    keys = np.empty(m, dtype=np.float64)
+    n_blocks = max((m + BLOCK - 1) // BLOCK, 1)
+    size = 1 << (n_blocks - 1).bit_length()
+    tree_key = np.empty(2 * size, dtype=np.float64)
+    tree_arg = np.empty(2 * size, dtype=np.intp)
+    # class counts of the merged intervals; grown when full (rarely: most
+    # merges keep or reuse the rows of their intervals)
+    capacity = min(m // 2 + 1, max(BUFFER_ROWS, m // 32))
+    buffer = np.empty((capacity, n_classes), dtype=np.float64)
+    free = np.empty(capacity, dtype=np.intp)
+    inv_q = np.zeros(n_classes, dtype=np.float64)
+    counters = np.zeros(8, dtype=np.intp)
     kept = np.zeros(0, dtype=np.intp)
     absorbed = np.zeros(0, dtype=np.intp)
     delta = np.zeros(0, dtype=np.float64)
-    n_alive = m
-    # Phase 0, the frequency phase: only pairs holding an under-weight interval
-    # compete, merges are not recorded. Phase 1: every pair, merges recorded.
+    initial_starts = np.zeros(0, dtype=np.intp)
+    # phase 0, the frequency phase (merges not recorded); phase 1, every pair
     for phase in range(2):
-        limit = min_count
-        if phase == 1:
-            initial_starts = np.flatnonzero(alive)
-            kept = np.empty(n_alive - 1, dtype=np.intp)
-            absorbed = np.empty(n_alive - 1, dtype=np.intp)
-            delta = np.empty(n_alive - 1, dtype=np.float64)
-            limit = np.inf
-        # the left intervals of the pairs to push: first every adjacent pair
-        n_todo = 0
-        i = 0
-        while i >= 0 and nxt[i] >= 0:
-            version[i] += 1
-            todo[n_todo] = i
-            n_todo += 1
-            i = nxt[i]
-        size = 0
-        n_merges = 0
-        while True:
-            for t in range(n_todo):
-                a = todo[t]
-                b = nxt[a]
-                if not (masses[a] < limit or masses[b] < limit):
-                    continue
+        limit = float(min_count) if phase == 0 else np.inf
+        counters[[_KEYED, _BUILT, _MERGED, _OVER]] = 0
+        while not counters[_OVER]:
+            _adjacent_steps(
+                table, rows, columns, limit, masses, link, slot, keys,
+                tree_key, tree_arg, buffer, free, inv_q, counters,
+                kept, absorbed, delta, work_per_call,
+            )  # fmt: skip
+            if counters[_FULL]:
+                capacity = min(2 * capacity, m)
+                grown = np.empty((capacity, n_classes), dtype=np.float64)
+                grown[: len(buffer)] = buffer
+                buffer = grown
+                grown = np.empty(capacity, dtype=np.intp)
+                grown[: len(free)] = free
+                free = grown
+                counters[_FULL] = 0
+        if phase == 0:
+            initial_starts = np.flatnonzero(slot != -2)
+            n_merges = max(len(initial_starts) - 1, 0)
+            kept = np.empty(n_merges, dtype=np.intp)
+            absorbed = np.empty(n_merges, dtype=np.intp)
+            delta = np.empty(n_merges, dtype=np.float64)
+    return initial_starts, kept, absorbed, delta
+
+
+@njit(**NJIT)
+def _adjacent_steps(
+    table, rows, columns, limit, masses, link, slot, keys, tree_key, tree_arg,
+    buffer, free, inv_q, counters, kept, absorbed, delta, work_per_call,
+):  # fmt: skip
+    """A share of :func:`adjacent_merges`, from where ``counters`` say.
+
+    Reads the rows (first call), then, for the phase of candidates lighter than
+    ``limit``: sets the keys of the candidate pairs and builds the tree, then
+    merges until no candidate is left (``counters[_OVER]``), the buffer is full
+    (``counters[_FULL]``, nothing done) or ``work_per_call`` is spent. The
+    merges are recorded when ``kept`` is not empty.
+
+    The interval starting at row ``s`` ends before ``link[s]``; a longer one
+    also holds its start at ``link[end - 1]``, so that the interval before
+    ``s`` starts at ``link[s - 1]`` when it is below ``s - 1``, else at
+    ``s - 1``. ``slot[s]`` is the buffer row of its class counts (-1 for a
+    single value, read in ``table``; -2 for a row merged into the interval on
+    its left). ``inv_q`` holds the class totals until every row is read, then
+    ``N / N_j``.
+    """
+    m = masses.shape[0]
+    n_classes = columns.shape[0]
+    identity = rows.shape[0] == 0
+    size = tree_key.shape[0] // 2
+    record = kept.shape[0] > 0
+    work = 0
+
+    i = counters[_READ]
+    if i < m:
+        while i < m and work < work_per_call:
+            r = i if identity else rows[i]
+            mass = 0.0
+            for j in range(n_classes):
+                count = table[r, columns[j]]
+                mass += count
+                inv_q[j] += count
+            masses[i] = mass
+            link[i] = i + 1
+            slot[i] = -1
+            keys[i] = np.inf
+            i += 1
+            work += n_classes
+        counters[_READ] = i
+        if i < m:
+            return
+        grand_total = 0.0
+        for j in range(n_classes):
+            grand_total += inv_q[j]
+        for j in range(n_classes):
+            inv_q[j] = grand_total / inv_q[j]
+
+    # the keys of the phase, interval by interval
+    a = counters[_KEYED]
+    while a < m and work < work_per_call:
+        b = link[a]
+        key = np.inf
+        if b < m and (masses[a] < limit or masses[b] < limit):
+            sa = slot[a]
+            sb = slot[b]
+            ra = a if identity else rows[a]
+            rb = b if identity else rows[b]
+            total = 0.0
+            for j in range(n_classes):
+                count_a = buffer[sa, j] if sa >= 0 else table[ra, columns[j]]
+                count_b = buffer[sb, j] if sb >= 0 else table[rb, columns[j]]
+                diff = count_a / masses[a] - count_b / masses[b]
+                total += diff * diff * inv_q[j]
+            key = masses[a] * masses[b] / (masses[a] + masses[b]) * total
+        keys[a] = key
+        work += n_classes
+        a = b
+    counters[_KEYED] = a
+    if a < m:
+        return
+
+    # the tree: block minima (first owner on ties), then every inner node
+    block = counters[_BUILT]
+    if block < size:
+        while block < size and work < work_per_call:
+            best = np.inf
+            arg = -1
+            for s in range(block * BLOCK, min(block * BLOCK + BLOCK, m)):
+                if keys[s] < best:
+                    best = keys[s]
+                    arg = s
+            tree_key[size + block] = best
+            tree_arg[size + block] = arg
+            block += 1
+            work += BLOCK
+        counters[_BUILT] = block
+        if block < size:
+            return
+        for node in range(size - 1, 0, -1):
+            low = 2 * node
+            if tree_key[low + 1] < tree_key[low]:
+                low += 1
+            tree_key[node] = tree_key[low]
+            tree_arg[node] = tree_arg[low]
+
+    k = counters[_MERGED]
+    while work < work_per_call:
+        best_delta = tree_key[1]
+        if best_delta == np.inf:
+            counters[_OVER] = 1
+            break
+        left = tree_arg[1]
+        right = link[left]
+        end = link[right]
+        sl = slot[left]
+        sr = slot[right]
+        if sl < 0 and sr < 0 and counters[_FREE] == 0:
+            if counters[_USED] == buffer.shape[0]:
+                counters[_FULL] = 1
+                break
+        if record:
+            kept[k] = left
+            absorbed[k] = right
+            delta[k] = best_delta
+        k += 1
+        # counts of the merged interval: the left one's plus the right one's
+        rl = left if identity else rows[left]
+        rr = right if identity else rows[right]
+        if sl >= 0 and sr >= 0:
+            for j in range(n_classes):
+                buffer[sl, j] += buffer[sr, j]
+            free[counters[_FREE]] = sr
+            counters[_FREE] += 1
+        elif sl >= 0:
+            for j in range(n_classes):
+                buffer[sl, j] += table[rr, columns[j]]
+        elif sr >= 0:
+            for j in range(n_classes):
+                buffer[sr, j] = table[rl, columns[j]] + buffer[sr, j]
+            slot[left] = sr
+        else:
+            if counters[_FREE] > 0:
+                counters[_FREE] -= 1
+                sl = free[counters[_FREE]]
+            else:
+                sl = counters[_USED]
+                counters[_USED] += 1
+            for j in range(n_classes):
+                buffer[sl, j] = table[rl, columns[j]] + table[rr, columns[j]]
+            slot[left] = sl
+        slot[right] = -2
+        masses[left] += masses[right]
+        keys[right] = np.inf
+        link[left] = end
+        link[end - 1] = left
+        before = -1
+        if left > 0:
+            before = left - 1
+            if link[before] < before:
+                before = link[before]
+        # new keys of the pairs (before, left) and (left, end)
+        for side in range(2):
+            a = before if side == 0 else left
+            if a < 0:
+                continue
+            b = link[a]
+            key = np.inf
+            if b < m and (masses[a] < limit or masses[b] < limit):
+                sa = slot[a]
+                sb = slot[b]
+                ra = a if identity else rows[a]
+                rb = b if identity else rows[b]
                 total = 0.0
                 for j in range(n_classes):
-                    diff = counts[a, j] / masses[a] - counts[b, j] / masses[b]
+                    count_a = buffer[sa, j] if sa >= 0 else table[ra, columns[j]]
+                    count_b = buffer[sb, j] if sb >= 0 else table[rb, columns[j]]
+                    diff = count_a / masses[a] - count_b / masses[b]
                     total += diff * diff * inv_q[j]
-                d = masses[a] * masses[b] / (masses[a] + masses[b]) * total
-                # push (d, a, version[a]) and sift it up
-                h = size
-                heap[h, 0] = d
-                heap[h, 1] = a
-                heap[h, 2] = version[a]
-                size += 1
-                while h > 0:
-                    parent = (h - 1) // 4
-                    if not (
-                        heap[h, 0] < heap[parent, 0]
-                        or (
-                            heap[h, 0] == heap[parent, 0]
-                            and heap[h, 1] < heap[parent, 1]
-                        )
-                    ):
-                        break
-                    for c in range(3):
-                        value = heap[h, c]
-                        heap[h, c] = heap[parent, c]
-                        heap[parent, c] = value
-                    h = parent
-            n_todo = 0
-            if size == 0:
-                break
-            # pop the smallest entry: (DeltaChi2, leftmost owner) order
-            d_best = heap[0, 0]
-            left = np.intp(heap[0, 1])
-            stamp = np.intp(heap[0, 2])
-            size -= 1
-            for c in range(3):
-                heap[0, c] = heap[size, c]
-            h = 0
-            while True:
-                first = 4 * h + 1
-                if first >= size:
+                key = masses[a] * masses[b] / (masses[a] + masses[b]) * total
+            keys[a] = key
+        # the blocks of before, left and right, and their paths to the root
+        for t in range(3):
+            if t == 0:
+                if before < 0:
+                    continue
+                block = before // BLOCK
+            elif t == 1:
+                block = left // BLOCK
+                if before >= 0 and block == before // BLOCK:
+                    continue
+            else:
+                block = right // BLOCK
+                if block == left // BLOCK:
+                    continue
+            best = np.inf
+            arg = -1
+            for s in range(block * BLOCK, min(block * BLOCK + BLOCK, m)):
+                if keys[s] < best:
+                    best = keys[s]
+                    arg = s
+            node = size + block
+            tree_key[node] = best
+            tree_arg[node] = arg
+            node >>= 1
+            while node >= 1:
+                low = 2 * node
+                if tree_key[low + 1] < tree_key[low]:
+                    low += 1
+                if tree_key[node] == tree_key[low] and tree_arg[node] == tree_arg[low]:
                     break
-                child = first
-                for c in range(first + 1, min(first + 4, size)):
-                    if heap[c, 0] < heap[child, 0] or (
-                        heap[c, 0] == heap[child, 0] and heap[c, 1] < heap[child, 1]
-                    ):
-                        child = c
-                if not (
-                    heap[child, 0] < heap[h, 0]
-                    or (heap[child, 0] == heap[h, 0] and heap[child, 1] < heap[h, 1])
-                ):
-                    break
-                for c in range(3):
-                    value = heap[h, c]
-                    heap[h, c] = heap[child, c]
-                    heap[child, c] = value
-                h = child
-            if not alive[left] or stamp != version[left] or nxt[left] < 0:
-                continue
-            right = nxt[left]
-            if n_merges < kept.shape[0]:
-                kept[n_merges] = left
-                absorbed[n_merges] = right
-                delta[n_merges] = d_best
-            n_merges += 1
-            masses[left] += masses[right]
-            for j in range(n_classes):
-                counts[left, j] += counts[right, j]
-            alive[right] = False
-            nxt[left] = nxt[right]
-            if nxt[right] >= 0:
-                prv[nxt[right]] = left
-            version[left] += 1
-            before = prv[left]
-            if before >= 0:
-                version[before] += 1
-                todo[n_todo] = before
-                n_todo += 1
-            if nxt[left] >= 0:
-                todo[n_todo] = left
-                n_todo += 1
-        n_alive -= n_merges
-    return initial_starts, kept, absorbed, delta
+                tree_key[node] = tree_key[low]
+                tree_arg[node] = tree_arg[low]
+                node >>= 1
+            work += BLOCK + 4
+        work += 4 * n_classes + 16
+    counters[_MERGED] = k

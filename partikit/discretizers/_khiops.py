@@ -159,13 +159,27 @@ def khiops_discretization(
     array([15])
     """
     table = check_table(table)
+    return _khiops_cut(
+        table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace
+    )
+
+
+def _khiops_cut(table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace):
+    """:func:`khiops_discretization` of a checked table (``check_table``)."""
+    totals = table.sum(axis=0)
+    tested = chi2_classes(totals)
+    if table.shape[1] and tested.all() and _no_empty_row(table):
+        # every row and class takes part: nothing to index, nothing to count
+        return _khiops_discretization(
+            table, None, np.arange(table.shape[1]), totals, p, min_frequency,
+            max_bins, robust, max_delta_chi2, keep_trace,
+        )  # fmt: skip
     # classes too light for the chi-square take no part in it; the values that
     # only they hold join the interval on their left (cuts fall between values
     # of the tested classes). Without them the shares of the others change, so
     # the choice is made again while it empties values: the rows and classes
     # kept are found on the class totals (the emptied rows held none of the
     # kept classes' weight) and the table is copied once, not at each round.
-    totals = table.sum(axis=0)
     tested = np.ones(table.shape[1], dtype=bool)
     # classes present in each row among those still tested
     n_present = np.zeros(table.shape[0], dtype=np.intp)
@@ -198,6 +212,15 @@ def khiops_discretization(
     return result
 
 
+def _no_empty_row(table):
+    """Whether every row of a non-negative table holds some weight (by chunks,
+    without a table-sized temporary)."""
+    for start in range(0, table.shape[0], 65536):
+        if not table[start : start + 65536].max(axis=1).min(initial=1.0) > 0:
+            return False
+    return True
+
+
 def _khiops_discretization(
     table, rows, columns, totals, p, min_frequency, max_bins, robust,
     max_delta_chi2, keep_trace,
@@ -205,8 +228,10 @@ def _khiops_discretization(
     """:func:`khiops_discretization` of the ``rows`` and ``columns`` of a checked
     table (no empty row among them), without copying them out: the rows left out
     hold no weight in ``columns``, so the interval sums over the whole table's
-    rows are the same floats. Cut positions and the trace index ``rows``."""
-    n_values, n_classes = len(rows), len(columns)
+    rows are the same floats. Cut positions and the trace index ``rows`` (None:
+    every row)."""
+    n_values = table.shape[0] if rows is None else len(rows)
+    n_classes = len(columns)
     statistics = {
         "n_initial_intervals": int(n_values),
         "min_frequency": 0.0,
@@ -219,6 +244,7 @@ def _khiops_discretization(
     min_count = resolve_min_frequency(min_frequency, totals[columns])
     statistics["min_frequency"] = min_count
     starts, left, right, delta = adjacent_merges(table, rows, columns, float(min_count))
+    first_rows = starts if rows is None else rows[starts]
     n_initial = len(starts)
     statistics["n_initial_intervals"] = int(n_initial)
     if max_delta_chi2 is not None:
@@ -231,7 +257,7 @@ def _khiops_discretization(
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
     if n_initial >= 2:
-        initial = segment_sums(table, rows[starts])[:, columns]
+        initial = segment_sums(table, first_rows)[:, columns]
         n_merges, log_p, forced = khiops_stopping_rule(initial, delta, threshold)
     else:
         n_merges, log_p, forced = 0, np.zeros(1), np.zeros(0, dtype=bool)
@@ -240,8 +266,10 @@ def _khiops_discretization(
     removed = np.zeros(n_values, dtype=bool)
     removed[right[:n_merges]] = True
     cuts = starts[~removed[starts]][1:]
-    grouped = segment_sums(table, rows[np.concatenate([[0], cuts]).astype(np.intp)])
-    grouped = grouped[:, columns]
+    bounds = np.concatenate([[0], cuts]).astype(np.intp)
+    grouped = segment_sums(table, bounds if rows is None else rows[bounds])
+    if len(columns) < table.shape[1]:
+        grouped = grouped[:, columns]
     chi2_value, dof_value, log10_p = chi2_test(grouped)
     statistics.update(chi2=chi2_value, dof=dof_value, log10_pvalue=log10_p)
     if keep_trace:
@@ -390,14 +418,11 @@ class KhiopsDiscretizer(BaseDiscretizer):
         self.keep_trace = keep_trace
 
     def _cut_table(self, table, context):
-        result = khiops_discretization(
-            table,
-            p=self.p,
-            min_frequency=self.min_frequency,
-            max_bins=self.max_bins,
-            robust=self.robust,
-            keep_trace=self.keep_trace,
-        )
+        # fit and cut_table hand over a checked table
+        result = _khiops_cut(
+            table, self.p, self.min_frequency, self.max_bins, self.robust, None,
+            self.keep_trace,
+        )  # fmt: skip
         message = frequency_collapse_message(
             table, result.statistics, "n_initial_intervals", self.p, "values"
         )

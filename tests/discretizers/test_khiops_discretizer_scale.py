@@ -1,0 +1,113 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The Khiops adjacent-merge kernel at scale: the same merges as a plain greedy
+loop on many random tables (ties, fractional weights, rows and classes left
+out), whatever the share of work done per compiled call."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from partikit._kernels import _khiops as khiops_kernel
+from partikit.discretizers import KhiopsDiscretizer, khiops_discretization
+from tests.naive import naive_adjacent_merges_exact
+
+
+def _random_table(rng):
+    m = int(rng.choice([2, 3, 5, 9, 17, 40, 120]))
+    n_classes = int(rng.integers(2, 6))
+    kind = rng.integers(4)
+    if kind == 0:  # distinct values: one row of one class each, many ties
+        table = np.eye(n_classes)[rng.integers(0, n_classes, m)]
+    elif kind == 1:  # small counts, empty cells, repeated rows
+        table = rng.poisson(rng.uniform(0.2, 3), size=(m, n_classes)).astype(float)
+    elif kind == 2:  # fractional weights
+        weights = rng.choice([0.1, 0.3, 0.5, 1.0, 1.5], size=(m, 1))
+        table = np.eye(n_classes)[rng.integers(0, n_classes, m)] * weights
+    else:
+        weights = rng.exponential(1.0, size=(m, 1))
+        table = np.eye(n_classes)[rng.integers(0, n_classes, m)] * weights
+    return table[table.sum(axis=1) > 0]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_adjacent_merges_equal_the_plain_greedy_loop(seed):
+    """Check the tree-based kernel against the loop that scans every pair, bit
+    for bit (same float operations), on 500 random tables per seed."""
+    rng = np.random.default_rng(seed)
+    for _ in range(500):
+        table = _random_table(rng)
+        columns = np.flatnonzero(table.sum(axis=0) > 0)
+        if len(table) < 1 or len(columns) < 1:
+            continue
+        total = table.sum()
+        min_count = float(rng.choice([0.0, 1.0, 3.0, total / 10, total / 3, total]))
+        rows = None
+        full = table
+        if rng.random() < 0.3:
+            # rows and a class left out of the merges, read through indices
+            full = np.zeros((2 * len(table), table.shape[1] + 1))
+            full[::2, : table.shape[1]] = table
+            full[1::2, -1] = 1.0
+            rows = np.arange(0, 2 * len(table), 2, dtype=np.intp)
+        got = khiops_kernel.adjacent_merges(
+            full, rows, columns, min_count, int(rng.choice([1, 5, 1 << 23]))
+        )
+        expected = naive_adjacent_merges_exact(table[:, columns], min_count)
+        for a, b in zip(got, expected, strict=True):
+            assert_array_equal(a, b)
+
+
+def test_many_calls_equal_one():
+    """Check that the merges do not depend on the work done per compiled call."""
+    rng = np.random.default_rng(0)
+    table = np.eye(4)[rng.integers(0, 4, 3000)] * rng.choice([1.0, 2.0], (3000, 1))
+    one = khiops_kernel.adjacent_merge_sequence(table, 25.0, work_per_call=1 << 40)
+    for work in (1, 37, 5000):
+        many = khiops_kernel.adjacent_merge_sequence(table, 25.0, work_per_call=work)
+        for a, b in zip(one, many, strict=True):
+            assert_array_equal(a, b)
+
+
+def test_buffer_growth_keeps_the_merges(monkeypatch):
+    """Check tables whose merged intervals outgrow the counts buffer many times."""
+    monkeypatch.setattr(khiops_kernel, "BUFFER_ROWS", 1)
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        # runs of equal rows merge first (DeltaChi2 0) into many short intervals
+        labels = np.repeat(rng.integers(0, 3, 60), rng.integers(1, 4, 60))
+        table = np.eye(3)[labels]
+        min_count = float(rng.choice([0.0, 4.0, 20.0]))
+        got = khiops_kernel.adjacent_merge_sequence(table, min_count)
+        expected = naive_adjacent_merges_exact(table, min_count)
+        for a, b in zip(got, expected, strict=True):
+            assert_array_equal(a, b)
+
+
+def test_estimator_fast_path_equals_indexed_path():
+    """Check that a table where every row and class takes part (no index arrays)
+    cuts as the same table read through explicit row and class indices."""
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        table = _random_table(rng)
+        if len(table) < 2 or (table.sum(axis=0) == 0).any():
+            continue
+        direct = khiops_discretization(table, min_frequency=3, keep_trace=True)
+        # an empty class forces the indexed path; it changes nothing else
+        padded = np.hstack([table, np.zeros((len(table), 1))])
+        indexed = khiops_discretization(padded, min_frequency=3, keep_trace=True)
+        assert_array_equal(direct.cuts, indexed.cuts)
+        assert_array_equal(
+            direct.statistics["trace"].delta_chi2,
+            indexed.statistics["trace"].delta_chi2,
+        )
+
+
+def test_estimator_on_distinct_values_with_weights():
+    """Check a fit with fractional weights and ties against the cut of its table."""
+    rng = np.random.default_rng(3)
+    x = np.round(rng.uniform(0, 10, 4000), 1).reshape(-1, 1)
+    y = (x[:, 0] > 4).astype(int) ^ (rng.random(4000) < 0.1)
+    weights = rng.choice([0.5, 1.0, 2.5], 4000)
+    disc = KhiopsDiscretizer().fit(x, y, sample_weight=weights)
+    assert 3.5 < disc.bin_edges_[0][1:-1].min() < 4.5 or disc.n_bins_[0] >= 2
