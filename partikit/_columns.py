@@ -73,7 +73,7 @@ class ColumnFit(NamedTuple):
     bin_edges: np.ndarray | None = None
 
 
-def fit_columns(fit_column, arguments, n_jobs):
+def fit_columns(fit_column, arguments, n_jobs, *, stacklevel=4):
     """Fit every column, in threads, and raise their warnings in column order.
 
     Parameters
@@ -84,6 +84,8 @@ def fit_columns(fit_column, arguments, n_jobs):
         The positional arguments of each column's call, in column order.
     n_jobs : int or None
         Threads (joblib's convention).
+    stacklevel : int, default=4
+        Of the warnings: 4 for a ``fit`` that calls this function itself.
 
     Returns
     -------
@@ -96,5 +98,5 @@ def fit_columns(fit_column, arguments, n_jobs):
     # the level of the code that called ``fit`` (this function, fit, the
     # _fit_context wrapper, then the caller).
     for message in (m for f in fitted for m in f.warnings):
-        warnings.warn(message, UserWarning, stacklevel=4)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)
     return fitted

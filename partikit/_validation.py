@@ -153,7 +153,8 @@ class FactorizedColumn:
     ----------
     categories : ndarray
         The distinct non-missing values, sorted (unless
-        :func:`factorize_column` was told not to sort them).
+        :func:`factorize_column` was told not to sort them, when they may also
+        hold values absent from the column).
     raw_codes : ndarray of int
         One code per row, -1 for a missing value.
     lookup : ndarray of intp of shape (n_raw_codes + 1,)
@@ -295,14 +296,21 @@ def integer_range(values):
     return low, high
 
 
-def _count_integers(values):
+#: An integer column of range below this, or below an eighth of its length, is
+#: looked up (``factorize_column(sort=False)``) through its whole range.
+_MIN_LOOKUP_RANGE = 1 << 12
+
+
+def _count_integers(values, *, present=True):
     """Codes and sorted uniques of an integer column by counting, not hashing.
 
     For a numpy integer column whose values span a range at most a few times
     its length: the codes are the values minus the smallest (the column itself,
     no copy, when that is 0 and the column is already ``intp``), the uniques the
     values present. One ``bincount`` replaces ``pd.factorize``'s hashing and the
-    sort of the uniques. Returns None for any other column.
+    sort of the uniques. ``present=False`` (a column only looked up) skips the
+    ``bincount`` when the range is small against the column: the uniques are
+    then every integer of the range. Returns None for any other column.
     """
     span = integer_range(values)
     if span is None:
@@ -315,6 +323,10 @@ def _count_integers(values):
         codes = np.ascontiguousarray(values)
     else:
         codes = np.subtract(values, low, dtype=np.intp)
+    n_values = high - low + 1
+    if not present and n_values <= max(len(values) // 8, _MIN_LOOKUP_RANGE):
+        uniques = (np.arange(n_values) + low).astype(values.dtype)
+        return codes, uniques, np.arange(-1, n_values, dtype=np.intp)
     present = np.bincount(codes, minlength=high - low + 1) > 0
     uniques = np.flatnonzero(present)
     # codes of absent values occur in no row; they point at category 0
@@ -358,7 +370,9 @@ def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
     sort : bool, default=True
         False leaves the categories in the order the factorizer met them (a
         pandas ``category`` column: its own order), for a caller that only looks
-        them up (transform): sorting a million strings takes about a second.
+        them up (transform): sorting a million strings takes about a second. An
+        integer column over a small range then has every integer of its range
+        as categories, present in the column or not (no count of its values).
 
     Returns
     -------
@@ -369,7 +383,7 @@ def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
         # a read-only view of the column's own codes (Series.cat.codes copies them)
         raw_codes = column.array.codes
     else:
-        counted = _count_integers(column)
+        counted = _count_integers(column, present=sort)
         if counted is not None:
             raw_codes, uniques, lookup = counted
             return FactorizedColumn(uniques, raw_codes, lookup, NUMERIC_KIND)

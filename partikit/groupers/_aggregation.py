@@ -24,23 +24,29 @@ from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit
 from partikit._stats import grouped_significance
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
+    STRING_KIND,
+    _sorting_order,
     check_categorical_X,
     check_classification_y,
     check_lengths,
     check_sample_weight,
     feature_name,
 )
-from partikit.groupers._base import BaseGrouper, group_feature_names
+from partikit.groupers._base import BaseGrouper, PreparedColumn, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 from partikit.groupers._combinations import (
     RARE_LABEL,
+    _is_dense,
     as_array,
     codes_of_keys,
     combination_keys,
     fit_aggregate,
+    fit_counted_aggregate,
     fit_member,
     join_labels,
     level_label,
+    lookup_combinations,
+    member_digits,
     member_lookup,
 )
 
@@ -333,28 +339,37 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             if aggregates is None
             else sorted({j for members in aggregates for j in members})
         )
-        members, member_codes = {}, {}
-        for j in used:
-            member, codes, lookup = fit_member(
-                columns[j], feature_name(self, j), sample_weight
-            )
-            members[j] = member
-            member_codes[j] = (codes, lookup)
         self.search_results_ = None
-        if aggregates is None:
-            aggregates, self.search_results_ = self._search(
-                members, member_codes, y_codes, len(classes), sample_weight
+        counted = None
+        if supervised and aggregates is not None:
+            counted = self._fit_counted(
+                columns, used, aggregates, y_codes, len(classes), sample_weight
             )
-
-        fitted, codes = [], []
-        for aggregate in aggregates:
-            result, row_codes = fit_aggregate(
-                aggregate, member_codes, members, sample_weight,
-                self.max_categories, self.separator,
-            )  # fmt: skip
-            self._check_labels(result)
-            fitted.append(result)
-            codes.append(row_codes)
+        if counted is not None:
+            members, fitted, tables = counted
+            for result in fitted:
+                self._check_labels(result)
+        else:
+            members, member_codes = {}, {}
+            for j in used:
+                member, codes, lookup = fit_member(
+                    columns[j], feature_name(self, j), sample_weight
+                )
+                members[j] = member
+                member_codes[j] = (codes, lookup)
+            if aggregates is None:
+                aggregates, self.search_results_ = self._search(
+                    members, member_codes, y_codes, len(classes), sample_weight
+                )
+            fitted, codes = [], []
+            for aggregate in aggregates:
+                result, row_codes = fit_aggregate(
+                    aggregate, member_codes, members, sample_weight,
+                    self.max_categories, self.separator,
+                )  # fmt: skip
+                self._check_labels(result)
+                fitted.append(result)
+                codes.append(row_codes)
         self._members = {j: members[j] for a in aggregates for j in a}
         self._aggregates = fitted
         self.aggregates_ = [
@@ -384,11 +399,62 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
                 )
         self.grouper_ = None
         if self.grouper is not None:
-            frame = self._grouper_frame(columns, codes)
             # The aggregator wraps the output (set_output) itself, with X's index.
             self.grouper_ = clone(self.grouper).set_output(transform="default")
-            self.grouper_.fit(frame, y, sample_weight)
+            if counted is not None:
+                self.grouper_._fit_prepared(
+                    self._prepared_columns(columns, tables), names, y_codes,
+                    classes, sample_weight,
+                )  # fmt: skip
+            else:
+                frame = self._grouper_frame(columns, codes)
+                self.grouper_.fit(frame, y, sample_weight)
         return self
+
+    def _fit_counted(self, columns, used, aggregates, y_codes, n_classes,
+                     sample_weight):  # fmt: skip
+        """Members, aggregates and their tables counted in one pass each.
+
+        The route of :func:`fit_counted_aggregate`; None when an aggregate does
+        not take it (then every aggregate takes the general route).
+        """
+        digits = {j: member_digits(columns[j], feature_name(self, j)) for j in used}
+        members, fitted, tables = {}, [], []
+        for aggregate in aggregates:
+            result = fit_counted_aggregate(
+                aggregate, digits, y_codes, sample_weight, n_classes,
+                self.max_categories, self.separator,
+            )  # fmt: skip
+            if result is None:
+                return None
+            members.update(result[0])
+            fitted.append(result[1])
+            tables.append(result[2])
+        return members, fitted, tables
+
+    def _kept_frame(self, columns):
+        """The kept columns as the grouper sees them (a DataFrame's columns)."""
+        names = self._output_names(self._input_names())
+        frame = {}
+        for name, j in zip(names, self._kept, strict=False):
+            column = columns[j]
+            if isinstance(column, pd.Series):
+                column = column.reset_index(drop=True)
+            frame[name] = column
+        return pd.DataFrame(frame)
+
+    def _prepared_columns(self, columns, tables):
+        """The grouper's columns in fit: the kept columns, then each aggregate's
+        combinations (their labels) with their table, sorted as the grouper
+        sorts a column of the labels."""
+        kept = self._kept_frame(columns) if self._kept else None
+        prepared = [kept.iloc[:, k] for k in range(len(self._kept))]
+        for a, table in zip(self._aggregates, tables, strict=True):
+            order = _sorting_order(a.labels, STRING_KIND)
+            rows = np.zeros((len(table) + 1, table.shape[1]), dtype=np.float64)
+            rows[:-1] = table[order]
+            prepared.append(PreparedColumn(a.labels[order], STRING_KIND, rows))
+        return prepared
 
     def _check_labels(self, aggregate):
         labels = pd.Index(aggregate.labels)
@@ -551,6 +617,46 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             codes.append(codes_of_keys(keys, a.n_keys, a.seen, a.code_of_seen))
         return codes
 
+    def _group_directly(self, columns):
+        """The grouper's group ids of every output column, or None.
+
+        What ``grouper_.transform`` computes on :meth:`_grouper_frame`, without
+        the frame: each aggregate's rows are looked up by their combination's
+        key straight into its group (an unseen combination, or member value,
+        into the default group). None, for the frame's route, when
+        ``handle_unknown="error"`` (its message lists the unseen
+        combinations' labels) or when an aggregate's keys are too many for a
+        key-indexed lookup.
+        """
+        grouper = self.grouper_
+        n_samples = len(columns[0])
+        if grouper.handle_unknown != "default_group" or any(
+            a.compressions or not _is_dense(a.n_keys, n_samples)
+            for a in self._aggregates
+        ):
+            return None
+        groups = grouper._output_groups(n_samples)
+        if self._kept:
+            kept = self._kept_frame(columns)
+            for k in range(len(self._kept)):
+                grouper._encode_column(kept.iloc[:, k], k, groups)
+        lookups = {
+            j: member_lookup(member, columns[j], feature_name(self, j))
+            for j, member in self._members.items()
+        }
+        for k, a in enumerate(self._aggregates, start=len(self._kept)):
+            position = pd.Index(grouper.categories_[k]).get_indexer(a.labels)
+            group_of_code = np.where(
+                position >= 0, grouper.group_ids_[k][np.maximum(position, 0)], -1
+            )
+            lookup = np.full(a.n_keys + 1, -1, dtype=np.intp)
+            lookup[a.seen + 1] = group_of_code[a.code_of_seen]
+            lookup_combinations(
+                [lookups[j] for j in a.members], a.sizes, lookup, groups, k,
+                int(grouper.default_group_[k]),
+            )  # fmt: skip
+        return groups
+
     def _unseen_labels(self, columns, a, rows):
         """The distinct labels of the combinations of ``rows`` (unseen in fit),
         and the position of each row's label among them.
@@ -577,12 +683,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         """The columns the grouper sees: kept columns as they are, aggregates as
         categoricals of their labels."""
         names = self._output_names(self._input_names())
-        frame = {}
-        for name, j in zip(names, self._kept, strict=False):
-            column = columns[j]
-            if isinstance(column, pd.Series):
-                column = column.reset_index(drop=True)
-            frame[name] = column
+        frame = dict(self._kept_frame(columns).items())
         for name, a, row_codes in zip(
             names[len(self._kept) :], self._aggregates, codes, strict=True
         ):
@@ -618,6 +719,10 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
+        if self.grouper_ is not None:
+            groups = self._group_directly(columns)
+            if groups is not None:
+                return self.grouper_._encode_groups(groups)
         codes = self._aggregate_codes(columns)
         if self.grouper_ is not None:
             return self.grouper_.transform(self._grouper_frame(columns, codes))

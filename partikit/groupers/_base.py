@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -50,6 +51,24 @@ def group_feature_names(input_features, encode, n_groups):
         ],
         dtype=object,
     )
+
+
+class PreparedColumn(NamedTuple):
+    """A column given to a grouper's fit as its counted table.
+
+    Attributes
+    ----------
+    categories : ndarray
+        The categories, sorted as ``fit`` sorts them (missing excluded).
+    kind : {"string", "numeric"}
+    table : ndarray of float64 of shape (len(categories) + 1, n_classes)
+        Their class counts, the missing values' last; rows of zero weight are
+        dropped by ``fit`` as for any column.
+    """
+
+    categories: np.ndarray
+    kind: str
+    table: np.ndarray
 
 
 #: Cells of a table indexed by an integer column's values counted directly
@@ -240,7 +259,43 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         self._start_fit()
         check_lengths(self, columns, y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
-        y_codes, self.classes_ = check_classification_y(y, sample_weight)
+        y_codes, classes = check_classification_y(y, sample_weight)
+        return self._fit_columns(columns, y_codes, classes, sample_weight)
+
+    def _fit_prepared(self, columns, names, y_codes, classes, sample_weight):
+        """Fit on columns some of which come with their table already counted.
+
+        What ``fit`` does on a DataFrame whose columns are ``columns`` named
+        ``names``, for a caller that has checked X, y and ``sample_weight``
+        itself and counted some columns' tables on the way
+        (:class:`~partikit.groupers.AttributeAggregator` counts each
+        aggregate's table while learning its combinations): a
+        :class:`PreparedColumn` is used as it is, any other column is
+        factorized and counted as in ``fit``. The fitted attributes are those
+        ``fit`` would set.
+
+        Parameters
+        ----------
+        columns : list of (pandas Series, ndarray or PreparedColumn)
+        names : list of str
+        y_codes : ndarray of intp of shape (n_samples,)
+        classes : ndarray
+            As :func:`~partikit._validation.check_classification_y` returns them.
+        sample_weight : ndarray of float64 of shape (n_samples,) or None
+            Checked (:func:`~partikit._validation.check_sample_weight`).
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate_params()
+        self.n_features_in_ = len(columns)
+        self.feature_names_in_ = np.asarray(names, dtype=object)
+        self._start_fit()
+        return self._fit_columns(columns, y_codes, classes, sample_weight)
+
+    def _fit_columns(self, columns, y_codes, classes, sample_weight):
+        self.classes_ = classes
         if self.encode == "woe" and len(self.classes_) != 2:
             raise ValueError(
                 f"encode='woe' needs a binary target; y has {len(self.classes_)} "
@@ -252,6 +307,8 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
             ((column, j, y_codes, sample_weight, n_classes)
              for j, column in enumerate(columns)),
             self.n_jobs,
+            # one frame more than fit_columns assumes: fit calls this method
+            stacklevel=5,
         )  # fmt: skip
         self.categories_ = [f.categories for f in fitted]
         self.group_ids_ = [f.group_ids for f in fitted]
@@ -272,9 +329,12 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
 
     def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
         name = feature_name(self, j)
-        categories, kind, table = column_table(
-            column, name, y_codes, sample_weight, n_classes
-        )
+        if isinstance(column, PreparedColumn):
+            categories, kind, table = column
+        else:
+            categories, kind, table = column_table(
+                column, name, y_codes, sample_weight, n_classes
+            )
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0
@@ -387,15 +447,23 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
-        n_samples = len(columns[0])
-        dtype = np.float64 if self.encode == "ordinal" else np.intp
-        groups = np.empty((n_samples, len(columns)), dtype=dtype)
+        groups = self._output_groups(len(columns[0]))
         for j, column in enumerate(columns):
             self._encode_column(column, j, groups)
+        return self._encode_groups(groups)
+
+    def _output_groups(self, n_samples):
+        """The array of group ids that :meth:`_encode_groups` encodes."""
+        dtype = np.float64 if self.encode == "ordinal" else np.intp
+        return np.empty((n_samples, self.n_features_in_), dtype=dtype)
+
+    def _encode_groups(self, groups):
+        """Encode the group id of every row and column (``encode``)."""
+        n_samples, n_columns = groups.shape
         if self.encode == "ordinal":
             return groups
         if self.encode == "woe":
-            out = np.empty((n_samples, len(columns)), dtype=np.float64)
+            out = np.empty((n_samples, n_columns), dtype=np.float64)
             for j, woe in enumerate(self.woe_):
                 out[:, j] = woe[groups[:, j]]
             return out

@@ -22,13 +22,27 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from partikit._kernels._aggregation import accumulate_keys, positive_rows
-from partikit._kernels._tables import apply_lookup
+from partikit._kernels._aggregation import (
+    accumulate_keys,
+    append_digits,
+    positive_rows,
+)
+from partikit._kernels._tables import (
+    CHUNK,
+    apply_lookup,
+    canonical_chunk,
+    canonical_lookup,
+    count_rows,
+    lookup_rows,
+)
+from partikit._tables import merge_rows
 from partikit._validation import (
+    NUMERIC_KIND,
     append_missing,
     category_lookup,
     factorize,
     factorize_column,
+    integer_range,
 )
 
 #: Code of a combination not seen in fit, when there is no grouper.
@@ -409,3 +423,234 @@ def as_array(column):
         codes, uniques = factorize(column)
     values = np.append(np.asarray(uniques, dtype=object), np.nan)
     return values[codes]  # code -1 (missing) takes the appended NaN
+
+
+# --------------------------------------------------------------------------------------
+# One pass: the table of every combination, counted from the members' digits
+# --------------------------------------------------------------------------------------
+
+
+class Digits(NamedTuple):
+    """A member column read as digits, before its levels are known.
+
+    A row's digit is ``lookup[code - offset + 1]``, in ``[0, radix)``; digits
+    are ordered as the member's levels (sorted values, missing last), so that
+    the levels are the digits present, renumbered.
+
+    Attributes
+    ----------
+    codes : ndarray of int
+        The column's values (an integer column) or raw codes.
+    offset : int
+        Subtracted from each code (an integer column's smallest value).
+    lookup : ndarray of intp of shape (n_raw_codes + 1,)
+    radix : int
+    values : ndarray
+        The value of each digit, missing excluded.
+    kind : {"string", "numeric"}
+    """
+
+    codes: np.ndarray
+    offset: int
+    lookup: np.ndarray
+    radix: int
+    values: np.ndarray
+    kind: str
+
+
+def member_digits(column, name):
+    """Read a member column as digits (:class:`Digits`).
+
+    An integer column is read through its values, its range the digits (no
+    codes, no ``bincount``); any other is factorized
+    (:func:`~partikit._validation.factorize_column`), its sorted categories the
+    digits and the missing value the last one.
+    """
+    if not isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
+        span = integer_range(column)
+        if span is not None and span[1] - span[0] < max(len(column), 1 << 16):
+            low, high = span
+            values = np.asarray(column)
+            radix = high - low + 1
+            digits = (np.arange(radix) + low).astype(values.dtype)
+            lookup = np.arange(-1, radix, dtype=np.intp)
+            return Digits(values, low, lookup, radix, digits, NUMERIC_KIND)
+    factorized = factorize_column(column, name)
+    n_values = len(factorized.categories)
+    lookup = factorized.lookup.copy()
+    lookup[0] = n_values
+    return Digits(
+        factorized.raw_codes, 0, lookup, n_values + 1, factorized.categories,
+        factorized.kind,
+    )  # fmt: skip
+
+
+def count_combinations(digits, y_codes, sample_weight, n_classes):
+    """Contingency table of every combination of digits, in one pass.
+
+    The rows are read in chunks: each chunk's keys (the mixed-radix number of
+    its digits, the first member the most significant) are built in a buffer
+    and counted at once, so that no row-sized array is made.
+
+    Parameters
+    ----------
+    digits : list of Digits
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+
+    Returns
+    -------
+    table : ndarray of float64 of shape (prod(radix), n_classes)
+        Row ``key`` counts the rows of that combination of digits.
+    """
+    n_keys = int(np.prod([d.radix for d in digits]))
+    table = np.zeros((n_keys + 1, n_classes), dtype=np.float64)
+    identity = np.arange(-1, n_keys, dtype=np.intp)
+    lookups = [canonical_lookup(d.lookup) for d in digits]
+    n = len(y_codes)
+    size = min(n, CHUNK)
+    keys = np.empty(size, dtype=np.int64)
+    code_buffer = np.empty(size, dtype=np.intp)
+    y_buffer = np.empty(size, dtype=np.intp)
+    weight_buffer = None if sample_weight is None else np.empty(size, np.float64)
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        chunk_keys = keys[: stop - start]
+        chunk_keys[:] = 0
+        for member, lookup in zip(digits, lookups, strict=True):
+            codes = canonical_chunk(
+                member.codes, start, stop, np.intp, code_buffer, member.offset
+            )
+            append_digits(codes, lookup, member.radix, chunk_keys)
+        count_rows(
+            chunk_keys,
+            identity,
+            canonical_chunk(y_codes, start, stop, np.intp, y_buffer),
+            None
+            if sample_weight is None
+            else canonical_chunk(sample_weight, start, stop, np.float64, weight_buffer),
+            table,
+        )
+    return table[:-1]
+
+
+def fit_counted_aggregate(members, digits, y_codes, sample_weight, n_classes,
+                          max_categories, separator):  # fmt: skip
+    """Learn one aggregate and its members from the table of their digits.
+
+    The one-pass route of :func:`fit_member` + :func:`fit_aggregate`, for a
+    supervised fit whose combinations of digits make a table no larger than a
+    column: the members' levels are the digits of positive weight (the
+    table's margins), the seen combinations its rows of positive weight. Gives
+    the members and the aggregate that route gives, and the table of the
+    aggregate's codes.
+
+    Parameters
+    ----------
+    members : tuple of int
+        Column indices of the members, increasing.
+    digits : dict of int to Digits
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+    max_categories : int or None
+    separator : str
+
+    Returns
+    -------
+    result : tuple of (dict of int to Member, Aggregate, ndarray) or None
+        The members, the aggregate and its table (codes x classes); None when
+        the table of digits would be larger than a column, or when pooling
+        weighted combinations (whose summed weights would round otherwise than
+        the rows' sums): the caller takes the other route.
+    """
+    radices = tuple(digits[j].radix for j in members)
+    n_cells = int(np.prod(radices, dtype=np.float64) * n_classes)
+    if n_cells > max(len(y_codes), 1 << 16):
+        return None
+    table = count_combinations(
+        [digits[j] for j in members], y_codes, sample_weight, n_classes
+    )
+    positive = table.sum(axis=1) > 0
+    cells = positive.reshape(radices)
+    fitted, levels = {}, []
+    for m, j in enumerate(members):
+        d = digits[j]
+        present = cells.any(axis=tuple(k for k in range(len(members)) if k != m))
+        if len(d.values) == d.radix:
+            categories = d.values[present]  # an integer column: no missing digit
+        else:
+            categories = d.values[present[:-1]]
+            if present[-1]:
+                categories = append_missing(categories)
+        labels = np.array([level_label(v) for v in categories], dtype=object)
+        fitted[j] = Member(categories, d.kind, labels)
+        levels.append(np.cumsum(present) - 1)
+    rows = np.flatnonzero(positive)
+    level_of_row = [
+        level[digit]
+        for level, digit in zip(levels, np.unravel_index(rows, radices), strict=True)
+    ]
+    sizes = tuple(len(fitted[j].categories) for j in members)
+    seen = np.ravel_multi_index(level_of_row, sizes).astype(np.int64)
+    table = table[rows]
+    code_of_seen = np.arange(len(seen), dtype=np.intp)
+    n_pooled = 0
+    if max_categories is not None and len(seen) > max_categories:
+        if sample_weight is not None:
+            return None
+        # unweighted: the row sums are exact counts, as the rows' bincount
+        code_of_seen, n_codes, n_pooled = pool_rare(table.sum(axis=1), max_categories)
+        table = merge_rows(table, code_of_seen, n_codes)
+    parts = zip(members, level_of_row, strict=True)
+    labels = join_labels([fitted[j].labels[level] for j, level in parts], separator)
+    if n_pooled:
+        labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
+    n_keys = int(np.prod(sizes))
+    aggregate = Aggregate(
+        members, sizes, (), n_keys, seen, code_of_seen, labels, n_pooled
+    )
+    return fitted, aggregate, table
+
+
+def lookup_combinations(member_codes, sizes, lookup, out, column, fill):
+    """Write each row's value looked up by its combination's key into ``out``.
+
+    The transform of a grouped aggregate in one chunked pass: each chunk's
+    keys are built in a buffer (as :func:`combination_keys` builds them) and
+    looked up at once, with no row-sized array of keys or codes.
+
+    Parameters
+    ----------
+    member_codes : sequence of (raw_codes, lookup)
+        Each member's raw codes and the level of each raw code + 1 (-1: a
+        value not seen in fit).
+    sizes : sequence of int
+        Number of levels of each member.
+    lookup : ndarray of intp of shape (n_keys + 1,)
+        ``lookup[key + 1]`` is the value written for a key (slot 0: a row with
+        a value not seen in fit); negative: ``fill``.
+    out : ndarray of shape (n_samples, n_columns)
+        C-contiguous ``float64`` or ``intp``.
+    column : int
+        Column of ``out`` written.
+    fill : int
+        Value of the rows whose key has a negative value.
+    """
+    lookups = [canonical_lookup(member_lookup) for _, member_lookup in member_codes]
+    lookup = canonical_lookup(lookup)
+    n = out.shape[0]
+    size = min(n, CHUNK)
+    keys = np.empty(size, dtype=np.int64)
+    code_buffer = np.empty(size, dtype=np.intp)
+    for start in range(0, n, CHUNK):
+        stop = min(start + CHUNK, n)
+        chunk_keys = keys[: stop - start]
+        chunk_keys[:] = 0
+        for (codes, _), member_lookup, radix in zip(
+            member_codes, lookups, sizes, strict=True
+        ):
+            chunk = canonical_chunk(codes, start, stop, np.intp, code_buffer)
+            append_digits(chunk, member_lookup, int(radix), chunk_keys)
+        lookup_rows(chunk_keys, lookup, out[start:stop], column, fill)

@@ -696,3 +696,151 @@ def test_search_with_an_ordinal_chaid_grouper():
     ).fit(X, y)
     assert aggregator.aggregates_ == [tuple(f"test_{j}" for j in range(5))]
     assert aggregator.grouper_.statistics_[5]["predictor"] == "ordinal"
+
+
+# --------------------------------------------------------------------------------------
+# The one-pass routes of fit and transform against the general ones
+# --------------------------------------------------------------------------------------
+
+
+def _mixed_members(rng, n):
+    """Member columns of every kind: negative int8 values, strings with missing
+    values, a categorical with an unused category, floats with NaN, booleans."""
+    strings = rng.choice(["p", "q", "r", None], size=n).astype(object)
+    return pd.DataFrame(
+        {
+            "i8": rng.choice(np.array([-128, -3, 0, 5, 127], dtype=np.int8), size=n),
+            "s": strings,
+            "c": pd.Categorical(
+                rng.choice(["u", "v"], size=n), categories=["w", "v", "u"]
+            ),
+            "f": rng.choice([0.5, -1.0, np.nan], size=n),
+            "b": rng.choice([True, False], size=n),
+            "u8": rng.integers(3, 9, size=n).astype(np.uint64),
+        }
+    )
+
+
+def _assert_same_values(a, b):
+    assert a.dtype == b.dtype
+    assert pd.Series(a).equals(pd.Series(b))  # NaN equals NaN
+
+
+def _assert_same_fit(fast, slow):
+    for a, b in zip(fast._aggregates, slow._aggregates, strict=True):
+        assert a.members == b.members and a.sizes == b.sizes
+        assert a.n_keys == b.n_keys and a.n_pooled == b.n_pooled
+        np.testing.assert_array_equal(a.seen, b.seen)
+        np.testing.assert_array_equal(a.code_of_seen, b.code_of_seen)
+        np.testing.assert_array_equal(a.labels, b.labels)
+    assert fast._members.keys() == slow._members.keys()
+    for j, member in fast._members.items():
+        _assert_same_values(member.categories, slow._members[j].categories)
+        np.testing.assert_array_equal(member.labels, slow._members[j].labels)
+        assert member.kind == slow._members[j].kind
+    g, h = fast.grouper_, slow.grouper_
+    np.testing.assert_array_equal(g.feature_names_in_, h.feature_names_in_)
+    assert g.n_features_in_ == h.n_features_in_
+    np.testing.assert_array_equal(g.classes_, h.classes_)
+    np.testing.assert_array_equal(g.n_groups_, h.n_groups_)
+    np.testing.assert_array_equal(g.default_group_, h.default_group_)
+    for k in range(g.n_features_in_):
+        _assert_same_values(g.categories_[k], h.categories_[k])
+        np.testing.assert_array_equal(g.group_ids_[k], h.group_ids_[k])
+        np.testing.assert_array_equal(g.table_[k], h.table_[k])
+        assert g.statistics_[k] == h.statistics_[k]
+        assert g._kinds[k] == h._kinds[k]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("keep_original", [False, True])
+@pytest.mark.parametrize("max_categories", [None, 6])
+@pytest.mark.parametrize("grouper", [KhiopsGrouper(), CHAIDGrouper(encode="onehot")])
+def test_counted_fit_and_direct_transform_equal_the_general_routes(
+    monkeypatch, weighted, keep_original, max_categories, grouper, global_random_seed
+):
+    """Check that the one-pass fit (members and combinations from one table of
+    digits) and the direct transform (keys looked up into groups) give the
+    members, aggregates, grouper and output of the general routes (members
+    factorized, row codes, the grouper's DataFrame), with unseen values and
+    combinations at transform."""
+    rng = np.random.default_rng(global_random_seed)
+    X = _mixed_members(rng, 400)
+    y = rng.choice(["no", "yes", "maybe"], size=400)
+    weights = None
+    if weighted:
+        weights = rng.uniform(0.0, 3.0, size=400)
+        weights[X["s"].isna().to_numpy() & (X["b"].to_numpy())] = 0.0  # unseen
+        weights[X["i8"].to_numpy() == 127] = 0.0  # a value seen only at zero weight
+    X_new = _mixed_members(np.random.default_rng(global_random_seed + 1), 300)
+    X_new.loc[::7, "i8"] = np.int8(1)  # a value unseen in fit
+    aggregates = [["i8", "s"], ["c", "f", "b"], ["s", "u8"]]
+
+    def make():
+        return AttributeAggregator(
+            aggregates,
+            grouper=grouper,
+            keep_original=keep_original,
+            max_categories=max_categories,
+        )
+
+    results = []
+
+    def spy(*args):
+        results.append(_combinations.fit_counted_aggregate(*args))
+        return results[-1]
+
+    with monkeypatch.context() as patch:
+        patch.setattr("partikit.groupers._aggregation.fit_counted_aggregate", spy)
+        with pytest.warns() if max_categories else _no_warning():
+            fast = make().fit(X, y, sample_weight=weights)
+    # weighted combinations to pool take the general route
+    assert (results[-1] is None) == bool(weighted and max_categories)
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            "partikit.groupers._aggregation.fit_counted_aggregate",
+            lambda *args: None,
+        )
+        patch.setattr(
+            AttributeAggregator, "_group_directly", lambda self, columns: None
+        )
+        with pytest.warns() if max_categories else _no_warning():
+            slow = make().fit(X, y, sample_weight=weights)
+        slow_out = [slow.transform(X), slow.transform(X_new)]
+    _assert_same_fit(fast, slow)
+    outputs = [fast.transform(X), fast.transform(X_new)]
+    for out, expected in zip(outputs, slow_out, strict=True):
+        if hasattr(out, "toarray"):
+            out, expected = out.toarray(), expected.toarray()
+        np.testing.assert_array_equal(out, expected)
+
+
+def _no_warning():
+    import contextlib
+    import warnings
+
+    @contextlib.contextmanager
+    def context():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+
+    return context()
+
+
+def test_counted_fit_falls_back_for_weighted_pooling_and_large_tables(monkeypatch):
+    """Check that the one-pass fit declines (returns None) where it would differ
+    or cost more: weighted combinations to pool, a table of digits larger
+    than a column."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 9, 300), "b": rng.integers(0, 9, 300)})
+    y = rng.integers(0, 2, 300).astype(np.intp)
+    digits = {j: _combinations.member_digits(X.iloc[:, j], "x") for j in (0, 1)}
+    fit = _combinations.fit_counted_aggregate
+    assert fit((0, 1), digits, y, None, 2, 5, "|") is not None
+    assert fit((0, 1), digits, y, np.ones(300), 2, 5, "|") is None
+    assert fit((0, 1), digits, y, np.ones(300), 2, None, "|") is not None
+    for j in (0, 1):  # about 300 x 300 combinations x 2 classes
+        wide = pd.Series(rng.permutation(100_000)[:300])
+        digits[j] = _combinations.member_digits(wide, "x")
+    assert fit((0, 1), digits, y, None, 2, None, "|") is None
