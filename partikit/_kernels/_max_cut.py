@@ -35,7 +35,11 @@ MAX_EXHAUSTIVE_VERTICES = 20
 # Cold start: arrays are allocated by the Python wrappers and filled by the
 # compiled loops, so that a first fit compiles no numba allocation routine
 # (``np.zeros`` of each shape and dtype, ``sum(axis=...)``: more than a second in
-# all), and the dense search is two compiled functions.
+# all), and the dense search is two compiled functions (the weights of one
+# kind, with the greedy pass fused in, and the search).
+
+#: Kinds of weights of :func:`pair_weights`.
+SQUARED_GINI, CHI2 = 0, 1
 
 
 def squared_gini_weights(table):
@@ -44,85 +48,135 @@ def squared_gini_weights(table):
     Equal to ``n_i n_j - sum_x A_ix A_jx``; the thesis weight is this times
     ``2 / N^2`` (Lemma 1). The diagonal is zero.
     """
-    return _pair_weights(table, _squared_gini_weights)
-
-
-def _pair_weights(table, kernel):
-    """The dense weights of every pair of rows, filled by ``kernel`` in blocks.
-
-    Blocks of rows of about 2^24 products: Ctrl-C is seen between them.
-    """
-    n_rows = table.shape[0]
-    weights = np.zeros((n_rows, n_rows))
-    totals = np.zeros(n_rows)
-    step = max(1, (1 << 24) // max(1, n_rows * table.shape[1]))
-    for start in range(0, max(n_rows, 1), step):
-        kernel(table, totals, weights, start, min(n_rows, start + step))
-    return weights
-
-
-@njit(**NJIT)
-def _squared_gini_weights(table, totals, weights, start, stop):
-    # rows [start, stop) against the rows after them; the first block also
-    # fills the row totals
-    n_rows, n_classes = table.shape
-    if start == 0:
-        for i in range(n_rows):
-            for x in range(n_classes):
-                totals[i] += table[i, x]
-    for i in range(start, stop):
-        for j in range(i + 1, n_rows):
-            same = 0.0
-            for x in range(n_classes):
-                same += table[i, x] * table[j, x]
-            w = totals[i] * totals[j] - same
-            weights[i, j] = w
-            weights[j, i] = w
+    return pair_weights(table, SQUARED_GINI)
 
 
 def chi2_weights(table):
     """Raw chi-square weights: Pearson's statistic of the 2 x J table of rows i, j.
 
     Expected counts are the pair's own (``n_i (A_il + A_jl) / (n_i + n_j)``);
-    classes absent from both rows are skipped. Rows must be non-empty.
+    classes absent from both rows add nothing, and a pair with an empty row
+    weighs 0.
     """
-    return _pair_weights(table, _chi2_weights)
+    return pair_weights(table, CHI2)
 
 
-@njit(**NJIT)
-def _chi2_weights(table, totals, weights, start, stop):
-    # rows [start, stop) against the rows after them; the first block also
-    # fills the row totals
+def pair_weights(table, kind, side=None):
+    """The dense weights of every pair of rows, and GreedyCut on them.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n, n_classes)
+    kind : {SQUARED_GINI, CHI2}
+    side : ndarray of uint8 of shape (n,) or None, default=None
+        When given, it receives the cut of :func:`greedy_cut` on these weights:
+        the same decisions, made as the rows of weights are computed, so that
+        the matrix is written once and not read again.
+
+    Returns
+    -------
+    weights : ndarray of float64 of shape (n, n)
+        Symmetric (exactly), zero diagonal.
+
+    Notes
+    -----
+    The table is read class by class (``table.T`` made contiguous): the inner
+    loops run over the rows ``j > i`` of one class and vectorise. The rows are
+    computed in blocks of about 2^24 products: Ctrl-C is seen between them.
+    """
     n_rows, n_classes = table.shape
-    if start == 0:
-        for i in range(n_rows):
-            for x in range(n_classes):
-                totals[i] += table[i, x]
+    columns = np.ascontiguousarray(table.T)
+    # the row totals summed class by class, in class order, as a loop over
+    # each row's classes would sum them
+    totals = np.zeros(n_rows)
+    for x in range(n_classes):
+        totals += columns[x]
+    # zeros: each row of weights accumulates over the classes from 0
+    weights = np.zeros((n_rows, n_rows))
+    to_side = np.zeros((2, n_rows))
+    if side is None:
+        side = np.zeros(n_rows, dtype=np.uint8)
+    kernel = _chi2_rows if kind == CHI2 else _squared_gini_rows
+    step = max(1, (1 << 24) // max(1, n_rows * n_classes))
+    for start in range(0, max(n_rows, 1), step):
+        kernel(
+            columns, totals, weights, side, to_side, start, min(n_rows, start + step)
+        )
+    return weights
+
+
+# The two kernels below fill rows [start, stop) of the weights, each row i
+# against the rows after it, then mirror it into column i; and make GreedyCut
+# on the way: the side of row i is decided from `to_side` (its weight to each
+# side, summed over the rows before it in row order, as greedy_cut sums) before
+# row i's weights are added to the rows after it. Branch-free sums as in
+# dense_search. error_model="numpy": a float division by zero gives inf or nan
+# instead of raising, so that the divisions of the inner loops vectorise (no
+# denominator is zero where it is used).
+
+
+@njit(**NJIT, error_model="numpy")
+def _squared_gini_rows(columns, totals, weights, side, to_side, start, stop):
+    n_classes, n_rows = columns.shape
     for i in range(start, stop):
-        for j in range(i + 1, n_rows):
-            n_pair = totals[i] + totals[j]
-            # (A_il - E_il)^2 = (A_jl - E_jl)^2 = d^2 and 1/E_il + 1/E_jl =
-            # n_pair^2 / (c n_i n_j): one division per class instead of two.
-            scale = n_pair / (totals[i] * totals[j])
-            w = 0.0
-            for x in range(n_classes):
-                c = table[i, x] + table[j, x]
-                if c > 0.0:
-                    d = table[i, x] - totals[i] * c / n_pair
-                    w += d * d / c
-            w *= n_pair * scale
-            weights[i, j] = w
-            weights[j, i] = w
+        side[i] = 1 if i > 0 and to_side[0, i] >= to_side[1, i] else 0
+        s = float(side[i])
+        out = weights[i, i + 1 :]
+        after = totals[i + 1 :]
+        for x in range(n_classes):
+            a = columns[x, i]
+            b = columns[x, i + 1 :]
+            for j in range(out.shape[0]):
+                out[j] += a * b[j]
+        n_i = totals[i]
+        for j in range(out.shape[0]):
+            w = n_i * after[j] - out[j]
+            out[j] = w
+            weights[i + 1 + j, i] = w
+            to_side[0, i + 1 + j] += (1.0 - s) * w
+            to_side[1, i + 1 + j] += s * w
+
+
+@njit(**NJIT, error_model="numpy")
+def _chi2_rows(columns, totals, weights, side, to_side, start, stop):
+    # With e = A_ix n_j - A_jx n_i and c = A_ix + A_jx, both cells of class x
+    # deviate from their expected count by e / (n_i + n_j), and 1 / E_ix +
+    # 1 / E_jx = (n_i + n_j)^2 / (c n_i n_j): the statistic is
+    # sum_x (e^2 / c) / (n_i n_j), one division per class (e is exact for
+    # integer counts, and 0 for rows of the same profile). A class absent from
+    # both rows has e = 0 (its 0 / 1 adds nothing); a pair with an empty row
+    # weighs 0.
+    n_classes, n_rows = columns.shape
+    for i in range(start, stop):
+        side[i] = 1 if i > 0 and to_side[0, i] >= to_side[1, i] else 0
+        s = float(side[i])
+        n_i = totals[i]
+        out = weights[i, i + 1 :]
+        after = totals[i + 1 :]
+        for x in range(n_classes):
+            a = columns[x, i]
+            b = columns[x, i + 1 :]
+            for j in range(out.shape[0]):
+                c = a + b[j]
+                e = a * after[j] - b[j] * n_i
+                out[j] += e * e / (c if c > 0.0 else 1.0)
+        for j in range(out.shape[0]):
+            p = n_i * after[j]
+            w = out[j] / p if p > 0.0 else 0.0
+            out[j] = w
+            weights[i + 1 + j, i] = w
+            to_side[0, i + 1 + j] += (1.0 - s) * w
+            to_side[1, i + 1 + j] += s * w
 
 
 #: Stages of :func:`dense_search`.
-GREEDY, START, MOVES = 0, 1, 2
+GREEDY, START, MOVES, CUT = 0, 1, 2, 3
 
 
 def cut_weight(weights, side):
     """Weight of the edges between the two sides."""
     gains = np.empty(weights.shape[0])
-    return dense_search(weights, side, gains, 0.0, 0, START)[0]
+    return dense_search(weights, side, gains, 0.0, 0, CUT)[0]
 
 
 def flip_gains(weights, side):
@@ -211,6 +265,7 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
       entry), then ``START``;
     * ``START``: ``gains`` filled with the flip gain of each vertex of ``side``;
       returns the weight of the cut;
+    * ``CUT``: the weight of the cut only;
     * ``MOVES``: at most ``max_moves`` moves of :func:`local_search` from the
       kept state (``side`` and its exact ``gains``, both updated in place), so
       that calls in a row make exactly the moves of one long call while
@@ -244,6 +299,8 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
             s = float(side[i])
             for j in range(i + 1, n):
                 total += abs(s - float(side[j])) * weights[i, j]
+        if stage == CUT:
+            return total, 0, 0, False
         for v in range(n):
             g = 0.0
             s = float(side[v])
@@ -355,7 +412,7 @@ def best_hyperplane_cut(weights, vectors, normals):
             for d in range(vectors.shape[1]):
                 s += vectors[i, d] * normals[h, d]
             side[i] = 1 if s > 0.0 else 0
-        value = dense_search(weights, side, scratch, 0.0, 0, START)[0]
+        value = dense_search(weights, side, scratch, 0.0, 0, CUT)[0]
         if value > best:
             best = value
             best_side[:] = side

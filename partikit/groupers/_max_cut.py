@@ -13,8 +13,11 @@ from sklearn.utils import check_random_state
 
 from partikit._compat import Interval, StrOptions
 from partikit._kernels._max_cut import (
+    CHI2,
+    CUT,
     GREEDY,
     MAX_EXHAUSTIVE_VERTICES,
+    SQUARED_GINI,
     START,
     best_hyperplane_cut,
     chi2_weights,
@@ -24,6 +27,7 @@ from partikit._kernels._max_cut import (
     gini_greedy_cut,
     gini_swap_scan,
     local_search,
+    pair_weights,
     split_profile_cells,
     squared_gini_weights,
 )
@@ -32,6 +36,7 @@ from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
 _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
+_KINDS = {"squared_gini": SQUARED_GINI, "chi2": CHI2}
 _SOLVERS = ("local_search", "sdp", "exhaustive")
 
 #: A local-search move must raise the cut by more than this fraction of the total
@@ -360,10 +365,13 @@ def max_cut_bipartition(
             cells, multiplicity = _profile_cells(sub, totals)
             raw = _pooled_weights(sub, cells, multiplicity, weights)
             graph, n_vertices = "pooled", len(multiplicity)
+            found = _dense_search(raw, solver, n_hyperplanes, random_state)
         else:
-            raw = _WEIGHTS[weights](sub)
+            # local search starts from GreedyCut, made as the weights are
+            greedy = np.zeros(n, dtype=np.uint8) if solver == "local_search" else None
+            raw = pair_weights(sub, _KINDS[weights], greedy)
             graph, n_vertices = "dense", n
-        found = _dense_search(raw, solver, n_hyperplanes, random_state)
+            found = _dense_search(raw, solver, n_hyperplanes, random_state, greedy)
     if found is None:
         return _single_group(table, present, statistics)
     side, values = found
@@ -400,11 +408,12 @@ def max_cut_bipartition(
     return MaxCutBipartition(group_ids, 2, -1, statistics)
 
 
-def _dense_search(raw, solver, n_hyperplanes, random_state):
+def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
     """Solve the max-cut of a weight matrix; None when every weight is zero.
 
-    Returns the side of each vertex and ``(cut, total, greedy cut, flips, swaps,
-    complete)`` in raw units.
+    ``greedy`` is GreedyCut on ``raw`` when the caller has it (``pair_weights``
+    makes it with the weights). Returns the side of each vertex and ``(cut,
+    total, greedy cut, flips, swaps, complete)`` in raw units.
     """
     n = raw.shape[0]
     total_raw = raw.sum() / 2
@@ -421,14 +430,17 @@ def _dense_search(raw, solver, n_hyperplanes, random_state):
             rng = check_random_state(random_state)
             normals = rng.standard_normal((n_hyperplanes, n))
             side, _ = best_hyperplane_cut(raw, _sdp_vectors(raw), normals)
-        if solver == "local_search" or side.min() == side.max():
+        if greedy is not None:
+            side = greedy
+            greedy_value = dense_search(raw, side, gains, 0.0, 0, START)[0]
+        elif solver == "local_search" or side.min() == side.max():
             # GW can round to one side when the relaxation is degenerate.
             side = np.zeros(n, dtype=np.uint8)
             greedy_value = dense_search(raw, side, gains, 0.0, 0, GREEDY)[0]
         else:
             dense_search(raw, side, gains, 0.0, 0, START)
         n_flips, n_swaps = local_search(raw, side, tolerance, _max_moves(n), gains)
-    value = dense_search(raw, side, gains, 0.0, 0, START)[0]
+    value = dense_search(raw, side, gains, 0.0, 0, CUT)[0]
     values = (value, total_raw, greedy_value, n_flips, n_swaps, True)
     return side, values
 

@@ -70,6 +70,65 @@ def test_weight_kernels_match_naive():
                     )
 
 
+def _tables_with_empty_rows_and_classes(seed, count):
+    rng = np.random.RandomState(seed)
+    for k in range(count):
+        n, n_classes = rng.randint(1, 14), rng.randint(1, 6)
+        table = rng.poisson(rng.choice([0.5, 2.0, 8.0]), size=(n, n_classes))
+        table = table.astype(float)
+        table[rng.rand(n) < 0.2] = 0
+        table[:, rng.rand(n_classes) < 0.2] = 0
+        if k % 4 == 3:  # fractional counts (sample weights)
+            table *= rng.rand(n, n_classes)
+        yield table
+
+
+def test_pair_weights_match_naive_with_empty_rows_and_classes():
+    """The class-major kernels: each weight against its naive twin (a pair with
+    an empty row weighs 0), symmetric with a zero diagonal, and the GreedyCut
+    they make on the way identical to greedy_cut on the finished matrix."""
+    kinds = [
+        (kernel.SQUARED_GINI, naive_squared_gini_weight),
+        (kernel.CHI2, naive_chi2_weight),
+    ]
+    for table in _tables_with_empty_rows_and_classes(11, 400):
+        integer = bool(np.all(table == np.round(table)))
+        for kind, naive in kinds:
+            side = np.full(len(table), 7, dtype=np.uint8)
+            weights = kernel.pair_weights(table, kind, side)
+            assert_array_equal(weights, weights.T)
+            assert (np.diag(weights) == 0).all()
+            for i, j in itertools.combinations(range(len(table)), 2):
+                expected = naive(table[i], table[j])
+                if kind == kernel.SQUARED_GINI and integer:
+                    assert weights[i, j] == expected
+                else:
+                    assert math.isclose(
+                        weights[i, j], expected, rel_tol=1e-12, abs_tol=1e-12
+                    )
+            assert_array_equal(side, kernel.greedy_cut(weights))
+            if kind == kernel.SQUARED_GINI and integer and len(table) > 0:
+                assert _left(side) == naive_greedy_cut(weights.tolist())
+            assert_array_equal(weights, _WEIGHT_FUNCTIONS[kind](table))
+
+
+_WEIGHT_FUNCTIONS = {
+    kernel.SQUARED_GINI: kernel.squared_gini_weights,
+    kernel.CHI2: kernel.chi2_weights,
+}
+
+
+def test_chi2_kernel_weighs_rows_of_one_profile_exactly_zero():
+    """e = A_ix n_j - A_jx n_i is exact for integer counts: proportional rows
+    weigh 0, not rounding noise that a cut would then separate."""
+    table = np.array([[1, 2, 0], [3, 6, 0], [7, 14, 0], [2, 4, 0], [5, 10, 0]], float)
+    assert (kernel.chi2_weights(table) == 0).all()
+    assert max_cut_bipartition(table).n_groups == 1
+    mixed = np.vstack([table, [[4.0, 1.0, 3.0]]])
+    weights = kernel.chi2_weights(mixed)
+    assert (weights[:5, :5] == 0).all() and (weights[5, :5] > 0).all()
+
+
 def test_worked_example_weights():
     """ALGORITHMS.md 4.7: raw squared-Gini weights and chi2 weights (/3)."""
     raw = kernel.squared_gini_weights(EXAMPLE)
