@@ -340,27 +340,22 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             else sorted({j for members in aggregates for j in members})
         )
         self.search_results_ = None
+        source = _MemberSource(self, columns, used, sample_weight, supervised)
+        if aggregates is None:
+            aggregates, self.search_results_ = self._search(
+                source, y_codes, len(classes), sample_weight
+            )
         counted = None
-        if supervised and aggregates is not None:
+        if supervised:
             counted = self._fit_counted(
-                columns, used, aggregates, y_codes, len(classes), sample_weight
+                source.digits, aggregates, y_codes, len(classes), sample_weight
             )
         if counted is not None:
             members, fitted, tables = counted
             for result in fitted:
                 self._check_labels(result)
         else:
-            members, member_codes = {}, {}
-            for j in used:
-                member, codes, lookup = fit_member(
-                    columns[j], feature_name(self, j), sample_weight
-                )
-                members[j] = member
-                member_codes[j] = (codes, lookup)
-            if aggregates is None:
-                aggregates, self.search_results_ = self._search(
-                    members, member_codes, y_codes, len(classes), sample_weight
-                )
+            members, member_codes = source.general()
             fitted, codes = [], []
             for aggregate in aggregates:
                 result, row_codes = fit_aggregate(
@@ -411,14 +406,12 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
                 self.grouper_.fit(frame, y, sample_weight)
         return self
 
-    def _fit_counted(self, columns, used, aggregates, y_codes, n_classes,
-                     sample_weight):  # fmt: skip
+    def _fit_counted(self, digits, aggregates, y_codes, n_classes, sample_weight):
         """Members, aggregates and their tables counted in one pass each.
 
         The route of :func:`fit_counted_aggregate`; None when an aggregate does
         not take it (then every aggregate takes the general route).
         """
-        digits = {j: member_digits(columns[j], feature_name(self, j)) for j in used}
         members, fitted, tables = {}, [], []
         for aggregate in aggregates:
             result = fit_counted_aggregate(
@@ -485,9 +478,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ search
 
-    def _score(
-        self, candidates, member_codes, members, y_codes, n_classes, sample_weight
-    ):
+    def _score(self, candidates, source, y_codes, n_classes, sample_weight):
         """log10 adjusted p-value, number of values and of groups of each candidate.
 
         Each candidate is scored on its own contingency table (combinations x
@@ -500,17 +491,16 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         scorer = self.grouper if self.grouper is not None else CHAIDGrouper()
         scores = []
         for candidate in candidates:
-            aggregate, codes = fit_aggregate(
-                candidate, member_codes, members, sample_weight,
+            counted = fit_counted_aggregate(
+                candidate, source.digits, y_codes, sample_weight, n_classes,
                 self.max_categories, None,
             )  # fmt: skip
-            n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
-            # One more row for code -1, the rows whose combination was seen only
-            # with zero weight; then every empty row is dropped, as a grouper's fit
-            # drops its categories of zero weight, so that a candidate's values
-            # are its table's rows.
-            table = build_table(codes, y_codes, sample_weight, n_codes + 1, n_classes)
-            table = table[table.sum(axis=1) > 0]
+            if counted is not None:
+                table = counted[2]  # its rows: the codes, all of positive weight
+            else:
+                table = self._candidate_table(
+                    candidate, source, y_codes, n_classes, sample_weight
+                )
             result = scorer.group_table(table)
             grouped = merge_rows(table, result.group_ids, result.n_groups)
             n_values = len(table)
@@ -518,7 +508,22 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
             scores.append((value, n_values, int(result.n_groups)))
         return scores
 
-    def _search(self, members, member_codes, y_codes, n_classes, sample_weight):
+    def _candidate_table(self, candidate, source, y_codes, n_classes, sample_weight):
+        """A candidate's table (codes x classes) by the general route."""
+        members, member_codes = source.general()
+        aggregate, codes = fit_aggregate(
+            candidate, member_codes, members, sample_weight,
+            self.max_categories, None,
+        )  # fmt: skip
+        n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
+        # One more row for code -1, the rows whose combination was seen only
+        # with zero weight; then every empty row is dropped, as a grouper's fit
+        # drops its categories of zero weight, so that a candidate's values
+        # are its table's rows.
+        table = build_table(codes, y_codes, sample_weight, n_codes + 1, n_classes)
+        return table[table.sum(axis=1) > 0]
+
+    def _search(self, source, y_codes, n_classes, sample_weight):
         """The aggregates found by ``search`` and the table of every candidate."""
         n_features = self.n_features_in_
         if n_features < 2:
@@ -530,9 +535,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         min_gain = -np.log10(self.alpha)
 
         def evaluate(candidates, parts):
-            results = self._score(
-                candidates, member_codes, members, y_codes, n_classes, sample_weight
-            )
+            results = self._score(candidates, source, y_codes, n_classes, sample_weight)
             gains = []
             for candidate, part_list, (value, n_values, n_groups) in zip(
                 candidates, parts, results, strict=True
@@ -557,9 +560,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         singles = [(j,) for j in range(n_features)]
         for candidate, (value, _, _) in zip(
             singles,
-            self._score(
-                singles, member_codes, members, y_codes, n_classes, sample_weight
-            ),
+            self._score(singles, source, y_codes, n_classes, sample_weight),
             strict=True,
         ):
             score[candidate] = value
@@ -767,6 +768,43 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.target_tags.required = self.grouper is not None or self.search is not None
         return tags
+
+
+class _MemberSource:
+    """The columns of a fit read as members, each route computed once.
+
+    ``digits`` (the one-pass route, :func:`member_digits`) for a supervised
+    fit; the members' levels and codes of the general route
+    (:func:`fit_member`) only when asked for (an unsupervised fit, or a table
+    of digits too large to count).
+    """
+
+    def __init__(self, aggregator, columns, used, sample_weight, supervised):
+        self._aggregator = aggregator
+        self._columns = columns
+        self._used = used
+        self._sample_weight = sample_weight
+        self._general = None
+        self.digits = None
+        if supervised:
+            self.digits = {
+                j: member_digits(columns[j], feature_name(aggregator, j)) for j in used
+            }
+
+    def general(self):
+        """Members and ``(raw_codes, lookup)`` of every used column."""
+        if self._general is None:
+            members, member_codes = {}, {}
+            for j in self._used:
+                member, codes, lookup = fit_member(
+                    self._columns[j],
+                    feature_name(self._aggregator, j),
+                    self._sample_weight,
+                )
+                members[j] = member
+                member_codes[j] = (codes, lookup)
+            self._general = members, member_codes
+        return self._general
 
 
 _SEARCH_COLUMNS = (

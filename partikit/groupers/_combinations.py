@@ -555,7 +555,8 @@ def fit_counted_aggregate(members, digits, y_codes, sample_weight, n_classes,
     sample_weight : ndarray of float64 of shape (n_samples,) or None
     n_classes : int
     max_categories : int or None
-    separator : str
+    separator : str or None
+        None skips the labels (the search needs only the table).
 
     Returns
     -------
@@ -603,10 +604,12 @@ def fit_counted_aggregate(members, digits, y_codes, sample_weight, n_classes,
         # unweighted: the row sums are exact counts, as the rows' bincount
         code_of_seen, n_codes, n_pooled = pool_rare(table.sum(axis=1), max_categories)
         table = merge_rows(table, code_of_seen, n_codes)
-    parts = zip(members, level_of_row, strict=True)
-    labels = join_labels([fitted[j].labels[level] for j, level in parts], separator)
-    if n_pooled:
-        labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
+    labels = None
+    if separator is not None:
+        parts = zip(members, level_of_row, strict=True)
+        labels = join_labels([fitted[j].labels[lv] for j, lv in parts], separator)
+        if n_pooled:
+            labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
     n_keys = int(np.prod(sizes))
     aggregate = Aggregate(
         members, sizes, (), n_keys, seen, code_of_seen, labels, n_pooled

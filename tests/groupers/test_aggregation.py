@@ -844,3 +844,37 @@ def test_counted_fit_falls_back_for_weighted_pooling_and_large_tables(monkeypatc
         wide = pd.Series(rng.permutation(100_000)[:300])
         digits[j] = _combinations.member_digits(wide, "x")
     assert fit((0, 1), digits, y, None, 2, None, "|") is None
+
+
+@pytest.mark.parametrize("search", ["pairs", "greedy"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_counted_search_scores_equal_the_general_route(
+    monkeypatch, search, weighted, global_random_seed
+):
+    """Check that the search scores each candidate on the table counted in one
+    pass as on the general route's table: same scores, same aggregates."""
+    X, y = make_k_of_n(
+        n_samples=400, n_tests=4, k=2, noise=0.2, n_noise_features=1,
+        random_state=global_random_seed,
+    )  # fmt: skip
+    X = X.astype({X.columns[0]: str})  # a factorized member too
+    weights = None
+    if weighted:
+        weights = np.random.default_rng(global_random_seed).uniform(0, 2, len(X))
+        weights[::5] = 0.0
+
+    def fit():
+        return AttributeAggregator(search=search, grouper=KhiopsGrouper()).fit(
+            X, y, sample_weight=weights
+        )
+
+    fast = fit()
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            "partikit.groupers._aggregation.fit_counted_aggregate",
+            lambda *args: None,
+        )
+        slow = fit()
+    pd.testing.assert_frame_equal(fast.search_results_, slow.search_results_)
+    assert fast.aggregates_ == slow.aggregates_
+    np.testing.assert_array_equal(fast.transform(X), slow.transform(X))
