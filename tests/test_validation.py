@@ -209,3 +209,17 @@ def test_integer_column_table_counted_directly_equals_the_factorized_one(
     assert_array_equal(categories[present], factorized.categories[expected_present])
     assert_array_equal(table[:-1][present], expected[:-1][expected_present])
     assert_array_equal(table[-1], expected[-1])
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint16, np.int64])
+def test_unsorted_integer_factorization_looks_up_every_row(dtype):
+    """Check that factorize_column(sort=False) of an integer column over a small
+    range (its categories the whole range, no count of the values) maps every
+    row to its own value."""
+    rng = np.random.default_rng(0)
+    low = -100 if np.dtype(dtype).kind == "i" else 3
+    column = rng.choice(np.array([low, low + 7, low + 200], dtype=dtype), size=5000)
+    plain = factorize_column(column, "x", sort=False)
+    assert len(plain.categories) == 201  # every value of the range
+    assert plain.categories.dtype == column.dtype
+    assert_array_equal(plain.categories[plain.lookup[plain.raw_codes + 1]], column)
