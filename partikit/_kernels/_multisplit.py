@@ -461,9 +461,8 @@ def mdlp_cuts(table):
             n += v
             if v > 0.0:
                 k += 1
-                s_right += xlogx[int(v + 0.5)] if lookup else v * math.log2(v)
-        f_n = xlogx[int(n + 0.5)] if lookup else n * math.log2(n)
-        whole = max(f_n - s_right, 0.0)
+                s_right += _xlogx(v, xlogx)
+        whole = max(_xlogx(n, xlogx) - s_right, 0.0)
         if whole <= 0.0:
             continue
         best = np.inf
@@ -485,27 +484,24 @@ def mdlp_cuts(table):
                     new_r = whole_counts[c] - new_l
                     left[c] = new_l
                     n_left += v
+                    f_new_l = _xlogx(new_l, xlogx)
+                    f_old_l = _xlogx(old_l, xlogx)
+                    f_new_r = _xlogx(new_r, xlogx)
+                    f_old_r = _xlogx(old_r, xlogx)
+                    # the lookup path adds differences, the log path each term
+                    # (a zero term changes nothing): the sums of the kernel's
+                    # earlier versions, to the last bit
                     if lookup:
-                        s_left += xlogx[int(new_l + 0.5)] - xlogx[int(old_l + 0.5)]
-                        s_right += xlogx[int(new_r + 0.5)] - xlogx[int(old_r + 0.5)]
+                        s_left += f_new_l - f_old_l
+                        s_right += f_new_r - f_old_r
                     else:
-                        s_left += new_l * math.log2(new_l)
-                        if old_l > 0.0:
-                            s_left -= old_l * math.log2(old_l)
-                        if new_r > 0.0:
-                            s_right += new_r * math.log2(new_r)
-                        s_right -= old_r * math.log2(old_r)
+                        s_left += f_new_l
+                        s_left -= f_old_l
+                        s_right += f_new_r
+                        s_right -= f_old_r
             if not boundary[t]:
                 continue
-            n_right = n - n_left
-            if lookup:
-                e = xlogx[int(n_left + 0.5)] + xlogx[int(n_right + 0.5)]
-            else:
-                e = 0.0
-                if n_left > 0.0:
-                    e += n_left * math.log2(n_left)
-                if n_right > 0.0:
-                    e += n_right * math.log2(n_right)
+            e = _xlogx(n_left, xlogx) + _xlogx(n - n_left, xlogx)
             e -= s_left + s_right
             if e < best - 1e-12 * whole:
                 best = e
@@ -523,19 +519,13 @@ def mdlp_cuts(table):
             v = best_left[c]
             w = whole_counts[c] - v
             n_left += v
-            if v > 0.0:
-                k1 += 1
-                s_left += xlogx[int(v + 0.5)] if lookup else v * math.log2(v)
-            if w > 0.0:
-                k2 += 1
-                s_right += xlogx[int(w + 0.5)] if lookup else w * math.log2(w)
+            k1 += v > 0.0
+            k2 += w > 0.0
+            s_left += _xlogx(v, xlogx)
+            s_right += _xlogx(w, xlogx)
         n_right = n - n_left
-        if lookup:
-            cost_left = max(xlogx[int(n_left + 0.5)] - s_left, 0.0)
-            cost_right = max(xlogx[int(n_right + 0.5)] - s_right, 0.0)
-        else:
-            cost_left = max(n_left * math.log2(n_left) - s_left, 0.0)
-            cost_right = max(n_right * math.log2(n_right) - s_right, 0.0)
+        cost_left = max(_xlogx(n_left, xlogx) - s_left, 0.0)
+        cost_right = max(_xlogx(n_right, xlogx) - s_right, 0.0)
         gain = whole - (cost_left + cost_right)  # N * Gain, in bits
         if gain <= 1e-12 * whole:
             continue
