@@ -153,8 +153,8 @@ _FOLLOWING = 3  # next member row in the same group, -1 after the last
 _LAST = 4  # last member row of each group
 _PREV = 5  # ordinal: left neighbour group, -1 none
 _NEXT = 6  # ordinal: right neighbour group, -1 none
-_MARK = 7  # workspace: 1 for a group to re-scan
-_DIRTY = 8  # workspace: 1 for a group whose key changed since the tree was updated
+_MARK = 7  # nominal: 1 for a group whose key is stale (a lower bound of its best pair)
+_DIRTY = 8  # ordinal: 1 for a group whose key changed since the tree was updated
 _SLOT = 9  # column of each live group in the counts (nominal: live groups packed)
 _GROUP = 10  # live group of each column
 # flags (intp)
@@ -172,13 +172,15 @@ _COUNTS = 1  # (J, c) class counts of the live groups, by column (see _SLOT)
 _TOTALS = 2  # (c,) total count of each column
 _LINKS = 3  # (11, c) intp, rows _ALIVE ... _GROUP
 _KEYS = 4  # (5, c) best pair of each group: rows _NLP, _STAT, _DOF, _LO, _HI
-_TREE = 5  # (2 P,) tournament tree of groups by their best pair
-_FLAGS = 6  # see above
-_STATS = 7  # (2, c) workspace: statistics of two groups by column
-_PRESENT = 8  # (2, c) workspace: classes present in those pairs
-_BEST = 9  # (c + 1, J + 1) best statistic of each row by classes present (c: a scan)
-_PARTNER = 10  # (c + 1, J + 1) its partner
-_QUEUE = 11  # (c,) workspace: the groups whose key changed
+_FLAGS = 5  # see above
+# nominal predictors
+_STATS = 6  # (2, c) workspace: statistics of two groups by column
+_PRESENT = 7  # (2, c) workspace: classes present in those pairs
+_BEST = 8  # (c + 1, J + 1) best statistic of each row by classes present (c: a scan)
+_PARTNER = 9  # (c + 1, J + 1) its partner
+# ordinal predictors
+_TREE = 6  # (2 P,) tournament tree of groups by their best pair
+_QUEUE = 7  # (c,) workspace: the groups whose key changed
 
 #: merge_until return codes
 DONE = 0
@@ -188,12 +190,12 @@ COMPOUND = 1
 WORK_PER_CALL = 2_000_000
 
 # stages of the nominal loop
-_SCAN_CHANGED, _SCAN_OTHER, _OFFERS, _RESCANS, _UPDATE_TREE, _MERGE = 0, 1, 2, 3, 4, 5
+_SCAN_CHANGED, _SCAN_OTHER, _OFFERS, _MERGE = 0, 1, 2, 3
 
 
 @njit(**NJIT)
 def _nominal_loop(
-    counts, totals, links, keys, tree, flags, stats, present, best, partner, queue,
+    counts, totals, links, keys, flags, stats, present, best, partner,
     max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
     """The initial pair tests and the merge loop of a nominal predictor.
@@ -201,9 +203,18 @@ def _nominal_loop(
     One loop does every step, so that a fit compiles one kernel: the initial
     tests (row by row, each row against the rows after it), the keys, then the
     merges; after each merge (or a split left pending by :func:`split_group`),
-    the changed groups are re-tested against every live group, each other group
-    is offered its new pairs, a group whose best partner changed or is gone is
-    re-scanned, and the tree is updated along the paths of the changed keys.
+    the changed groups are re-tested against every live group and each other
+    group is offered its new pairs. The pair to merge is the first key of the
+    live groups, found by a pass over them (a pass costs less than the re-test
+    of the merged group that each merge makes anyway).
+
+    A group whose best partner changed or is gone keeps its old key, marked
+    stale: its pairs with unchanged groups were all after that key, so the key
+    is a lower bound of its best pair, and it stays one as new pairs are
+    offered (a new pair before it is the group's best pair, no longer stale).
+    The group is re-scanned only when its stale key comes first, so the first
+    exact key is the first pair (most re-scans of a merge loop are never needed:
+    a group far from every merge is not re-scanned at all).
 
     The statistics of one group against every live group are computed class by
     class along the columns of ``counts`` (classes x groups), so that the
@@ -215,13 +226,22 @@ def _nominal_loop(
     after about ``max_work`` pair tests).
     """
     n_classes, n_rows = counts.shape
+    key_nlp = keys[_NLP]
+    key_stat = keys[_STAT]
+    key_dof = keys[_DOF]
+    key_lo = keys[_LO]
+    key_hi = keys[_HI]
+    alive = links[_ALIVE]
+    n_cats = links[_N_CATS]
+    mark = links[_MARK]
+    slot = links[_SLOT]
+    group = links[_GROUP]
     test = flags[_TEST]
-    size = tree.shape[0] // 2
     work = 0
-    n_queued = 0
     compound = -1
     stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
-    rescan_from = 0
+    # buffers of this call: arrays that may alias the arguments keep the sums
+    # below out of SIMD lanes
     acc = np.empty(n_rows)
     err = np.empty(n_rows)
     cnt = np.empty(n_rows, dtype=np.intp)
@@ -243,8 +263,6 @@ def _nominal_loop(
         elif flags[_INIT] < 2 * n_rows:
             g = flags[_INIT] - n_rows
             flags[_INIT] += 1
-            if flags[_INIT] == 2 * n_rows:
-                stage = _UPDATE_TREE
         elif stage == _SCAN_CHANGED:
             g = flags[_CHANGED]
             job = 1
@@ -252,7 +270,7 @@ def _nominal_loop(
         elif stage == _SCAN_OTHER:
             stage = _OFFERS
             other = flags[_OTHER]
-            if other < 0 or other == flags[_CHANGED] or links[_ALIVE, other] == 0:
+            if other < 0 or other == flags[_CHANGED] or alive[other] == 0:
                 flags[_OTHER] = -1
                 continue
             g = other
@@ -260,101 +278,53 @@ def _nominal_loop(
             k = 1
         elif stage == _OFFERS:
             # each group is offered its pairs with the changed groups; a group
-            # whose best partner took part is re-scanned instead
+            # whose best partner took part becomes stale
             changed = flags[_CHANGED]
             other = flags[_OTHER]
             gone = flags[_GONE]
             for s in range(n_live):
-                h = links[_GROUP, s]
+                h = group[s]
                 if h == changed or h == other:
                     continue
                 mate = -1
-                if keys[_LO, h] >= 0:
-                    lo = int(keys[_LO, h])
-                    mate = int(keys[_HI, h]) if lo == h else lo
+                if key_lo[h] >= 0:
+                    lo = int(key_lo[h])
+                    mate = int(key_hi[h]) if lo == h else lo
                 if mate == changed or mate == gone or (other >= 0 and mate == other):
-                    links[_MARK, h] = 1
-                    continue
+                    mark[h] = 1
                 for kk in range(1 if other < 0 else 2):
                     partner_g = changed if kk == 0 else other
                     statistic = stats[kk, s]
                     dof = present[kk, s] - 1
                     lo_f = float(partner_g if partner_g < h else h)
                     hi_f = float(h if partner_g < h else partner_g)
-                    nlp = 0.0
-                    if keys[_LO, h] >= 0 and dof == keys[_DOF, h]:
-                        # same degrees of freedom: the statistic orders the p-values
-                        if keys[_STAT, h] != statistic:
-                            better = statistic < keys[_STAT, h]
-                        else:
-                            better = lo_f < keys[_LO, h] or (
-                                lo_f == keys[_LO, h] and hi_f < keys[_HI, h]
-                            )
-                        if better and dof > 0:
-                            nlp = -log_chi2_sf(statistic, float(dof))
+                    # same degrees of freedom: the statistic orders the p-values,
+                    # so the tail probability waits until the pair wins
+                    same = key_lo[h] >= 0 and dof == key_dof[h]
+                    nlp = key_nlp[h]
+                    if not same:
+                        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                    if key_lo[h] < 0:
+                        better = True
+                    elif nlp != key_nlp[h]:
+                        better = nlp < key_nlp[h]
+                    elif statistic != key_stat[h]:
+                        better = statistic < key_stat[h]
+                    elif lo_f != key_lo[h]:
+                        better = lo_f < key_lo[h]
                     else:
-                        if dof > 0:
-                            nlp = -log_chi2_sf(statistic, float(dof))
-                        if keys[_LO, h] < 0:
-                            better = True
-                        elif nlp != keys[_NLP, h]:
-                            better = nlp < keys[_NLP, h]
-                        elif statistic != keys[_STAT, h]:
-                            better = statistic < keys[_STAT, h]
-                        elif lo_f != keys[_LO, h]:
-                            better = lo_f < keys[_LO, h]
-                        else:
-                            better = hi_f < keys[_HI, h]
+                        better = hi_f < key_hi[h]
                     if better:
-                        keys[_NLP, h] = nlp
-                        keys[_STAT, h] = statistic
-                        keys[_DOF, h] = dof
-                        keys[_LO, h] = lo_f
-                        keys[_HI, h] = hi_f
-                        if links[_DIRTY, h] == 0:
-                            links[_DIRTY, h] = 1
-                            queue[n_queued] = h
-                            n_queued += 1
-            stage = _RESCANS
-            rescan_from = 0
-            continue
-        elif stage == _RESCANS:
-            s = rescan_from
-            while s < n_live and links[_MARK, links[_GROUP, s]] == 0:
-                s += 1
-            if s == n_live:
-                stage = _UPDATE_TREE
-                continue
-            g = links[_GROUP, s]
-            links[_MARK, g] = 0
-            rescan_from = s + 1
-            job = 1
-        elif stage == _UPDATE_TREE:
-            for i in range(n_queued):
-                leaf = queue[i]
-                links[_DIRTY, leaf] = 0
-                node = (size + leaf) // 2
-                while node >= 1:
-                    a = tree[2 * node]
-                    b = tree[2 * node + 1]
-                    # the group (of a, b; -1 = none) whose best pair comes first
-                    if a < 0:
-                        winner = b
-                    elif b < 0 or keys[_LO, b] < 0:
-                        winner = a
-                    elif keys[_LO, a] < 0:
-                        winner = b
-                    elif keys[_NLP, b] != keys[_NLP, a]:
-                        winner = b if keys[_NLP, b] < keys[_NLP, a] else a
-                    elif keys[_STAT, b] != keys[_STAT, a]:
-                        winner = b if keys[_STAT, b] < keys[_STAT, a] else a
-                    elif keys[_LO, b] != keys[_LO, a]:
-                        winner = b if keys[_LO, b] < keys[_LO, a] else a
-                    else:
-                        winner = b if keys[_HI, b] < keys[_HI, a] else a
-                    tree[node] = winner
-                    node //= 2
-            n_queued = 0
+                        if same:
+                            nlp = (
+                                -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                            )
+                        key_nlp[h] = nlp
+                        key_stat[h] = statistic
+                        key_dof[h] = dof
+                        key_lo[h] = lo_f
+                        key_hi[h] = hi_f
+                        mark[h] = 0
             stage = _MERGE
             flags[_CHANGED] = -1
             flags[_OTHER] = -1
@@ -363,62 +333,77 @@ def _nominal_loop(
                 return COMPOUND, compound
             continue
         else:
-            # ---- the next merge: the first pair, while the rule allows it
+            # ---- the next merge: the first pair of the live groups' keys, while
+            # the rule allows it
             if n_live <= min_groups:
                 return DONE, -1
-            top = tree[1]
-            if top < 0 or keys[_LO, top] < 0:
+            top = -1
+            for s in range(n_live):
+                h = group[s]
+                if key_lo[h] < 0:
+                    continue
+                if top < 0:
+                    top = h
+                elif key_nlp[h] != key_nlp[top]:
+                    top = h if key_nlp[h] < key_nlp[top] else top
+                elif key_stat[h] != key_stat[top]:
+                    top = h if key_stat[h] < key_stat[top] else top
+                elif key_lo[h] != key_lo[top]:
+                    top = h if key_lo[h] < key_lo[top] else top
+                elif key_hi[h] < key_hi[top]:
+                    top = h
+            if top < 0:
                 return DONE, -1
-            similar = keys[_NLP, top] < max_neg_log_alpha
-            if not similar and not (0 <= max_groups < n_live):
-                return DONE, -1
-            if work >= max_work:
-                return -1, -1
-            keep = int(keys[_LO, top])
-            gone = int(keys[_HI, top])
-            s_keep = links[_SLOT, keep]
-            s_gone = links[_SLOT, gone]
-            for j in range(n_classes):
-                counts[j, s_keep] += counts[j, s_gone]
-            totals[s_keep] += totals[s_gone]
-            links[_ALIVE, gone] = 0
-            links[_N_CATS, keep] += links[_N_CATS, gone]
-            links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
-            links[_LAST, keep] = links[_LAST, gone]
-            # the last column fills the gap
-            last = n_live - 1
-            if s_gone != last:
+            if mark[top] == 1:
+                # a stale key first: the group's best pair, then look again
+                g = top
+                mark[g] = 0
+                job = 1
+            else:
+                similar = key_nlp[top] < max_neg_log_alpha
+                if not similar and not (0 <= max_groups < n_live):
+                    return DONE, -1
+                if work >= max_work:
+                    return -1, -1
+                keep = int(key_lo[top])
+                gone = int(key_hi[top])
+                s_keep = slot[keep]
+                s_gone = slot[gone]
                 for j in range(n_classes):
-                    counts[j, s_gone] = counts[j, last]
-                totals[s_gone] = totals[last]
-                moved = links[_GROUP, last]
-                links[_GROUP, s_gone] = moved
-                links[_SLOT, moved] = s_gone
-            links[_SLOT, gone] = -1
-            flags[_N_GROUPS] = last
-            keys[_NLP, gone] = np.inf
-            keys[_STAT, gone] = np.inf
-            keys[_DOF, gone] = 0.0
-            keys[_LO, gone] = -1.0
-            keys[_HI, gone] = -1.0
-            if links[_DIRTY, gone] == 0:
-                links[_DIRTY, gone] = 1
-                queue[n_queued] = gone
-                n_queued += 1
-            flags[_CHANGED] = keep
-            flags[_OTHER] = -1
-            flags[_GONE] = gone
-            if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
-                compound = keep
-            stage = _SCAN_CHANGED
-            continue
+                    counts[j, s_keep] += counts[j, s_gone]
+                totals[s_keep] += totals[s_gone]
+                alive[gone] = 0
+                n_cats[keep] += n_cats[gone]
+                links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+                links[_LAST, keep] = links[_LAST, gone]
+                # the last column fills the gap
+                last = n_live - 1
+                if s_gone != last:
+                    for j in range(n_classes):
+                        counts[j, s_gone] = counts[j, last]
+                    totals[s_gone] = totals[last]
+                    moved = group[last]
+                    group[s_gone] = moved
+                    slot[moved] = s_gone
+                slot[gone] = -1
+                flags[_N_GROUPS] = last
+                key_nlp[gone] = np.inf
+                key_stat[gone] = np.inf
+                key_dof[gone] = 0.0
+                key_lo[gone] = -1.0
+                key_hi[gone] = -1.0
+                flags[_CHANGED] = keep
+                flags[_OTHER] = -1
+                flags[_GONE] = gone
+                if stop_on_compound and similar and n_cats[keep] >= 3:
+                    compound = keep
+                stage = _SCAN_CHANGED
+                continue
 
         row = n_rows  # the row of best / partner where a scan's choices go
         if job < 2:
-            # ---- statistics of g against the columns first .. n_live - 1, summed
-            # in buffers of this call (arrays that may alias the arguments' keep
-            # the loops from running in SIMD lanes), then stored in row k
-            s_g = links[_SLOT, g]
+            # ---- statistics of g against the columns first .. n_live - 1
+            s_g = slot[g]
             n_g = totals[s_g]
             # unsigned bounds: numba then knows the index is not negative and
             # drops the wrap-around that keeps LLVM from vectorising
@@ -447,7 +432,7 @@ def _nominal_loop(
                         )
                         acc[s] = following
                 else:
-                    for s in range(first, n_live):
+                    for s in range(start, stop):
                         v = column[s]
                         t = u + v
                         if t <= 0.0:
@@ -499,7 +484,7 @@ def _nominal_loop(
             for n in range(n_classes + 1):
                 partner[row, n] = -1
             for s in range(n_live):
-                h = links[_GROUP, s]
+                h = group[s]
                 if h == g:
                     continue
                 statistic = out[s]
@@ -527,41 +512,25 @@ def _nominal_loop(
                 continue
             statistic = best[row, n]
             nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
-            lo_f = float(g if g < h else h)
-            hi_f = float(h if g < h else g)
-            c_lo = float(g if g < chosen else chosen)
-            c_hi = float(chosen if g < chosen else g)
             if chosen < 0:
                 first_pair = True
             elif nlp != chosen_nlp:
                 first_pair = nlp < chosen_nlp
             elif statistic != chosen_stat:
                 first_pair = statistic < chosen_stat
-            elif lo_f != c_lo:
-                first_pair = lo_f < c_lo
             else:
-                first_pair = hi_f < c_hi
+                # the pairs (g, h) and (g, chosen): the lower other group first
+                first_pair = h < chosen
             if first_pair:
                 chosen = h
                 chosen_nlp = nlp
                 chosen_stat = statistic
                 chosen_present = n
-        if chosen < 0:
-            keys[_NLP, g] = np.inf
-            keys[_STAT, g] = np.inf
-            keys[_DOF, g] = 0.0
-            keys[_LO, g] = -1.0
-            keys[_HI, g] = -1.0
-        else:
-            keys[_NLP, g] = chosen_nlp
-            keys[_STAT, g] = chosen_stat
-            keys[_DOF, g] = chosen_present - 1
-            keys[_LO, g] = g if g < chosen else chosen
-            keys[_HI, g] = chosen if g < chosen else g
-        if links[_DIRTY, g] == 0:
-            links[_DIRTY, g] = 1
-            queue[n_queued] = g
-            n_queued += 1
+        key_nlp[g] = chosen_nlp
+        key_stat[g] = chosen_stat
+        key_dof[g] = chosen_present - 1 if chosen >= 0 else 0
+        key_lo[g] = -1 if chosen < 0 else min(g, chosen)
+        key_hi[g] = -1 if chosen < 0 else max(g, chosen)
 
 
 @njit(**NJIT)
@@ -756,7 +725,8 @@ def _run(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max
     )  # fmt: skip
     if state[_FLAGS][_ORDINAL] == 1:
         return _ordinal_loop(
-            *state[_COUNTS:_FLAGS + 1], state[_QUEUE], *rule
+            *state[_COUNTS:_KEYS + 1], state[_TREE], state[_FLAGS], state[_QUEUE],
+            *rule,
         )  # fmt: skip
     return _nominal_loop(*state[_COUNTS:], *rule)
 
@@ -804,24 +774,22 @@ def init_state(table, ordinal, test):
     keys[_DOF] = 0.0
     keys[_LO] = -1.0
     keys[_HI] = -1.0
-    size = 1
-    while size < max(n_rows, 1):
-        size *= 2
-    tree = np.full(2 * size, -1, dtype=np.intp)
-    tree[size : size + n_rows] = np.arange(n_rows)
     flags = np.array([1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1], np.intp)
+    state = (table, counts, totals, links, keys, flags)
     if ordinal:
-        state = (table, counts, totals, links, keys, tree, flags)
-        state += (None, None, None, None, np.zeros(max(n_rows, 1), dtype=np.intp))
+        size = 1
+        while size < max(n_rows, 1):
+            size *= 2
+        tree = np.full(2 * size, -1, dtype=np.intp)
+        tree[size : size + n_rows] = np.arange(n_rows)
+        state += (tree, np.zeros(max(n_rows, 1), dtype=np.intp))
     else:
-        n_best = n_rows + 1
-        state = (
-            table, counts, totals, links, keys, tree, flags,
-            np.zeros((2, n_rows)), np.zeros((2, n_rows), dtype=np.intp),
-            np.full((n_best, n_classes + 1), np.inf),
-            np.full((n_best, n_classes + 1), -1, dtype=np.intp),
-            np.zeros(n_rows, dtype=np.intp),
-        )  # fmt: skip
+        state += (
+            np.zeros((2, n_rows)),
+            np.zeros((2, n_rows), dtype=np.intp),
+            np.full((n_rows + 1, n_classes + 1), np.inf),
+            np.full((n_rows + 1, n_classes + 1), -1, dtype=np.intp),
+        )
     # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
     # rule that merges nothing
     while True:
@@ -880,7 +848,7 @@ def split_group(state, g, part):
     reps : (int, int)
         Representatives (smallest rows) of the two new groups.
     """
-    table, counts, totals, links, _, _, flags = state[: _FLAGS + 1]
+    table, counts, totals, links, _, flags = state[: _FLAGS + 1]
     g = int(g)
     rows = np.sort(members(state, g))
     in_part = np.isin(rows, np.asarray(part, dtype=np.intp))
