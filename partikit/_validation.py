@@ -552,13 +552,24 @@ def _encode_labels(y):
     everything else) builds a hash table sized for one entry per row.
     """
     if y.dtype.kind in "biu" and y.size:
-        low, high = int(y.min()), int(y.max())
+        high = int(y.max())
+        counts = None
+        if y.dtype == np.intp and 0 <= high < _MAX_COUNTED_LABEL_RANGE:
+            # the usual labels 0, 1, ...: bincount finds a negative label itself
+            # (it raises), so that no pass looks for the smallest one
+            try:
+                counts = np.bincount(y, minlength=high + 1)
+            except ValueError:
+                counts = None
+        low = 0 if counts is not None else int(y.min())
         if high - low < _MAX_COUNTED_LABEL_RANGE:
             if low == 0 and y.dtype == np.intp:
                 codes = y
             else:
                 codes = np.subtract(y, low, dtype=np.intp)
-            present = np.flatnonzero(np.bincount(codes, minlength=high - low + 1))
+            if counts is None:
+                counts = np.bincount(codes, minlength=high - low + 1)
+            present = np.flatnonzero(counts)
             if len(present) == high - low + 1:
                 # labels 0, 1, ... (shifted): already their codes
                 return codes, (present + low).astype(y.dtype)

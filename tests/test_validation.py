@@ -19,6 +19,9 @@ from partikit._validation import (
         np.array([3, 1, 1, 7, 3]),
         np.array([True, False, True]),
         np.array([-5, 10, -5], dtype=np.int8),
+        np.array([-3, 4, 4]),  # intp with a negative label: bincount raises
+        np.array([1, 2, 2]),  # intp labels from 1
+        np.array([0, 2, 2, 5], dtype=np.uint64),
         np.array([0, _MAX_COUNTED_LABEL_RANGE * 4, 0]),  # too wide: hashed
         np.array(["b", "a", "b"], dtype=object),
         np.array([2.0, 1.0, 2.0]),
