@@ -432,6 +432,8 @@ def mdlp_cuts(table):
     whole_counts = np.empty(n_classes, dtype=np.float64)
     left = np.empty(n_classes, dtype=np.float64)
     best_left = np.empty(n_classes, dtype=np.float64)
+    whole_int = np.empty(n_classes, dtype=np.int64)
+    left_int = np.empty(n_classes, dtype=np.int64)
     stack[0, 0] = 0
     stack[0, 1] = m
     top = 1
@@ -468,6 +470,13 @@ def mdlp_cuts(table):
         best = np.inf
         cut = -1
         n_left = 0.0
+        # integer counts: the state is kept in integers (the lookup's indices,
+        # no conversion per row); the same floats as the float state
+        n_int = int(n + 0.5) if lookup else 0
+        n_left_int = 0
+        for c in range(n_classes):
+            whole_int[c] = int(whole_counts[c] + 0.5) if lookup else 0
+            left_int[c] = 0
         for t in range(a + 1, b):
             r = t - 1
             # a pure row updates its one class (from the row vectors), a mixed
@@ -477,37 +486,39 @@ def mdlp_cuts(table):
             last = only + 1 if only >= 0 else n_classes
             for c in range(first, last):
                 v = row_count[r] if only >= 0 else table[r, c]
-                if v > 0.0:
-                    old_l = left[c]
-                    old_r = whole_counts[c] - old_l
-                    new_l = old_l + v
-                    new_r = whole_counts[c] - new_l
-                    left[c] = new_l
-                    n_left += v
-                    f_new_l = _xlogx(new_l, xlogx)
-                    f_old_l = _xlogx(old_l, xlogx)
-                    f_new_r = _xlogx(new_r, xlogx)
-                    f_old_r = _xlogx(old_r, xlogx)
-                    # the lookup path adds differences, the log path each term
-                    # (a zero term changes nothing): the sums of the kernel's
-                    # earlier versions, to the last bit
-                    if lookup:
-                        s_left += f_new_l - f_old_l
-                        s_right += f_new_r - f_old_r
-                    else:
-                        s_left += f_new_l
-                        s_left -= f_old_l
-                        s_right += f_new_r
-                        s_right -= f_old_r
+                if v <= 0.0:
+                    continue
+                if lookup:
+                    old = left_int[c]
+                    new = old + int(v + 0.5)
+                    left_int[c] = new
+                    n_left_int += new - old
+                    s_left += xlogx[new] - xlogx[old]
+                    s_right += xlogx[whole_int[c] - new] - xlogx[whole_int[c] - old]
+                    continue
+                # the log path adds each term (a zero term changes nothing)
+                old_l = left[c]
+                old_r = whole_counts[c] - old_l
+                new_l = old_l + v
+                new_r = whole_counts[c] - new_l
+                left[c] = new_l
+                n_left += v
+                s_left += _xlogx(new_l, xlogx)
+                s_left -= _xlogx(old_l, xlogx)
+                s_right += _xlogx(new_r, xlogx)
+                s_right -= _xlogx(old_r, xlogx)
             if not boundary[t]:
                 continue
-            e = _xlogx(n_left, xlogx) + _xlogx(n - n_left, xlogx)
+            if lookup:
+                e = xlogx[n_left_int] + xlogx[n_int - n_left_int]
+            else:
+                e = _xlogx(n_left, xlogx) + _xlogx(n - n_left, xlogx)
             e -= s_left + s_right
             if e < best - 1e-12 * whole:
                 best = e
                 cut = t
                 for c in range(n_classes):
-                    best_left[c] = left[c]
+                    best_left[c] = left_int[c] if lookup else left[c]
         # the chosen cut, evaluated exactly: its left counts are the running sums
         # when it was found (the rows added in order), not the t log2 t sums
         n_left = 0.0
