@@ -133,7 +133,7 @@ def khiops_discretization(
     neighbours first, so the intervals it leaves differ more than chance
     intervals of their size, and a threshold taken at their number would keep
     noise cuts far more often than ``1 - p``. Each merge costs O(J + log m)
-    (linked list and heap).
+    (a linked list and a tournament tree over blocks of adjacent pairs).
 
     References
     ----------
