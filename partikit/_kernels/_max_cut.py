@@ -259,7 +259,8 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
     """One step of the max-cut search on a dense weight matrix.
 
     The whole search is this one compiled function (each compiled function
-    costs a cold start a fraction of a second), called by stage:
+    costs a cold start a fraction of a second), called by stage on an exactly
+    symmetric ``weights`` (non-negative, zero diagonal):
 
     * ``GREEDY``: GreedyCut (:func:`greedy_cut`) written into ``side`` (zeros on
       entry), then ``START``;
@@ -301,13 +302,17 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
                 total += abs(s - float(side[j])) * weights[i, j]
         if stage == CUT:
             return total, 0, 0, False
+        # Each gain is summed over u in order, as a loop over row v would sum
+        # it, but reading row u (the matrix is symmetric) for every v at once:
+        # the inner loop vectorises.
         for v in range(n):
-            g = 0.0
-            s = float(side[v])
-            for u in range(n):
+            gains[v] = 0.0
+        for u in range(n):
+            t = float(side[u])
+            row = weights[u]
+            for v in range(n):
                 # +w on the same side, -w across; the diagonal weighs 0
-                g += (1.0 - 2.0 * abs(s - float(side[u]))) * weights[v, u]
-            gains[v] = g
+                gains[v] += (1.0 - 2.0 * abs(float(side[v]) - t)) * row[v]
         return total, 0, 0, False
     n_flips = 0
     n_swaps = 0

@@ -599,8 +599,9 @@ def _pooled_weights(sub, cells, multiplicity, weights):
     mean = np.ascontiguousarray(pooled / multiplicity[:, None])
     raw = _WEIGHTS[weights](mean)
     m = multiplicity.astype(np.float64)
-    raw *= m[:, None]
-    raw *= m[None, :]
+    # m_a m_b first: the same product both ways, so the matrix stays exactly
+    # symmetric (the dense search reads either triangle)
+    raw *= np.multiply.outer(m, m)
     return raw
 
 

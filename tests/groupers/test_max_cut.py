@@ -110,6 +110,19 @@ def test_pair_weights_match_naive_with_empty_rows_and_classes():
             if kind == kernel.SQUARED_GINI and integer and len(table) > 0:
                 assert _left(side) == naive_greedy_cut(weights.tolist())
             assert_array_equal(weights, _WEIGHT_FUNCTIONS[kind](table))
+            # flip gains, summed column by column: each equal to its row's
+            # plain sum in row order, and to the naive difference of two cuts
+            gains = kernel.flip_gains(weights, side)
+            left = _left(side)
+            for v in range(len(table)):
+                plain = 0.0
+                for u in range(len(table)):
+                    plain += weights[v, u] if side[u] == side[v] else -weights[v, u]
+                assert gains[v] == plain
+                naive_gain = naive_cut_weight(weights, left ^ {v}) - naive_cut_weight(
+                    weights, left
+                )
+                assert math.isclose(gains[v], naive_gain, rel_tol=1e-9, abs_tol=1e-9)
 
 
 _WEIGHT_FUNCTIONS = {
