@@ -340,6 +340,7 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
         else:
             n_flips += 1
         # the flip of `first`, then of `second` for a swap: every gain updated
+        # (row v read for column v: the matrix is symmetric)
         for k in range(2):
             v = first if k == 0 else second
             if v < 0:
@@ -347,9 +348,9 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
             for u in range(n):
                 if u != v:
                     if side[u] == side[v]:
-                        gains[u] -= 2.0 * weights[u, v]
+                        gains[u] -= 2.0 * weights[v, u]
                     else:
-                        gains[u] += 2.0 * weights[u, v]
+                        gains[u] += 2.0 * weights[v, u]
             gains[v] = -gains[v]
             side[v] = 1 - side[v]
     return 0.0, n_flips, n_swaps, False
@@ -362,9 +363,9 @@ def _flip(weights, side, gains, v):
     for u in range(n):
         if u != v:
             if side[u] == side[v]:
-                gains[u] -= 2.0 * weights[u, v]
+                gains[u] -= 2.0 * weights[v, u]
             else:
-                gains[u] += 2.0 * weights[u, v]
+                gains[u] += 2.0 * weights[v, u]
     gains[v] = -gains[v]
     side[v] = 1 - side[v]
 
