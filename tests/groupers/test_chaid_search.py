@@ -1,0 +1,171 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""CHAID's merge search against brute force on thousands of random tables.
+
+The kernels find the pair to merge without re-testing every pair at every step
+(a group keeps its best partner by number of classes present, a group whose
+partner merged keeps a stale lower bound). Brute force re-tests every allowed pair
+at every step with the kernels' own pair statistic and tail probability, so that
+the two must agree exactly, near-ties included; the naive twin (scipy's tail,
+``math.fsum``) checks the arithmetic independently on fewer tables.
+"""
+
+import math
+
+import numpy as np
+import pytest
+from numpy.testing import assert_array_equal
+
+from partikit._kernels import _chaid as kernel
+from partikit._kernels import _codes as codes
+from partikit._kernels._special import log_chi2_sf_array
+from tests.naive import naive_chaid_merges
+
+
+def _kernel_labels(table, alpha, ordinal, min_groups, max_groups, test):
+    state = kernel.init_state(table, ordinal, test)
+    kernel.merge_until(
+        state,
+        -math.log(alpha),
+        min_groups,
+        -1 if max_groups is None else max_groups,
+        False,
+    )
+    return kernel.group_labels(state)
+
+
+def _brute_force_labels(table, alpha, ordinal, min_groups, max_groups, test):
+    """Every allowed pair re-tested at every step; the first pair by (-log p,
+    statistic, lower first row, higher first row) merges while the rule allows."""
+    groups = [[i] for i in range(len(table))]
+    while len(groups) > min_groups:
+        # integer counts: any order of the sums gives the same bits
+        counts = np.array([table[g].sum(axis=0) for g in groups])
+        a, b = [], []
+        for i in range(len(groups)):
+            partners = [i + 1] if ordinal else range(i + 1, len(groups))
+            for k in partners:
+                if k < len(groups):
+                    a.append(i)
+                    b.append(k)
+        if not a:
+            break
+        a, b = np.array(a, dtype=np.intp), np.array(b, dtype=np.intp)
+        statistics, n_present = kernel.pair_statistics(
+            np.ascontiguousarray(counts), a, b, test
+        )
+        dof = np.maximum(n_present - 1, 0).astype(float)
+        nlp = -log_chi2_sf_array(statistics.copy(), dof)
+        nlp[dof == 0] = 0.0
+        first = [groups[i][0] for i in a]
+        second = [groups[k][0] for k in b]
+        best = min(
+            range(len(a)), key=lambda m: (nlp[m], statistics[m], first[m], second[m])
+        )
+        similar = nlp[best] < -math.log(alpha)
+        if not similar and not (max_groups is not None and len(groups) > max_groups):
+            break
+        i, k = a[best], b[best]
+        groups[i] = groups[i] + groups[k]
+        del groups[k]
+    labels = np.empty(len(table), dtype=np.intp)
+    for label, g in enumerate(sorted(groups, key=min)):
+        labels[g] = label
+    return labels
+
+
+def _random_table(rng, max_rows):
+    """Sparse tables (pairs of different degrees of freedom), tables of repeated
+    and mirrored rows (exact ties), and tables with hidden groups."""
+    n_rows = int(rng.integers(2, max_rows + 1))
+    n_classes = int(rng.integers(2, 6))
+    kind = int(rng.integers(0, 3))
+    if kind == 0:
+        table = rng.integers(0, 6, size=(n_rows, n_classes))
+        table *= rng.random((n_rows, n_classes)) < 0.5
+    elif kind == 1:
+        base = rng.integers(0, 15, size=((n_rows + 1) // 2, n_classes))
+        table = np.vstack([base, base[:, ::-1]])[:n_rows]
+        table = table[rng.permutation(n_rows)]
+    else:
+        profiles = rng.dirichlet(np.ones(n_classes), 3)
+        table = np.array(
+            [
+                rng.multinomial(int(rng.integers(3, 80)), profiles[rng.integers(3)])
+                for _ in range(n_rows)
+            ]
+        )
+        table *= rng.random((n_rows, n_classes)) < 0.85
+    table = table.astype(float)
+    empty = table.sum(axis=1) == 0
+    table[empty, rng.integers(0, n_classes, empty.sum())] = 1.0
+    return table
+
+
+def _random_rule(rng):
+    return {
+        "alpha": float(rng.choice([0.01, 0.05, 0.3, 0.9])),
+        "ordinal": bool(rng.random() < 0.25),
+        "min_groups": int(rng.choice([1, 1, 2])),
+        "max_groups": [None, None, 2, 3][int(rng.integers(4))],
+        "test": [codes.PEARSON, codes.LIKELIHOOD_RATIO][int(rng.integers(2))],
+    }
+
+
+@pytest.mark.parametrize("batch", range(4))
+def test_search_matches_brute_force_on_random_tables(batch):
+    """Check the merges on 3,000 random tables of up to 10 rows against brute
+    force with the kernels' arithmetic."""
+    rng = np.random.default_rng(1000 + batch)
+    for _ in range(750):
+        table = _random_table(rng, 10)
+        rule = _random_rule(rng)
+        (
+            assert_array_equal(
+                _kernel_labels(table, **rule), _brute_force_labels(table, **rule)
+            ),
+            (table, rule),
+        )
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_search_matches_brute_force_on_larger_tables(seed):
+    """Check tables of 40 to 120 rows with hidden groups and sparse classes, where
+    most merges leave groups with a stale key."""
+    rng = np.random.default_rng(seed)
+    n_rows, n_classes = int(rng.integers(40, 121)), int(rng.integers(2, 8))
+    hidden = rng.integers(0, 4, n_rows)
+    profiles = rng.dirichlet(np.full(n_classes, 0.7), 4)
+    table = np.array(
+        [rng.multinomial(int(rng.integers(5, 150)), profiles[h]) for h in hidden],
+        dtype=float,
+    )
+    table[table.sum(axis=1) == 0, 0] = 1.0
+    for test in (codes.PEARSON, codes.LIKELIHOOD_RATIO):
+        for alpha in (0.05, 0.5):
+            rule = {"alpha": alpha, "ordinal": False, "min_groups": 1,
+                    "max_groups": None, "test": test}  # fmt: skip
+            assert_array_equal(
+                _kernel_labels(table, **rule), _brute_force_labels(table, **rule)
+            )
+
+
+def test_search_matches_naive_twin_on_random_tables():
+    """Check 400 random tables against the naive twin (scipy's tail probability,
+    correctly rounded sums)."""
+    rng = np.random.default_rng(7)
+    for _ in range(400):
+        table = _random_table(rng, 7)
+        rule = _random_rule(rng)
+        groups, _ = naive_chaid_merges(
+            table,
+            rule["alpha"],
+            ordinal=rule["ordinal"],
+            min_groups=rule["min_groups"],
+            max_groups=rule["max_groups"],
+            test="pearson" if rule["test"] == codes.PEARSON else "likelihood_ratio",
+        )
+        expected = np.empty(len(table), dtype=np.intp)
+        for label, group in enumerate(groups):
+            expected[group] = label
+        assert_array_equal(_kernel_labels(table, **rule), expected)
