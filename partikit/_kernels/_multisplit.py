@@ -612,7 +612,14 @@ def _counts_cost(counts, criterion, xlogx):
 
 
 def refine_cuts(
-    table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx=None
+    table,
+    coarse_starts,
+    coarse_table,
+    cuts,
+    criterion,
+    tolerance,
+    xlogx=None,
+    memo=None,
 ):
     """Move each cut of a pre-binned search to its best row near where it is.
 
@@ -639,6 +646,12 @@ def refine_cuts(
         ``table`` is an integer: the entropies of the windows (two per row, the
         bulk of the work) then read ``t log2 t`` instead of computing it, with the
         same results. None computes the logs.
+    memo : tuple of two ndarrays of intp or None, default=None
+        ``(windows, count)`` from :func:`refine_memo`, shared by the calls for
+        the arities of one search: a cut refined between the same neighbours
+        before (the optima of several arities share most of their cuts) takes
+        the row found then instead of scanning its window again. None
+        remembers nothing.
 
     Returns
     -------
@@ -649,13 +662,45 @@ def refine_cuts(
     """
     if xlogx is None:
         xlogx = _EMPTY
+    windows, count = refine_memo(0) if memo is None else memo
     return _refine_cuts(
-        table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx
+        table,
+        coarse_starts,
+        coarse_table,
+        cuts,
+        criterion,
+        tolerance,
+        xlogx,
+        windows,
+        count,
     )
 
 
+def refine_memo(capacity):
+    """Room for ``capacity`` windows of :func:`refine_cuts` to remember.
+
+    Returns
+    -------
+    windows : ndarray of intp of shape (capacity, 4)
+        Left neighbour, right neighbour, cut before and after refinement.
+    count : ndarray of intp of shape (1,)
+        Windows remembered.
+    """
+    return np.empty((capacity, 4), dtype=np.intp), np.zeros(1, dtype=np.intp)
+
+
 @njit(**NJIT)
-def _refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance, xlogx):
+def _refine_cuts(
+    table,
+    coarse_starts,
+    coarse_table,
+    cuts,
+    criterion,
+    tolerance,
+    xlogx,
+    windows,
+    count,
+):
     n_rows, n_classes = table.shape
     n_coarse = coarse_starts.shape[0]
     coarse_cum = prefix_sums(coarse_table)
@@ -669,6 +714,19 @@ def _refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance,
     for t in range(k):
         a = refined[t - 1] if t > 0 else 0
         b = refined[t + 1] if t + 1 < k else n_rows
+        # the window and its best row depend on the neighbours and the cut only
+        seen = -1
+        for w in range(count[0]):
+            if (
+                windows[w, 0] == a
+                and windows[w, 1] == b
+                and windows[w, 2] == refined[t]
+            ):
+                seen = windows[w, 3]
+                break
+        if seen >= 0:
+            refined[t] = seen
+            continue
         u = np.searchsorted(coarse_starts, refined[t], side="right") - 1
         low = coarse_starts[u - 1] + 1 if u >= 1 else 1
         high = coarse_starts[u + 1] - 1 if u + 1 < n_coarse else n_rows - 1
@@ -691,6 +749,12 @@ def _refine_cuts(table, coarse_starts, coarse_table, cuts, criterion, tolerance,
                 arg = pos
             for c in range(n_classes):
                 running[c] += table[pos, c]
+        if count[0] < windows.shape[0]:
+            windows[count[0], 0] = a
+            windows[count[0], 1] = b
+            windows[count[0], 2] = refined[t]
+            windows[count[0], 3] = arg
+            count[0] += 1
         refined[t] = arg
     total = 0.0
     previous = np.zeros(n_classes)

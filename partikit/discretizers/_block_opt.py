@@ -13,7 +13,12 @@ from scipy.special import gammaln
 
 from partikit._compat import Interval, StrOptions
 from partikit._kernels._codes import IMPURITY_CODES
-from partikit._kernels._multisplit import multisplit_dp, refine_cuts, segment_sums
+from partikit._kernels._multisplit import (
+    multisplit_dp,
+    refine_cuts,
+    refine_memo,
+    segment_sums,
+)
 from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.discretizers._blocks import (
@@ -310,6 +315,7 @@ def _refine(table, units, cuts, criterion, tolerance, xlogx=None):
     """
     values = np.empty(len(cuts))
     refined = []
+    memo = refine_memo(sum(len(unit_cuts) for unit_cuts in cuts))
     for k, unit_cuts in enumerate(cuts):
         moved, value = refine_cuts(
             table,
@@ -319,6 +325,7 @@ def _refine(table, units, cuts, criterion, tolerance, xlogx=None):
             IMPURITY_CODES[criterion],
             tolerance,
             xlogx,
+            memo,
         )
         if k > 0 and value >= values[k - 1] - tolerance:
             moved, value = refined[k - 1], values[k - 1]

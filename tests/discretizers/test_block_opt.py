@@ -188,6 +188,33 @@ def test_refine_cuts_kernel_matches_naive(criterion, global_random_seed):
         assert looked_up_value == value
 
 
+def test_refine_cuts_kernel_memo_changes_nothing(global_random_seed):
+    """Check that the windows remembered across the arities of one search give the
+    rows a fresh scan gives (the optima of nested arities share cuts)."""
+    rng = np.random.RandomState(global_random_seed)
+    code = IMPURITY_CODES["entropy"]
+    n_seen = 0
+    for table in _random_value_tables(global_random_seed, 60, max_rows=40):
+        if len(table) < 10:
+            continue
+        coarse = np.unique(
+            np.concatenate([[0], rng.choice(np.arange(1, len(table)), size=6)])
+        )
+        coarse_table = np.add.reduceat(table, coarse, axis=0)
+        pool = rng.permutation(coarse[1:])
+        cut_lists = [np.sort(pool[:k]) for k in range(1, len(pool) + 1)] * 2
+        memo = kernel.refine_memo(sum(len(c) for c in cut_lists))
+        for cuts in cut_lists:
+            fresh = kernel.refine_cuts(table, coarse, coarse_table, cuts, code, 1e-12)
+            shared = kernel.refine_cuts(
+                table, coarse, coarse_table, cuts, code, 1e-12, None, memo
+            )
+            assert_array_equal(shared[0], fresh[0])
+            assert shared[1] == fresh[1]
+        n_seen += memo[1][0] < sum(len(c) for c in cut_lists)
+    assert n_seen > 0  # some windows were taken from the memo
+
+
 # --- exactness: the three searches against brute force ---------------------------
 
 
