@@ -216,11 +216,12 @@ def _no_empty_row(table):
     """Whether every row of a non-negative table holds some weight.
 
     By matrix-vector products on chunks of rows: ten times faster than a
-    reduction along the short rows, and no table-sized temporary.
+    reduction along the short rows, and no table-sized temporary (chunks small
+    enough for the BLAS to stay on one thread).
     """
     ones = np.ones(table.shape[1])
-    for start in range(0, table.shape[0], 65536):
-        if not (table[start : start + 65536] @ ones).min() > 0:
+    for start in range(0, table.shape[0], 16384):
+        if not (table[start : start + 16384] @ ones).min() > 0:
             return False
     return True
 
