@@ -111,3 +111,27 @@ def test_estimator_on_distinct_values_with_weights():
     weights = rng.choice([0.5, 1.0, 2.5], 4000)
     disc = KhiopsDiscretizer().fit(x, y, sample_weight=weights)
     assert 3.5 < disc.bin_edges_[0][1:-1].min() < 4.5 or disc.n_bins_[0] >= 2
+
+
+def test_compiled_calls_return_after_their_share_of_work(monkeypatch):
+    """Check that the compiled loop returns to Python (where Ctrl-C is seen)
+    after about ``work_per_call``: more calls for less work, each bounded."""
+    calls = []
+    steps = khiops_kernel._adjacent_steps
+
+    def counted(*args):
+        calls.append(args[-1])
+        return steps(*args)
+
+    monkeypatch.setattr(khiops_kernel, "_adjacent_steps", counted)
+    rng = np.random.default_rng(4)
+    table = np.eye(3)[rng.integers(0, 3, 2000)]
+    n_calls = []
+    for work in (1 << 40, 4096, 256):
+        calls.clear()
+        khiops_kernel.adjacent_merge_sequence(table, 10.0, work_per_call=work)
+        n_calls.append(len(calls))
+    # one call per phase and per growth of the counts buffer; else 2,000
+    # merges of at least BLOCK units each, so 256 units per call take hundreds
+    assert n_calls[0] < 10 < n_calls[1] < n_calls[2]
+    assert n_calls[2] > 2000 * khiops_kernel.BLOCK // 256
