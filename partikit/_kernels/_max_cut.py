@@ -170,7 +170,7 @@ def _chi2_rows(columns, totals, weights, side, to_side, start, stop):
 
 
 #: Stages of :func:`dense_search`.
-GREEDY, START, MOVES, CUT = 0, 1, 2, 3
+START, MOVES, CUT = 1, 2, 3
 
 
 def cut_weight(weights, side):
@@ -193,8 +193,19 @@ def greedy_cut(weights):
     left side is at least the weight it has towards the right side (ties go right),
     else left. The cut is at least half of the total weight.
     """
-    side = np.zeros(weights.shape[0], dtype=np.uint8)
-    dense_search(weights, side, np.empty(weights.shape[0]), 0.0, 0, GREEDY)
+    n = weights.shape[0]
+    side = np.zeros(n, dtype=np.uint8)
+    # Each vertex's weight to each side summed over the vertices before it, in
+    # index order, from their rows (the matrix is symmetric): the sums of a
+    # loop over the vertex's own row, made by numpy one row at a time (the
+    # dense estimator makes GreedyCut with its weights, in pair_weights).
+    to_side = np.zeros((2, n))
+    for v in range(n):
+        s = 1 if v > 0 and to_side[0, v] >= to_side[1, v] else 0
+        side[v] = s
+        row = weights[v, v + 1 :]
+        to_side[0, v + 1 :] += (1.0 - s) * row
+        to_side[1, v + 1 :] += float(s) * row
     return side
 
 
@@ -262,8 +273,6 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
     costs a cold start a fraction of a second), called by stage on an exactly
     symmetric ``weights`` (non-negative, zero diagonal):
 
-    * ``GREEDY``: GreedyCut (:func:`greedy_cut`) written into ``side`` (zeros on
-      entry), then ``START``;
     * ``START``: ``gains`` filled with the flip gain of each vertex of ``side``;
       returns the weight of the cut;
     * ``CUT``: the weight of the cut only;
@@ -284,16 +293,6 @@ def dense_search(weights, side, gains, tolerance, max_moves, stage):
     n = weights.shape[0]
     # Branch-free sums (a side is 0 or 1): adding 0.0 * w or (+-1.0) * w gives
     # the same floats as the branches would, and the loops vectorise.
-    if stage == GREEDY:
-        for v in range(1, n):
-            to_left = 0.0
-            to_right = 0.0
-            for u in range(v):
-                s = float(side[u])
-                to_left += (1.0 - s) * weights[v, u]
-                to_right += s * weights[v, u]
-            if to_left >= to_right:
-                side[v] = 1
     if stage != MOVES:
         total = 0.0
         for i in range(n):

@@ -15,7 +15,6 @@ from partikit._compat import Interval, StrOptions
 from partikit._kernels._max_cut import (
     CHI2,
     CUT,
-    GREEDY,
     MAX_EXHAUSTIVE_VERTICES,
     SQUARED_GINI,
     START,
@@ -26,6 +25,7 @@ from partikit._kernels._max_cut import (
     gini_flip_pass,
     gini_greedy_cut,
     gini_swap_scan,
+    greedy_cut,
     local_search,
     pair_weights,
     split_profile_cells,
@@ -435,8 +435,8 @@ def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
             greedy_value = dense_search(raw, side, gains, 0.0, 0, START)[0]
         elif solver == "local_search" or side.min() == side.max():
             # GW can round to one side when the relaxation is degenerate.
-            side = np.zeros(n, dtype=np.uint8)
-            greedy_value = dense_search(raw, side, gains, 0.0, 0, GREEDY)[0]
+            side = greedy_cut(raw)
+            greedy_value = dense_search(raw, side, gains, 0.0, 0, START)[0]
         else:
             dense_search(raw, side, gains, 0.0, 0, START)
         n_flips, n_swaps = local_search(raw, side, tolerance, _max_moves(n), gains)
