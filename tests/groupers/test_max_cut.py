@@ -591,6 +591,10 @@ def test_pooled_squared_gini_weights_are_sums_over_cells_naive():
         pooled = max_cut_module._pooled_weights(
             table, cells, multiplicity, "squared_gini"
         )
+        # the dense search reads either triangle
+        assert_array_equal(pooled, pooled.T)
+        chi2 = max_cut_module._pooled_weights(table, cells, multiplicity, "chi2")
+        assert_array_equal(chi2, chi2.T)
         for a in range(len(multiplicity)):
             for b in range(len(multiplicity)):
                 if a != b:
