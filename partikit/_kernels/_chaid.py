@@ -17,18 +17,26 @@ is represented by its smallest table row.
 Data structures (all numpy arrays, so that the state survives between calls and the
 Python driver can re-split a group):
 
-* each live group ``g`` carries the key of its best allowed pair in ``key_*[g]``:
+* each live group ``g`` carries the key of its best allowed pair in ``keys[:, g]``:
   its most similar partner (nominal) or the pair with its right neighbour
   (ordinal). Within one number of degrees of freedom the p-value is a decreasing
   function of the statistic, so a scan compares statistics and evaluates the tail
   probability only for the best partner of each degrees-of-freedom value;
-* a tournament tree over the groups gives the best pair in O(1) and is updated in
-  O(log c) when one group's key changes;
-* after a merge, only the pairs of the new group are re-tested (O(c J)); a group
-  whose best partner took part in the merge is re-scanned.
+* nominal: the counts of the live groups are the columns of a classes x groups
+  array, packed (a merged group's column is filled by the last one), so that one
+  group is tested against all the others class by class in SIMD lanes; a group
+  whose best partner took part in a merge keeps its key as a stale lower bound
+  and is re-scanned only when that key comes first; the first key is found by a
+  pass over the live groups, which costs less than the re-test of the merged
+  group that each merge makes anyway;
+* ordinal: a tournament tree over the groups gives the best pair in O(1) and is
+  updated in O(log c) when one group's key changes.
 
-Cost: O(c^2 J) for the initial tests of a nominal predictor and O(c J) per merge,
-plus the re-scans; O(c J + c log c) in all for an ordinal predictor.
+Cost: O(c^2 J) for the initial tests of a nominal predictor and O(c J) per merge
+and per re-scan; O(c J + c log c) in all for an ordinal predictor. Memory O(c J).
+
+Compile time is user time (a fresh process compiles every kernel it calls): a fit
+calls one loop kernel for its predictor type, plus the tail probability.
 
 References
 ----------
@@ -190,7 +198,7 @@ COMPOUND = 1
 WORK_PER_CALL = 2_000_000
 
 # stages of the nominal loop
-_SCAN_CHANGED, _SCAN_OTHER, _OFFERS, _MERGE = 0, 1, 2, 3
+_SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 
 
 @njit(**NJIT)
@@ -268,7 +276,7 @@ def _nominal_loop(
             job = 1
             stage = _SCAN_OTHER
         elif stage == _SCAN_OTHER:
-            stage = _OFFERS
+            stage = _MERGE
             other = flags[_OTHER]
             if other < 0 or other == flags[_CHANGED] or alive[other] == 0:
                 flags[_OTHER] = -1
@@ -276,70 +284,62 @@ def _nominal_loop(
             g = other
             job = 1
             k = 1
-        elif stage == _OFFERS:
-            # each group is offered its pairs with the changed groups; a group
-            # whose best partner took part becomes stale
+        else:
+            # ---- one pass over the live groups: each is offered its pairs with
+            # the changed groups, if any (a group whose best partner took part
+            # becomes stale), and the first key is found
             changed = flags[_CHANGED]
             other = flags[_OTHER]
             gone = flags[_GONE]
-            for s in range(n_live):
-                h = group[s]
-                if h == changed or h == other:
-                    continue
-                mate = -1
-                if key_lo[h] >= 0:
-                    lo = int(key_lo[h])
-                    mate = int(key_hi[h]) if lo == h else lo
-                if mate == changed or mate == gone or (other >= 0 and mate == other):
-                    mark[h] = 1
-                for kk in range(1 if other < 0 else 2):
-                    partner_g = changed if kk == 0 else other
-                    statistic = stats[kk, s]
-                    dof = present[kk, s] - 1
-                    lo_f = float(partner_g if partner_g < h else h)
-                    hi_f = float(h if partner_g < h else partner_g)
-                    # same degrees of freedom: the statistic orders the p-values,
-                    # so the tail probability waits until the pair wins
-                    same = key_lo[h] >= 0 and dof == key_dof[h]
-                    nlp = key_nlp[h]
-                    if not same:
-                        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
-                    if key_lo[h] < 0:
-                        better = True
-                    elif nlp != key_nlp[h]:
-                        better = nlp < key_nlp[h]
-                    elif statistic != key_stat[h]:
-                        better = statistic < key_stat[h]
-                    elif lo_f != key_lo[h]:
-                        better = lo_f < key_lo[h]
-                    else:
-                        better = hi_f < key_hi[h]
-                    if better:
-                        if same:
-                            nlp = (
-                                -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
-                            )
-                        key_nlp[h] = nlp
-                        key_stat[h] = statistic
-                        key_dof[h] = dof
-                        key_lo[h] = lo_f
-                        key_hi[h] = hi_f
-                        mark[h] = 0
-            stage = _MERGE
-            flags[_CHANGED] = -1
-            flags[_OTHER] = -1
-            flags[_GONE] = -1
-            if compound >= 0:
-                return COMPOUND, compound
-            continue
-        else:
-            # ---- the next merge: the first pair of the live groups' keys, while
-            # the rule allows it
-            if n_live <= min_groups:
-                return DONE, -1
             top = -1
             for s in range(n_live):
                 h = group[s]
+                if changed >= 0 and h != changed and h != other:
+                    mate = -1
+                    if key_lo[h] >= 0:
+                        lo = int(key_lo[h])
+                        mate = int(key_hi[h]) if lo == h else lo
+                    if (
+                        mate == changed
+                        or mate == gone
+                        or (other >= 0 and mate == other)
+                    ):
+                        mark[h] = 1
+                    for kk in range(1 if other < 0 else 2):
+                        partner_g = changed if kk == 0 else other
+                        statistic = stats[kk, s]
+                        dof = present[kk, s] - 1
+                        lo_f = float(partner_g if partner_g < h else h)
+                        hi_f = float(h if partner_g < h else partner_g)
+                        # same degrees of freedom: the statistic orders the
+                        # p-values, so the tail probability waits until the pair wins
+                        same = key_lo[h] >= 0 and dof == key_dof[h]
+                        nlp = key_nlp[h]
+                        if not same:
+                            nlp = (
+                                -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                            )
+                        if key_lo[h] < 0:
+                            better = True
+                        elif nlp != key_nlp[h]:
+                            better = nlp < key_nlp[h]
+                        elif statistic != key_stat[h]:
+                            better = statistic < key_stat[h]
+                        elif lo_f != key_lo[h]:
+                            better = lo_f < key_lo[h]
+                        else:
+                            better = hi_f < key_hi[h]
+                        if better:
+                            if same and dof > 0:
+                                nlp = -log_chi2_sf(statistic, float(dof))
+                            elif same:
+                                nlp = 0.0
+                            key_nlp[h] = nlp
+                            key_stat[h] = statistic
+                            key_dof[h] = dof
+                            key_lo[h] = lo_f
+                            key_hi[h] = hi_f
+                            mark[h] = 0
                 if key_lo[h] < 0:
                     continue
                 if top < 0:
@@ -352,7 +352,14 @@ def _nominal_loop(
                     top = h if key_lo[h] < key_lo[top] else top
                 elif key_hi[h] < key_hi[top]:
                     top = h
-            if top < 0:
+            if changed >= 0:
+                flags[_CHANGED] = -1
+                flags[_OTHER] = -1
+                flags[_GONE] = -1
+                if compound >= 0:
+                    return COMPOUND, compound
+            # ---- the next merge: the first pair, while the rule allows it
+            if n_live <= min_groups or top < 0:
                 return DONE, -1
             if mark[top] == 1:
                 # a stale key first: the group's best pair, then look again
