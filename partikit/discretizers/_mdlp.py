@@ -122,10 +122,11 @@ class MDLPDiscretizer(BaseDiscretizer):
     Notes
     -----
     The recursion is run with an explicit stack on the value table, the
-    candidate cuts being its boundary points: each level of cuts costs O(V J)
-    for ``V`` distinct values and ``J`` classes, in one sweep that updates the
-    entropies of both sides from running sums, and no copy of the table is
-    made (with many classes it is the largest array of the fit). The search is
+    candidate cuts being its boundary points: each level of cuts costs one
+    sweep over the ``V`` distinct values, O(1) for a value of a single class
+    and O(J) for a value of several (``J`` classes), that updates the
+    entropies of both sides from running sums; no copy of the table is made
+    (with many classes it is the largest array of the fit). The search is
     exact at every size. Missing values are left out and
     encoded as ``missing_bin_``; infinity raises a ``ValueError``; a column with
     one distinct value gives one bin and a ``UserWarning``.
