@@ -695,30 +695,6 @@ def _ordinal_loop(
             compound = keep
 
 
-@njit(**NJIT)
-def _members(links, g, out):
-    row = links[_FIRST, g]
-    for k in range(out.shape[0]):
-        out[k] = row
-        row = links[_FOLLOWING, row]
-    return out
-
-
-@njit(**NJIT)
-def _group_labels(links, labels):
-    n_rows = links.shape[1]
-    n_labels = 0
-    for g in range(n_rows):
-        if links[_ALIVE, g] == 0:
-            continue
-        row = links[_FIRST, g]
-        while row >= 0:
-            labels[row] = n_labels
-            row = links[_FOLLOWING, row]
-        n_labels += 1
-    return labels
-
-
 # --------------------------------------------------------------------------------------
 # Python drivers: they hold the state between kernel calls
 # --------------------------------------------------------------------------------------
@@ -834,8 +810,14 @@ def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compou
 
 def members(state, g):
     """Rows of group g in the order they joined it."""
+    # a short walk (a group to re-split), not worth a compiled kernel
     links = state[_LINKS]
-    return _members(links, int(g), np.empty(links[_N_CATS, g], dtype=np.intp))
+    out = np.empty(links[_N_CATS, g], dtype=np.intp)
+    row = links[_FIRST, g]
+    for k in range(len(out)):
+        out[k] = row
+        row = links[_FOLLOWING, row]
+    return out
 
 
 def split_group(state, g, part):
@@ -901,7 +883,21 @@ def split_group(state, g, part):
 def group_labels(state):
     """Label of every row: groups numbered 0, 1, ... by their smallest row."""
     links = state[_LINKS]
-    return _group_labels(links, np.full(links.shape[1], -1, dtype=np.intp))
+    n_rows = links.shape[1]
+    # each row's group is the head of its list (the group's smallest row, where
+    # its list starts): pointer jumping along the links backwards, O(c log c)
+    # in numpy, rather than one more kernel to compile
+    head = np.arange(n_rows)
+    following = links[_FOLLOWING]
+    linked = following >= 0
+    head[following[linked]] = np.flatnonzero(linked)
+    while True:
+        jumped = head[head]
+        if np.array_equal(jumped, head):
+            break
+        head = jumped
+    label_of = np.cumsum(links[_ALIVE]) - 1
+    return label_of[head]
 
 
 @njit(**NJIT)
