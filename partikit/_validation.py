@@ -287,6 +287,13 @@ def integer_range(values):
     -------
     span : tuple of (int, int) or None
     """
+    dtype = getattr(values, "dtype", None)
+    if isinstance(dtype, pd.StringDtype) or (
+        isinstance(dtype, np.dtype) and dtype.kind not in "iu"
+    ):
+        # decided by the dtype: np.asarray would turn Arrow-backed strings into
+        # one Python object per row
+        return None
     values = np.asarray(values)
     if values.dtype.kind not in "iu" or values.ndim != 1 or len(values) == 0:
         return None
@@ -336,7 +343,7 @@ def _count_integers(values, *, present=True):
     return codes, (uniques + low).astype(values.dtype), lookup
 
 
-def _sorting_order(uniques, kind):
+def sorting_order(uniques, kind):
     """Stable order of distinct category values.
 
     numpy's variable-width strings (numpy >= 2) sort a million strings about
@@ -399,7 +406,7 @@ def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
     if not sort:
         lookup = np.arange(-1, len(uniques), dtype=np.intp)
         return FactorizedColumn(uniques, raw_codes, lookup, kind)
-    order = _sorting_order(uniques, kind)
+    order = sorting_order(uniques, kind)
     lookup = np.empty(len(uniques) + 1, dtype=np.intp)
     lookup[0] = -1
     lookup[1:][order] = np.arange(len(uniques))

@@ -164,7 +164,7 @@ def test_many_strings_sort_in_python_order(monkeypatch):
     """Check that the numpy-string sort used for many distinct strings gives
     Python's order (code points), also for non-ASCII strings, and that strings
     numpy cannot encode (lone surrogates) fall back to Python's sort."""
-    from partikit._validation import STRING_KIND, _sorting_order
+    from partikit._validation import STRING_KIND, sorting_order
 
     rng = np.random.default_rng(0)
     alphabet = np.array(list("aZé€𝄞 0"), dtype=object)
@@ -173,10 +173,10 @@ def test_many_strings_sort_in_python_order(monkeypatch):
         dtype=object,
     )
     uniques = pd.unique(words)
-    order = _sorting_order(uniques, STRING_KIND)
+    order = sorting_order(uniques, STRING_KIND)
     assert list(uniques[order]) == sorted(uniques)
     with_surrogate = np.append(uniques, "\ud800").astype(object)
-    order = _sorting_order(with_surrogate, STRING_KIND)
+    order = sorting_order(with_surrogate, STRING_KIND)
     assert list(with_surrogate[order]) == sorted(with_surrogate)
 
 

@@ -25,24 +25,24 @@ from partikit._stats import grouped_significance
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
     STRING_KIND,
-    _sorting_order,
     check_categorical_X,
     check_classification_y,
     check_lengths,
     check_sample_weight,
     feature_name,
+    sorting_order,
 )
 from partikit.groupers._base import BaseGrouper, PreparedColumn, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 from partikit.groupers._combinations import (
     RARE_LABEL,
-    _is_dense,
     as_array,
     codes_of_keys,
     combination_keys,
     fit_aggregate,
     fit_counted_aggregate,
     fit_member,
+    is_dense,
     join_labels,
     level_label,
     lookup_combinations,
@@ -443,7 +443,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         kept = self._kept_frame(columns) if self._kept else None
         prepared = [kept.iloc[:, k] for k in range(len(self._kept))]
         for a, table in zip(self._aggregates, tables, strict=True):
-            order = _sorting_order(a.labels, STRING_KIND)
+            order = sorting_order(a.labels, STRING_KIND)
             rows = np.zeros((len(table) + 1, table.shape[1]), dtype=np.float64)
             rows[:-1] = table[order]
             prepared.append(PreparedColumn(a.labels[order], STRING_KIND, rows))
@@ -632,7 +632,7 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         grouper = self.grouper_
         n_samples = len(columns[0])
         if grouper.handle_unknown != "default_group" or any(
-            a.compressions or not _is_dense(a.n_keys, n_samples)
+            a.compressions or not is_dense(a.n_keys, n_samples)
             for a in self._aggregates
         ):
             return None

@@ -204,7 +204,7 @@ def combination_keys(member_codes, sizes, sample_weight=None, compressions=None)
     return keys, n_keys, compressions
 
 
-def _is_dense(n_keys, n_samples):
+def is_dense(n_keys, n_samples):
     # A key-indexed array costs at most a few row-sized arrays; beyond that the
     # keys are sorted or hashed instead.
     return n_keys <= max(1 << 16, 4 * n_samples)
@@ -212,7 +212,7 @@ def _is_dense(n_keys, n_samples):
 
 def seen_keys(keys, n_keys, sample_weight):
     """Sorted distinct keys of the rows of positive weight (-1 excluded)."""
-    if _is_dense(n_keys, len(keys)):
+    if is_dense(n_keys, len(keys)):
         present = positive_rows(keys, None, sample_weight, n_keys + 1)[:-1]
         return np.flatnonzero(present).astype(np.int64)
     valid = keys >= 0
@@ -239,7 +239,7 @@ def codes_of_keys(keys, n_keys, seen, code_of_seen):
     codes : ndarray of intp
     """
     codes = np.empty((len(keys), 1), dtype=np.intp)
-    if _is_dense(n_keys, len(keys)):
+    if is_dense(n_keys, len(keys)):
         lookup = np.full(n_keys + 1, -1, dtype=np.intp)
         lookup[seen + 1] = code_of_seen
         apply_lookup(keys, lookup, codes, 0, -1)

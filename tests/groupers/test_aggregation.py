@@ -178,7 +178,7 @@ def test_renumbering_and_sorted_paths_give_the_same_codes(monkeypatch, path):
     if path == "renumbered":
         monkeypatch.setattr(_combinations, "MAX_KEYS", 50)
     else:
-        monkeypatch.setattr(_combinations, "_is_dense", lambda n_keys, n: False)
+        monkeypatch.setattr(_combinations, "is_dense", lambda n_keys, n: False)
     other = AttributeAggregator(keep_original=False).fit(X)
     if path == "renumbered":
         assert len(other._aggregates[0].compressions) >= 2
