@@ -55,7 +55,9 @@ def value_table(x, order, y_codes, weights, n_classes):
     values : ndarray of float64 of shape (n_values,)
     table : ndarray of float64 of shape (n_values, n_classes)
     """
-    n_values = _count_values(x, order)
+    # the column in sorted order: read at random once, then in order
+    xs = np.empty(order.shape[0], dtype=np.float64)
+    n_values = _count_values(x, order, xs)
     values = np.empty(n_values, dtype=np.float64)
     # numpy allocates the table (lazily zeroed pages, huge pages on Linux): a
     # numba allocation of a million-row table is zeroed page by page, three
@@ -63,29 +65,31 @@ def value_table(x, order, y_codes, weights, n_classes):
     table = np.zeros((n_values, n_classes), dtype=np.float64)
     # an empty weights array counts each row once: one compiled type
     weights = _EMPTY if weights is None else weights
-    _fill_value_table(x, order, y_codes, weights, values, table)
+    _fill_value_table(xs, order, y_codes, weights, values, table)
     return values, table
 
 
 @njit(**NJIT)
-def _count_values(x, order):
+def _count_values(x, order, xs):
     n_values = 0
     for r in range(order.shape[0]):
-        if r == 0 or x[order[r]] != x[order[r - 1]]:
+        value = x[order[r]]
+        xs[r] = value
+        if r == 0 or value != xs[r - 1]:
             n_values += 1
     return n_values
 
 
 @njit(**NJIT)
-def _fill_value_table(x, order, y_codes, weights, values, table):
+def _fill_value_table(xs, order, y_codes, weights, values, table):
     n_classes = table.shape[1]
     unit = weights.shape[0] == 0
     v = -1
     for r in range(order.shape[0]):
-        i = order[r]
-        if r == 0 or x[i] != x[order[r - 1]]:
+        if r == 0 or xs[r] != xs[r - 1]:
             v += 1
-            values[v] = x[i]
+            values[v] = xs[r]
+        i = order[r]
         label = y_codes[i]
         if label < 0 or label >= n_classes:
             raise ValueError("class code out of range")
