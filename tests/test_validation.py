@@ -226,3 +226,29 @@ def test_unsorted_integer_factorization_looks_up_every_row(dtype):
     assert len(plain.categories) == 201  # every value of the range
     assert plain.categories.dtype == column.dtype
     assert_array_equal(plain.categories[plain.lookup[plain.raw_codes + 1]], column)
+
+
+@pytest.mark.parametrize("dtype", ["str", "string"])
+@pytest.mark.parametrize("chunk", [7, 1 << 16])
+def test_python_string_columns_factorize_like_pandas(dtype, chunk, monkeypatch):
+    """Check that a Python-backed string column, factorized through its object
+    array, gives pd.factorize's codes and values (NaN and pd.NA missing)."""
+    import partikit._validation as validation
+
+    monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", chunk)
+    rng = np.random.default_rng(0)
+    values = rng.choice(["b", "a", "c", None], size=100).astype(object)
+    values[90:] = "late"
+    if dtype == "str":  # NaN as the missing value (pandas >= 2.3)
+        try:
+            string_dtype = pd.StringDtype("python", na_value=np.nan)
+        except TypeError:
+            pytest.skip("pandas < 2.3 has no NaN-valued string dtype")
+    else:
+        string_dtype = pd.StringDtype("python")
+    column = pd.Series(values, dtype=string_dtype)
+    codes, uniques = validation.factorize(column)
+    expected_codes, expected_uniques = pd.factorize(column, use_na_sentinel=True)
+    assert_array_equal(codes, expected_codes)
+    assert_array_equal(uniques, np.asarray(expected_uniques, dtype=object))
+    assert uniques.dtype == object
