@@ -292,43 +292,47 @@ def _nominal_loop(
             other = flags[_OTHER]
             gone = flags[_GONE]
             top = -1
+            top_nlp = np.inf
             for s in range(n_live):
                 h = group[s]
                 if changed >= 0 and h != changed and h != other:
-                    mate = -1
-                    if key_lo[h] >= 0:
-                        lo = int(key_lo[h])
-                        mate = int(key_hi[h]) if lo == h else lo
+                    low = key_lo[h]
+                    high = key_hi[h]
                     if (
-                        mate == changed
-                        or mate == gone
-                        or (other >= 0 and mate == other)
+                        low == changed
+                        or high == changed
+                        or low == gone
+                        or high == gone
+                        or (other >= 0 and (low == other or high == other))
                     ):
                         mark[h] = 1
                     for kk in range(1 if other < 0 else 2):
-                        partner_g = changed if kk == 0 else other
                         statistic = stats[kk, s]
                         dof = present[kk, s] - 1
+                        # same degrees of freedom: the statistic orders the
+                        # p-values, so the tail probability waits until the pair
+                        # wins (most offers lose on the statistic alone)
+                        same = low >= 0 and dof == key_dof[h]
+                        if same and statistic > key_stat[h]:
+                            continue
+                        partner_g = changed if kk == 0 else other
                         lo_f = float(partner_g if partner_g < h else h)
                         hi_f = float(h if partner_g < h else partner_g)
-                        # same degrees of freedom: the statistic orders the
-                        # p-values, so the tail probability waits until the pair wins
-                        same = key_lo[h] >= 0 and dof == key_dof[h]
                         nlp = key_nlp[h]
                         if not same:
-                            nlp = (
-                                -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
-                            )
-                        if key_lo[h] < 0:
+                            nlp = 0.0
+                            if dof > 0:
+                                nlp = -log_chi2_sf(statistic, float(dof))
+                        if low < 0:
                             better = True
                         elif nlp != key_nlp[h]:
                             better = nlp < key_nlp[h]
                         elif statistic != key_stat[h]:
                             better = statistic < key_stat[h]
-                        elif lo_f != key_lo[h]:
-                            better = lo_f < key_lo[h]
+                        elif lo_f != low:
+                            better = lo_f < low
                         else:
-                            better = hi_f < key_hi[h]
+                            better = hi_f < high
                         if better:
                             if same and dof > 0:
                                 nlp = -log_chi2_sf(statistic, float(dof))
@@ -340,18 +344,21 @@ def _nominal_loop(
                             key_lo[h] = lo_f
                             key_hi[h] = hi_f
                             mark[h] = 0
-                if key_lo[h] < 0:
+                            low = lo_f
+                            high = hi_f
+                # the first key: a key with a larger -log p is rarely looked at
+                # further (no key: -log p is +inf)
+                if key_nlp[h] > top_nlp or key_lo[h] < 0:
                     continue
-                if top < 0:
+                if top < 0 or key_nlp[h] < top_nlp:
                     top = h
-                elif key_nlp[h] != key_nlp[top]:
-                    top = h if key_nlp[h] < key_nlp[top] else top
                 elif key_stat[h] != key_stat[top]:
                     top = h if key_stat[h] < key_stat[top] else top
                 elif key_lo[h] != key_lo[top]:
                     top = h if key_lo[h] < key_lo[top] else top
                 elif key_hi[h] < key_hi[top]:
                     top = h
+                top_nlp = key_nlp[top]
             if changed >= 0:
                 flags[_CHANGED] = -1
                 flags[_OTHER] = -1
@@ -416,20 +423,28 @@ def _nominal_loop(
             # drops the wrap-around that keeps LLVM from vectorising
             start = np.uintp(first)
             stop = np.uintp(n_live)
+            # classes present: g's, and those absent from g where column s has
+            # cases (counted apart, so that the usual loop, every class present
+            # in g, adds no count)
+            present_g = 0
+            for j in range(n_classes):
+                present_g += 1 if counts[j, s_g] > 0.0 else 0
             for s in range(start, stop):
                 acc[s] = 0.0
                 err[s] = 0.0
-                cnt[s] = 0
+                cnt[s] = present_g
             for j in range(n_classes):
                 u = counts[j, s_g]
                 column = counts[j]
+                if u <= 0.0:
+                    for s in range(start, stop):
+                        cnt[s] += column[s] > 0.0
                 if test == PEARSON:
                     for s in range(start, stop):
                         v = column[s]
                         t = u + v
                         d = u * totals[s] - v * n_g
                         term = d * d / t if t > 0.0 else 0.0
-                        cnt[s] += 1 if t > 0.0 else 0
                         # Knuth's TwoSum, as in _pair_statistic (a zero term
                         # changes nothing)
                         following = acc[s] + term
@@ -444,7 +459,6 @@ def _nominal_loop(
                         t = u + v
                         if t <= 0.0:
                             continue
-                        cnt[s] += 1
                         n_h = totals[s]
                         total = n_g + n_h
                         term = 0.0
