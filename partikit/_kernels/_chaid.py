@@ -751,26 +751,19 @@ def init_state(table, ordinal, test):
     totals = np.zeros(n_rows)
     for j in range(n_classes):
         totals += counts[j]
-    links = np.empty((11, n_rows), dtype=np.intp)
-    links[_ALIVE] = 1
-    links[_N_CATS] = 1
-    links[_FIRST] = np.arange(n_rows)
+    # a few numpy calls (a tree calls this for every node and column)
+    rows = np.arange(n_rows)
+    links = np.zeros((11, n_rows), dtype=np.intp)
+    links[_ALIVE : _N_CATS + 1] = 1
+    links[(_FIRST, _LAST, _SLOT, _GROUP),] = rows
     links[_FOLLOWING] = -1
-    links[_LAST] = np.arange(n_rows)
-    links[_PREV] = np.arange(n_rows) - 1
-    links[_NEXT] = np.arange(n_rows) + 1
-    links[_MARK] = 0
-    links[_DIRTY] = 0
-    links[_SLOT] = np.arange(n_rows)
-    links[_GROUP] = np.arange(n_rows)
+    links[_PREV] = rows - 1
+    links[_NEXT] = rows + 1
     if n_rows > 0:
         links[_NEXT, n_rows - 1] = -1
-    keys = np.empty((5, n_rows))
-    keys[_NLP] = np.inf
-    keys[_STAT] = np.inf
+    keys = np.full((5, n_rows), np.inf)
     keys[_DOF] = 0.0
-    keys[_LO] = -1.0
-    keys[_HI] = -1.0
+    keys[_LO : _HI + 1] = -1.0
     flags = np.array([1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1], np.intp)
     state = (table, counts, totals, links, keys, flags)
     if ordinal:
@@ -898,18 +891,27 @@ def group_labels(state):
     """Label of every row: groups numbered 0, 1, ... by their smallest row."""
     links = state[_LINKS]
     n_rows = links.shape[1]
+    if n_rows <= 64:
+        # a short walk along the lists
+        labels = np.empty(n_rows, dtype=np.intp)
+        following = links[_FOLLOWING].tolist()
+        for label, g in enumerate(np.flatnonzero(links[_ALIVE]).tolist()):
+            row = g
+            while row >= 0:
+                labels[row] = label
+                row = following[row]
+        return labels
     # each row's group is the head of its list (the group's smallest row, where
     # its list starts): pointer jumping along the links backwards, O(c log c)
     # in numpy, rather than one more kernel to compile
     head = np.arange(n_rows)
     following = links[_FOLLOWING]
-    linked = following >= 0
-    head[following[linked]] = np.flatnonzero(linked)
-    while True:
-        jumped = head[head]
-        if np.array_equal(jumped, head):
-            break
-        head = jumped
+    linked = np.flatnonzero(following >= 0)
+    head[following[linked]] = linked
+    # after k jumps a row points 2^k rows back (or to its head); no list is longer
+    # than the largest group ever formed
+    for _ in range(int(links[_N_CATS].max(initial=1)).bit_length()):
+        head = head[head]
     label_of = np.cumsum(links[_ALIVE]) - 1
     return label_of[head]
 
