@@ -677,7 +677,6 @@ def naive_adjacent_merges(table, min_count):
     return np.array(starts), merges
 
 
-
 def naive_adjacent_merges_exact(table, min_count):
     """Twin of ``adjacent_merges`` with its float operations: the greedy loop
     that scans every adjacent pair at each merge, sums made row by row then
@@ -737,6 +736,7 @@ def naive_adjacent_merges_exact(table, min_count):
         np.array(absorbed, dtype=np.intp),
         np.array(deltas, dtype=np.float64),
     )
+
 
 def _delta_with_q(a, b, q):
     na, nb = a.sum(), b.sum()
