@@ -295,6 +295,14 @@ def log10_stirling2(n, k):
     cost is ``O(k (n - k))`` operations in ``min(k, n - k)`` vectorised passes, so
     ``S(100000, 8)`` takes a few milliseconds.
 
+    When ``r = k (1 - 1/k)^n <= 0.1`` (many more elements than blocks, the usual
+    case of a column's categories and its groups) the explicit formula is summed
+    instead, from its dominant term:
+    ``S(n, k) = k^n / k! * sum_m (-1)^m C(k, m) (1 - m/k)^n``. Its terms are
+    bounded by ``r^m / m!``, so they decrease from the first, the sum lies within
+    ``[1 - r, 1]``, there is no cancellation, and a handful of terms reach full
+    precision in microseconds (``S(1000, 123)`` took 2.7 ms by the recurrence).
+
     References
     ----------
     .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
@@ -315,6 +323,19 @@ def log10_stirling2(n, k):
         return -math.inf
     if k == n or k == 1:
         return 0.0
+    ratio = k * math.exp(n * math.log1p(-1.0 / k))
+    if ratio <= 0.1:
+        terms = [1.0]
+        log_binom = 0.0
+        for m in range(1, k):
+            log_binom += math.log((k - m + 1) / m)
+            term = math.exp(log_binom + n * math.log1p(-m / k))
+            terms.append(-term if m % 2 else term)
+            # terms fall by a factor r or more each: the rest is below rounding
+            if term < 1e-18:
+                break
+        log_value = n * math.log(k) - math.lgamma(k + 1) + math.log(math.fsum(terms))
+        return log_value / LN10
     depth = n - k
     if depth < k:
         # Walk the rows d = 1 .. n - k, each a vector over j = 0 .. k.

@@ -224,6 +224,17 @@ def test_log10_stirling2_large_arguments():
         assert_allclose(got, math.log10(naive_stirling2(n, k)), rtol=1e-12)
 
 
+def test_log10_stirling2_series_and_recurrence_agree_with_exact():
+    """Check both routes (series when k (1 - 1/k)^n <= 0.1, else recurrence)."""
+    routes = set()
+    for n in [*range(2, 60), 100, 200, 500, 1000, 2000]:
+        for k in range(2, n, max(1, n // 40)):
+            routes.add(k * (1.0 - 1.0 / k) ** n <= 0.1)
+            exact = math.log10(naive_stirling2(n, k))
+            assert_allclose(log10_stirling2(n, k), exact, rtol=2e-15)
+    assert routes == {True, False}
+
+
 def test_log10_stirling2_edge_cases():
     """Check that log10_stirling2 handles zero blocks and too many blocks."""
     assert log10_stirling2(0, 0) == 0.0
