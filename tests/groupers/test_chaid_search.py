@@ -19,7 +19,7 @@ from numpy.testing import assert_array_equal
 from partikit._kernels import _chaid as kernel
 from partikit._kernels import _codes as codes
 from partikit._kernels._special import log_chi2_sf_array
-from tests.naive import naive_chaid_merges
+from tests.naive import naive_chaid_merges, naive_pair_test
 
 
 def _kernel_labels(table, alpha, ordinal, min_groups, max_groups, test):
@@ -150,10 +150,54 @@ def test_search_matches_brute_force_on_larger_tables(seed):
             )
 
 
+def _naive_near_tie(table, rule, relative=1e-12):
+    """Whether some step of the naive merge loop has its two first pairs tied
+    up to rounding (-log p and statistic), or its first pair's p-value at
+    ``alpha`` up to rounding: there the kernel's arithmetic and the naive one's
+    may rightly choose differently."""
+    test = "pearson" if rule["test"] == codes.PEARSON else "likelihood_ratio"
+    groups = [[i] for i in range(len(table))]
+    while len(groups) > rule["min_groups"]:
+        candidates = []
+        for a in range(len(groups)):
+            partners = [a + 1] if rule["ordinal"] else range(a + 1, len(groups))
+            for b in partners:
+                if b < len(groups):
+                    u, v = table[groups[a]].sum(axis=0), table[groups[b]].sum(axis=0)
+                    statistic, _, log_p = naive_pair_test(u, v, test)
+                    candidates.append((-log_p, statistic, a, b))
+        if not candidates:
+            return False
+        candidates.sort()
+
+        def close(x, y):
+            return abs(x - y) <= relative * max(1.0, abs(x), abs(y))
+
+        first = candidates[0]
+        if len(candidates) > 1:
+            second = candidates[1]
+            if close(first[0], second[0]) and close(first[1], second[1]):
+                return True
+        if close(first[0], -math.log(rule["alpha"])):
+            return True
+        _, _, a, b = candidates[0]
+        groups[a] = sorted(groups[a] + groups[b])
+        del groups[b]
+        groups.sort(key=lambda g: g[0])
+    return False
+
+
 def test_search_matches_naive_twin_on_random_tables():
     """Check 400 random tables against the naive twin (scipy's tail probability,
-    correctly rounded sums)."""
+    correctly rounded sums of exactly computed terms).
+
+    The two arithmetics round differently, so they may rightly part where two
+    pairs tie in exact arithmetic (e.g. terms ``1 log 1.5 + 5 log 1.5`` against
+    ``3 log 1.5 + 3 log 1.5``; with numba 0.60 one such table of the 400 parts):
+    a difference is allowed only there, and rarely.
+    """
     rng = np.random.default_rng(7)
+    parted = 0
     for _ in range(400):
         table = _random_table(rng, 7)
         rule = _random_rule(rng)
@@ -168,4 +212,8 @@ def test_search_matches_naive_twin_on_random_tables():
         expected = np.empty(len(table), dtype=np.intp)
         for label, group in enumerate(groups):
             expected[group] = label
-        assert_array_equal(_kernel_labels(table, **rule), expected)
+        labels = _kernel_labels(table, **rule)
+        if not np.array_equal(labels, expected):
+            assert _naive_near_tie(table, rule), (table, rule, labels, expected)
+            parted += 1
+    assert parted <= 4
