@@ -282,8 +282,9 @@ def integer_range(values):
     """Smallest and largest value of a numpy integer column, else None.
 
     None for any column that is not a non-empty 1-D numpy integer array (or a
-    pandas Series of one), and for unsigned values beyond the largest ``intp``,
-    so that a value minus the smallest always fits an ``intp``.
+    pandas Series of one; a pandas ``category`` column is read through its own
+    codes instead), and for unsigned values beyond the largest ``intp``, so that
+    a value minus the smallest always fits an ``intp``.
 
     Parameters
     ----------
@@ -294,7 +295,7 @@ def integer_range(values):
     span : tuple of (int, int) or None
     """
     dtype = getattr(values, "dtype", None)
-    if isinstance(dtype, pd.StringDtype) or (
+    if isinstance(dtype, (pd.StringDtype, pd.CategoricalDtype)) or (
         isinstance(dtype, np.dtype) and dtype.kind not in "iu"
     ):
         # decided by the dtype: np.asarray would turn Arrow-backed strings into
@@ -307,6 +308,31 @@ def integer_range(values):
     if high > np.iinfo(np.intp).max:
         return None
     return low, high
+
+
+def small_integer_range(values, max_values):
+    """An integer column and its range when it spans at most ``max_values``.
+
+    For a caller that reads the column through its values (a value minus the
+    smallest is its code: no factorization, no array of codes).
+
+    Parameters
+    ----------
+    values : pandas Series or ndarray
+    max_values : int
+        Largest number of integers the range may hold.
+
+    Returns
+    -------
+    span : tuple of (ndarray, int, int) or None
+        The column as a numpy array, its smallest value and the number of
+        integers of its range; None when :func:`integer_range` is None or the
+        range is larger.
+    """
+    span = integer_range(values)
+    if span is None or span[1] - span[0] + 1 > max_values:
+        return None
+    return np.asarray(values), span[0], span[1] - span[0] + 1
 
 
 #: An integer column of range below this, or below an eighth of its length, is

@@ -28,7 +28,7 @@ from partikit._validation import (
     check_sample_weight,
     factorize_column,
     feature_name,
-    integer_range,
+    small_integer_range,
 )
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
@@ -104,19 +104,16 @@ def column_table(column, name, y_codes, sample_weight, n_classes):
     table : ndarray of float64 of shape (len(categories) + 1, n_classes)
         The last row counts the missing values.
     """
-    if not isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
-        span = integer_range(column)
-        if span is not None:
-            low, high = span
-            n_values = high - low + 1
-            if n_values * n_classes <= max(len(y_codes), _MIN_DIRECT_CELLS):
-                values = np.asarray(column)
-                table = build_table(
-                    values, y_codes, sample_weight, n_values + 1, n_classes,
-                    offset=low,
-                )  # fmt: skip
-                categories = (np.arange(n_values) + low).astype(values.dtype)
-                return categories, NUMERIC_KIND, table
+    span = small_integer_range(
+        column, max(len(y_codes), _MIN_DIRECT_CELLS) // max(n_classes, 1)
+    )
+    if span is not None:
+        values, low, n_values = span
+        table = build_table(
+            values, y_codes, sample_weight, n_values + 1, n_classes, offset=low
+        )
+        categories = (np.arange(n_values) + low).astype(values.dtype)
+        return categories, NUMERIC_KIND, table
     factorized = factorize_column(column, name)
     table = build_table(
         factorized.raw_codes,

@@ -42,7 +42,7 @@ from partikit._validation import (
     category_lookup,
     factorize,
     factorize_column,
-    integer_range,
+    small_integer_range,
 )
 
 #: Code of a combination not seen in fit, when there is no grouper.
@@ -466,15 +466,12 @@ def member_digits(column, name):
     (:func:`~partikit._validation.factorize_column`), its sorted categories the
     digits and the missing value the last one.
     """
-    if not isinstance(getattr(column, "dtype", None), pd.CategoricalDtype):
-        span = integer_range(column)
-        if span is not None and span[1] - span[0] < max(len(column), 1 << 16):
-            low, high = span
-            values = np.asarray(column)
-            radix = high - low + 1
-            digits = (np.arange(radix) + low).astype(values.dtype)
-            lookup = np.arange(-1, radix, dtype=np.intp)
-            return Digits(values, low, lookup, radix, digits, NUMERIC_KIND)
+    span = small_integer_range(column, max(len(column), 1 << 16))
+    if span is not None:
+        values, low, radix = span
+        digits = (np.arange(radix) + low).astype(values.dtype)
+        lookup = np.arange(-1, radix, dtype=np.intp)
+        return Digits(values, low, lookup, radix, digits, NUMERIC_KIND)
     factorized = factorize_column(column, name)
     n_values = len(factorized.categories)
     lookup = factorized.lookup.copy()

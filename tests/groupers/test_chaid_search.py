@@ -19,19 +19,19 @@ from numpy.testing import assert_array_equal
 from partikit._kernels import _chaid as kernel
 from partikit._kernels import _codes as codes
 from partikit._kernels._special import log_chi2_sf_array
+from tests.groupers.test_chaid import _kernel_labels as kernel_labels
 from tests.naive import naive_chaid_merges, naive_pair_test
 
 
 def _kernel_labels(table, alpha, ordinal, min_groups, max_groups, test):
-    state = kernel.init_state(table, ordinal, test)
-    kernel.merge_until(
-        state,
-        -math.log(alpha),
-        min_groups,
-        -1 if max_groups is None else max_groups,
-        False,
+    return kernel_labels(
+        table,
+        alpha,
+        ordinal=ordinal,
+        min_groups=min_groups,
+        max_groups=max_groups,
+        test="pearson" if test == codes.PEARSON else "likelihood_ratio",
     )
-    return kernel.group_labels(state)
 
 
 def _brute_force_labels(table, alpha, ordinal, min_groups, max_groups, test):
