@@ -70,6 +70,16 @@ class _Renderer:
 
     def conditions(self, node):
         """One condition per child slot of ``node``."""
+        name, parts = self.partitions(node)
+        return [f"{name} {part}" for part in parts]
+
+    def partitions(self, node):
+        """The split's name and, per child slot, the part of its values.
+
+        The name is a column or a projection; a part reads ``in {red, blue}``,
+        ``<= 30.50``, ``>  30.50`` or ``in (30.50, 45.00]``, followed by
+        ``or missing`` where missing values go (``plot_tree`` shares this text).
+        """
         tree = self.tree
         n_children = tree.n_children[node]
         if tree.kind[node] == CATEGORICAL:
@@ -83,8 +93,8 @@ class _Renderer:
                 if len(members) > self.max_categories:
                     extra = len(members) - self.max_categories
                     members = members[: self.max_categories] + [f"... +{extra} more"]
-                texts.append(f"{self.feature_names[j]} in {{{', '.join(members)}}}")
-            return texts
+                texts.append(f"in {{{', '.join(members)}}}")
+            return self.feature_names[j], texts
         if tree.kind[node] == NUMERIC:
             name = self.feature_names[self.numeric[tree.feature[node]]]
         else:
@@ -97,15 +107,15 @@ class _Renderer:
         texts = []
         for slot in range(n_children):
             if slot == 0:
-                text = f"{name} <= {cuts[0]}"
+                text = f"<= {cuts[0]}"
             elif slot == n_children - 1:
-                text = f"{name} >  {cuts[-1]}"
+                text = f">  {cuts[-1]}"
             else:
-                text = f"{name} in ({cuts[slot - 1]}, {cuts[slot]}]"
+                text = f"in ({cuts[slot - 1]}, {cuts[slot]}]"
             if tree.nan_child[node] == slot:
                 text += " or missing"
             texts.append(text)
-        return texts
+        return name, texts
 
     def leaf(self, node):
         value = self.tree.value[node]
