@@ -60,6 +60,8 @@ class ColumnFit(NamedTuple):
         ``default_group_`` entries and the kind of the categories.
     bin_edges : ndarray or None
         Discretizers: the ``bin_edges_`` entry.
+    n_values : int
+        Discretizers: the number of distinct values (missing excluded).
     """
 
     table: np.ndarray
@@ -71,6 +73,7 @@ class ColumnFit(NamedTuple):
     default_group: int = -1
     kind: str | None = None
     bin_edges: np.ndarray | None = None
+    n_values: int = 0
 
 
 def fit_columns(fit_column, arguments, n_jobs, *, stacklevel=4):

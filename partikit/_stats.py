@@ -36,6 +36,7 @@ __all__ = [
     "log10_bonferroni_ordinal",
     "log10_chi2_sf",
     "log10_stirling2",
+    "weight_of_evidence",
 ]
 
 LN10 = math.log(10.0)
@@ -606,3 +607,40 @@ def grouped_significance(grouped_table, n_categories):
     return bonferroni_adjust(
         log10_p, log10_bonferroni_nominal(n_categories, min(n_groups, n_categories))
     )
+
+
+def weight_of_evidence(table):
+    """Regularised weight of evidence of each part of a two-class table.
+
+    ``log(((pos_g + 1) / (P + 2)) / ((neg_g + 1) / (N + 2)))`` with the second
+    class positive: the formula of ``category_encoders.WOEEncoder``
+    (regularization 1), which stays finite for a pure part. A part of total
+    weight 1 (one row) gets 0, as that encoder gives a single-row category.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, 2)
+        Class counts (weighted) of each part: negatives, positives.
+
+    Returns
+    -------
+    woe : ndarray of float64 of shape (n_parts,)
+
+    References
+    ----------
+    .. [1] N. Siddiqi, "Credit Risk Scorecards: Developing and Implementing
+       Intelligent Credit Scoring", Wiley, 2006.
+
+    Examples
+    --------
+    >>> from partikit._stats import weight_of_evidence
+    >>> weight_of_evidence([[30.0, 10.0], [10.0, 30.0]]).round(3)
+    array([-1.036,  1.036])
+    """
+    table = np.asarray(table, dtype=np.float64)
+    negatives, positives = table[:, 0], table[:, 1]
+    share_positive = (positives + 1.0) / (positives.sum() + 2.0)
+    share_negative = (negatives + 1.0) / (negatives.sum() + 2.0)
+    woe = np.log(share_positive / share_negative)
+    woe[table.sum(axis=1) == 1.0] = 0.0
+    return woe

@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
+from partikit._inspection import ColumnParts, PartitionInspectionMixin, interval_labels
 from partikit._kernels._multisplit import segment_sums, value_table
 from partikit._tables import check_table, midpoints
 from partikit._validation import (
@@ -43,7 +44,7 @@ class CutResult(NamedTuple):
     statistics: dict
 
 
-class BaseDiscretizer(TransformerMixin, BaseEstimator):
+class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Base class of partikit's supervised discretizers.
 
     A discretizer learns, for each numeric column, cut points from a
@@ -151,6 +152,7 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
         self.missing_bin_ = self.n_bins_.copy()
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
+        self._n_values = np.array([f.n_values for f in fitted], dtype=np.intp)
         self._end_fit()
         return self
 
@@ -201,6 +203,7 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
                 statistics={},
                 warnings=tuple(messages),
                 bin_edges=edges,
+                n_values=0,
             )
         if len(values) == 1:
             messages.append(
@@ -221,6 +224,21 @@ class BaseDiscretizer(TransformerMixin, BaseEstimator):
             statistics=result.statistics,
             warnings=tuple(messages),
             bin_edges=edges,
+            n_values=len(values),
+        )
+
+    def _column_parts(self, j, max_categories):
+        """Column ``j``'s bins, the missing bin last, as inspection reads them."""
+        n_bins = int(self.n_bins_[j])
+        missing = np.zeros(n_bins + 1, dtype=bool)
+        missing[-1] = True
+        return ColumnParts(
+            kind="numeric",
+            n_values=int(self._n_values[j]),
+            labels=[*interval_labels(self.bin_edges_[j][1:-1]), "missing"],
+            table=self.table_[j],
+            missing=missing,
+            unknown=np.zeros(n_bins + 1, dtype=bool),
         )
 
     def _bin_codes(self, X):

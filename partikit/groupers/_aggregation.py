@@ -21,6 +21,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
+from partikit._inspection import PartitionInspectionMixin
 from partikit._stats import grouped_significance
 from partikit._tables import build_table, merge_rows
 from partikit._validation import (
@@ -59,7 +60,7 @@ _MAX_SHOWN = 5
 # --------------------------------------------------------------------------------------
 
 
-class AttributeAggregator(TransformerMixin, BaseEstimator):
+class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Combine sets of columns into multi-valued attributes, optionally grouped.
 
     Each aggregate is the cartesian product of its member columns: one value per
@@ -738,6 +739,17 @@ class AttributeAggregator(TransformerMixin, BaseEstimator):
         for k, column in enumerate(kept + codes):
             out[:, k] = column
         return out
+
+    def _inspected(self):
+        # the partitions are the grouper's, over the kept columns and aggregates
+        check_is_fitted(self)
+        if self.grouper_ is None:
+            raise ValueError(
+                "This AttributeAggregator has no grouper: its output columns are "
+                "the combinations themselves, not a partition. Set grouper= (for "
+                "instance KhiopsGrouper()) to inspect its groups."
+            )
+        return self.grouper_
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns.

@@ -16,7 +16,9 @@ from sklearn.utils.validation import check_is_fitted
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
+from partikit._inspection import ColumnParts, PartitionInspectionMixin, members_label
 from partikit._kernels._tables import apply_lookup
+from partikit._stats import weight_of_evidence
 from partikit._tables import build_table, check_table, merge_rows
 from partikit._validation import (
     NUMERIC_KIND,
@@ -133,7 +135,7 @@ def _ordered_categories(column):
     return None
 
 
-class BaseGrouper(TransformerMixin, BaseEstimator):
+class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Base class of partikit's supervised groupers.
 
     A grouper learns, for each categorical column, a partition of its categories
@@ -382,22 +384,34 @@ class BaseGrouper(TransformerMixin, BaseEstimator):
     def _fit_woe(self):
         """Weight of evidence of every group, from the groups' class counts.
 
-        ``log(((pos_g + 1) / (P + 2)) / ((neg_g + 1) / (N + 2)))`` with the
-        second class of ``classes_`` positive: the regularised formula of
-        ``category_encoders.WOEEncoder`` (regularization 1), computed from the
-        fitted tables, so that float frequency weights need no rebuilt rows. A
-        group of total weight 1 (one row) gets 0, as that encoder gives a
-        single-row category.
+        :func:`~partikit._stats.weight_of_evidence` of each fitted table: the
+        formula of ``category_encoders.WOEEncoder``, computed from the tables so
+        that float frequency weights need no rebuilt rows.
         """
-        woe = []
-        for table in self.table_:
-            negatives, positives = table[:, 0], table[:, 1]
-            share_positive = (positives + 1.0) / (positives.sum() + 2.0)
-            share_negative = (negatives + 1.0) / (negatives.sum() + 2.0)
-            values = np.log(share_positive / share_negative)
-            values[table.sum(axis=1) == 1.0] = 0.0
-            woe.append(values)
-        return woe
+        return [weight_of_evidence(table) for table in self.table_]
+
+    def _column_parts(self, j, max_categories):
+        """Column ``j``'s groups as the inspection methods read them."""
+        categories = self.categories_[j]
+        has_missing = len(categories) > 0 and pd.isna(categories[-1])
+        groups = self.groups_[j]
+        default = int(self.default_group_[j])
+        unknown = np.zeros(len(groups), dtype=bool)
+        missing = np.zeros(len(groups), dtype=bool)
+        if has_missing:
+            missing[self.group_ids_[j][-1]] = True
+        if self.handle_unknown == "default_group":
+            unknown[default] = True
+            # a missing value unseen in fit is an unknown category
+            missing[default] |= not has_missing
+        return ColumnParts(
+            kind="categorical",
+            n_values=len(categories),
+            labels=[members_label(g, max_categories) for g in groups],
+            table=self.table_[j],
+            missing=missing,
+            unknown=unknown,
+        )
 
     def _encode_column(self, column, j, out):
         """Write the group id of every row of column ``j`` into ``out[:, j]``."""

@@ -1,0 +1,382 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""What a fitted partition looks like: partition tables, the column summary, plots.
+
+Every fitted grouper and discretizer (and :class:`AttributeAggregator` with a
+grouper) shows each column's partition as a table with one row per part, and
+ranks its columns by how much their partition tells of the target. Everything
+here is computed from the fitted attributes (``table_``, ``categories_``,
+``bin_edges_``...): no data is kept and nothing is refitted.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import check_is_fitted
+
+from partikit._stats import (
+    bonferroni_adjust,
+    chi2_test,
+    log10_bonferroni_nominal,
+    log10_bonferroni_ordinal,
+    weight_of_evidence,
+)
+
+#: Members listed in a group's label before the rest is counted.
+DEFAULT_MAX_CATEGORIES = 10
+
+#: The columns of :meth:`PartitionInspectionMixin.partition_summary`.
+SUMMARY_COLUMNS = (
+    "kind", "n_values", "n_parts", "chi2", "dof", "log10_pvalue",
+    "log10_adjusted_pvalue", "cramers_v", "iv", "rank",
+)  # fmt: skip
+
+
+class ColumnParts(NamedTuple):
+    """One fitted column's partition, as the inspection methods read it.
+
+    Attributes
+    ----------
+    kind : {"categorical", "numeric"}
+    n_values : int
+        Categories (the missing category included) or distinct values (missing
+        excluded) seen in fit.
+    labels : list of str
+        A readable label of each part.
+    table : ndarray of shape (n_parts, n_classes)
+        Class counts (weighted) of each part.
+    missing, unknown : ndarray of bool of shape (n_parts,)
+        The part that ``transform`` sends missing values to, and the one that
+        receives categories not seen in fit.
+    """
+
+    kind: str
+    n_values: int
+    labels: list
+    table: np.ndarray
+    missing: np.ndarray
+    unknown: np.ndarray
+
+
+def value_text(value):
+    """A category as a label shows it; missing values read ``missing``."""
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return "missing"
+    return str(value)
+
+
+def members_label(values, max_categories):
+    """The members of a group, the first ``max_categories`` then a count.
+
+    Examples
+    --------
+    >>> members_label(["a", "b", "c", "d"], 2)
+    'a, b, ... (+2 more)'
+    """
+    texts = [value_text(v) for v in values]
+    if max_categories is None or len(texts) <= max_categories:
+        return ", ".join(texts)
+    shown = ", ".join(texts[:max_categories])
+    return f"{shown}, ... (+{len(texts) - max_categories} more)"
+
+
+def _distinct_texts(values):
+    """Shortest ``g`` formatting (4 to 17 digits) that keeps the values apart."""
+    for digits in range(4, 18):
+        texts = [f"{v:.{digits}g}" for v in values]
+        if len(set(texts)) == len(texts):
+            return texts
+    return [repr(float(v)) for v in values]
+
+
+def interval_labels(cuts):
+    """Labels ``(lo, hi]`` of the bins that inner cut points ``cuts`` make.
+
+    A value ``x`` with ``cuts[m-1] < x <= cuts[m]`` is in bin ``m``; the end
+    bins are open to infinity.
+
+    Examples
+    --------
+    >>> interval_labels([1.5, 3.25])
+    ['(-inf, 1.5]', '(1.5, 3.25]', '(3.25, inf)']
+    """
+    texts = _distinct_texts(cuts)
+    bounds = ["-inf", *texts, "inf"]
+    labels = [f"({lo}, {hi}]" for lo, hi in zip(bounds[:-2], bounds[1:-1], strict=True)]
+    labels.append(f"({bounds[-2]}, inf)")
+    return labels
+
+
+def partition_frame(parts, classes):
+    """The partition table of one column (see ``partition_table``)."""
+    table = np.asarray(parts.table, dtype=np.float64)
+    counts = table.sum(axis=1)
+    total = counts.sum()
+    names = [str(c) for c in classes]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rates = table / counts[:, None]
+        share = counts / total if total > 0 else np.full(len(counts), np.nan)
+    data = {"label": list(parts.labels), "count": counts, "share": share}
+    data.update((f"count_{name}", table[:, c]) for c, name in enumerate(names))
+    data.update((f"rate_{name}", rates[:, c]) for c, name in enumerate(names))
+    if len(names) == 2:
+        woe, iv = _woe_iv(table)
+        data.update(event_rate=rates[:, 1], woe=woe, iv=iv)
+    data["missing"] = np.asarray(parts.missing, dtype=bool)
+    data["unknown"] = np.asarray(parts.unknown, dtype=bool)
+    return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
+
+
+def _woe_iv(table):
+    """Weight of evidence and information value of each part (binary target).
+
+    The WoE is that of ``encode="woe"`` (:func:`~partikit._stats.weight_of_evidence`),
+    NaN for an empty part; a part's IV is ``(pos/P - neg/N) * woe``, 0 when empty.
+    """
+    woe = weight_of_evidence(table)
+    negatives, positives = table[:, 0], table[:, 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        iv = (positives / positives.sum() - negatives / negatives.sum()) * woe
+    empty = table.sum(axis=1) == 0
+    woe[empty] = np.nan
+    iv[empty] = 0.0
+    return woe, iv
+
+
+def column_statistics(parts, n_classes):
+    """The figures of one column in ``partition_summary`` (rank excluded)."""
+    table = np.asarray(parts.table, dtype=np.float64)
+    chi2, dof, log10_pvalue = chi2_test(table)
+    rows = int((table.sum(axis=1) > 0).sum())
+    columns = int((table.sum(axis=0) > 0).sum())
+    total = table.sum()
+    smaller = min(rows, columns) - 1
+    cramers_v = float(np.sqrt(chi2 / (total * smaller))) if smaller > 0 else 0.0
+    iv = float(_woe_iv(table)[1].sum()) if n_classes == 2 else np.nan
+    return {
+        "kind": parts.kind,
+        "n_values": int(parts.n_values),
+        "n_parts": rows,
+        "chi2": float(chi2),
+        "dof": int(dof),
+        "log10_pvalue": float(log10_pvalue),
+        "log10_adjusted_pvalue": _adjusted(parts, log10_pvalue),
+        "cramers_v": min(cramers_v, 1.0),
+        "iv": iv,
+    }
+
+
+def _adjusted(parts, log10_pvalue):
+    """The p-value times the number of partitions the method chose among.
+
+    Kass's Bonferroni multiplier: the ways to group ``n_values`` categories
+    into the column's groups (nominal), or to cut ``n_values`` ordered values
+    into its intervals (ordinal; a missing bin is not chosen, so not counted).
+    """
+    holds_rows = parts.table.sum(axis=1) > 0
+    n_parts = int(holds_rows.sum())
+    if parts.kind == "numeric":
+        n_parts -= int(holds_rows[parts.missing].any())
+        log10_multiplier = log10_bonferroni_ordinal(
+            max(parts.n_values, 1), min(max(n_parts, 1), max(parts.n_values, 1))
+        )
+    else:
+        log10_multiplier = log10_bonferroni_nominal(
+            max(parts.n_values, 1), min(max(n_parts, 1), max(parts.n_values, 1))
+        )
+    return float(bonferroni_adjust(log10_pvalue, log10_multiplier))
+
+
+def rank_columns(summary):
+    """Rank 1 to the most informative column.
+
+    Columns are ordered by the Bonferroni-adjusted log10 p-value of their
+    partition's chi-square test (smallest first), ties by Cramer's V (largest
+    first), then by their position in X.
+    """
+    position = np.arange(len(summary))
+    order = np.lexsort(
+        (
+            position,
+            -summary["cramers_v"].to_numpy(),
+            summary["log10_adjusted_pvalue"].to_numpy(),
+        )
+    )
+    rank = np.empty(len(summary), dtype=np.intp)
+    rank[order] = np.arange(1, len(summary) + 1)
+    return rank
+
+
+class PartitionInspectionMixin:
+    """``partition_table``, ``partition_summary`` and ``plot_partition``.
+
+    Mixed into the groupers and the discretizers: a subclass provides
+    ``_column_parts(j, max_categories)`` (a :class:`ColumnParts`), and may name
+    in ``_inspected`` another fitted estimator whose columns are shown (the
+    aggregator shows its grouper's).
+    """
+
+    def _inspected(self):
+        check_is_fitted(self)
+        return self
+
+    def _inspected_names(self, estimator):
+        names = getattr(estimator, "feature_names_in_", None)
+        if names is None:
+            return [f"x{j}" for j in range(estimator.n_features_in_)]
+        return [str(n) for n in names]
+
+    def _feature_index(self, estimator, feature):
+        names = self._inspected_names(estimator)
+        if isinstance(feature, Integral) and not isinstance(feature, bool):
+            if not -len(names) <= feature < len(names):
+                raise IndexError(
+                    f"feature={feature} is out of range: the estimator has "
+                    f"{len(names)} columns."
+                )
+            return int(feature) % len(names)
+        if isinstance(feature, str) and feature in names:
+            return names.index(feature)
+        shown = names[:20] + (["..."] if len(names) > 20 else [])
+        raise ValueError(
+            f"Unknown feature {feature!r}: expected one of {shown} or a column index."
+        )
+
+    def partition_table(self, feature, *, max_categories=DEFAULT_MAX_CATEGORIES):
+        """The partition of one column: one row per group or interval.
+
+        Parameters
+        ----------
+        feature : str or int
+            The column's name (in ``feature_names_in_``; ``x0, x1, ...`` for an
+            array without names) or its index.
+        max_categories : int or None, default=10
+            Members a group's label lists before counting the rest
+            (``"a, b, ... (+120 more)"``); None lists them all.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            Indexed by ``part``, the id ``transform`` outputs (``encode="ordinal"``),
+            with the columns ``label`` (a group's members, or an interval
+            ``(lo, hi]`` that holds ``lo < x <= hi``; ``missing`` for the
+            missing bin), ``count`` (weighted; without ``sample_weight`` the
+            counts add up to the rows of fit), ``share``, ``count_<class>`` and
+            ``rate_<class>`` for each class of ``classes_``; for a binary
+            target ``event_rate`` (the rate of ``classes_[1]``), ``woe`` (the
+            weight of evidence that ``encode="woe"`` gives, NaN for an empty
+            part) and ``iv`` (the part's information value,
+            ``(pos/P - neg/N) * woe``); then ``missing`` (True for the part
+            that ``transform`` sends missing values to) and ``unknown`` (True
+            for the part that receives categories not seen in fit). A
+            discretizer's missing bin is the last row, also when fit saw no
+            missing value.
+
+        See Also
+        --------
+        partition_summary : One row per column, ranked by informativeness.
+        plot_partition : The same table drawn.
+
+        Examples
+        --------
+        >>> from partikit.datasets import make_grouped_categorical
+        >>> from partikit.groupers import KhiopsGrouper
+        >>> X, y, _ = make_grouped_categorical(n_samples=2000, random_state=0)
+        >>> table = KhiopsGrouper().fit(X, y).partition_table(0)
+        >>> list(table.columns[:3])
+        ['label', 'count', 'share']
+        >>> int(table["count"].sum())
+        2000
+        """
+        estimator = self._inspected()
+        j = self._feature_index(estimator, feature)
+        parts = estimator._column_parts(j, max_categories)
+        return partition_frame(parts, estimator.classes_)
+
+    def partition_summary(self):
+        """One row per column: its partition's figures and its rank.
+
+        Returns
+        -------
+        summary : pandas.DataFrame
+            Indexed by feature name, in the order of X, with the columns
+            ``kind`` (``"categorical"`` or ``"numeric"``), ``n_values`` (the
+            categories, the missing one included, or the distinct values seen
+            in fit), ``n_parts`` (parts that hold rows of fit), ``chi2``,
+            ``dof`` and ``log10_pvalue`` (Pearson's test of the partition's
+            table against the target), ``log10_adjusted_pvalue`` (the same
+            p-value times Kass's Bonferroni multiplier, the number of ways to
+            group the column's categories, or cut its ordered values, into as
+            many parts: it does not favour a column for having more values to
+            choose from), ``cramers_v``, ``iv`` (the information value, NaN
+            unless the target is binary) and ``rank``: 1 for the column with
+            the smallest adjusted p-value (ties: the larger Cramer's V, then
+            the first column).
+
+        See Also
+        --------
+        partition_table : One column's partition, part by part.
+
+        Examples
+        --------
+        >>> from partikit.datasets import make_grouped_categorical
+        >>> from partikit.groupers import KhiopsGrouper
+        >>> X, y, _ = make_grouped_categorical(n_samples=2000, random_state=0)
+        >>> summary = KhiopsGrouper().fit(X, y).partition_summary()
+        >>> list(summary.columns)  # doctest: +NORMALIZE_WHITESPACE
+        ['kind', 'n_values', 'n_parts', 'chi2', 'dof', 'log10_pvalue',
+         'log10_adjusted_pvalue', 'cramers_v', 'iv', 'rank']
+        """
+        estimator = self._inspected()
+        n_classes = len(estimator.classes_)
+        names = self._inspected_names(estimator)
+        rows = [
+            column_statistics(estimator._column_parts(j, 0), n_classes)
+            for j in range(len(names))
+        ]
+        summary = pd.DataFrame(
+            rows, index=pd.Index(names, name="feature"), columns=SUMMARY_COLUMNS[:-1]
+        )
+        summary["rank"] = rank_columns(summary)
+        return summary
+
+    def plot_partition(self, feature, ax=None, *, max_categories=3):
+        """Draw one column's partition: class shares, counts and WoE per part.
+
+        Needs matplotlib (``pip install 'partikit[plot]'``); works headless.
+
+        Parameters
+        ----------
+        feature : str or int
+            The column's name or index, as in :meth:`partition_table`.
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new figure.
+        max_categories : int or None, default=3
+            Members a group's tick label lists before counting the rest.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+            The axes drawn on (``ax.figure`` is the figure).
+
+        See Also
+        --------
+        partition_table : The table drawn.
+        """
+        from partikit._plotting import plot_partition_table
+
+        estimator = self._inspected()
+        j = self._feature_index(estimator, feature)
+        table = self.partition_table(j, max_categories=max_categories)
+        statistics = self.partition_summary().iloc[j].to_dict()
+        return plot_partition_table(
+            table,
+            feature=self._inspected_names(estimator)[j],
+            statistics=statistics,
+            classes=[str(c) for c in estimator.classes_],
+            ax=ax,
+        )
