@@ -85,8 +85,8 @@ def members_label(values, max_categories):
 
 
 def _distinct_texts(values):
-    """Shortest ``g`` formatting (4 to 17 digits) that keeps the values apart."""
-    for digits in range(4, 18):
+    """``g`` formatting, 6 significant digits or more to keep the values apart."""
+    for digits in range(6, 18):
         texts = [f"{v:.{digits}g}" for v in values]
         if len(set(texts)) == len(texts):
             return texts
