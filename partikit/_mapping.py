@@ -1,0 +1,540 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The learned mapping of fitted groupers and discretizers as JSON data and SQL.
+
+A document of the schema ``partikit.mapping`` (documented in the user guide,
+"The mapping document") holds, for every column, what ``transform`` does with
+``encode="ordinal"``: the members of each group, the cut points of the
+intervals, and the rules for missing values, unknown categories and values
+outside the training range, in plain JSON types. A system without Python can
+apply it; :func:`mapping_sql` writes it as one SQL ``SELECT`` statement.
+
+The estimators are read through their fitted attributes only (``categories_``,
+``group_ids_``, ``default_group_`` of a grouper; ``bin_edges_``,
+``missing_bin_`` of a discretizer), so that any grouper or discretizer whose
+``transform`` follows the estimator contract is covered.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import check_is_fitted
+
+from partikit._version import __version__
+
+#: The name and version of the document's schema. The version changes when a
+#: consumer of the previous version could misread a document (a field removed,
+#: renamed or given another meaning); new optional fields keep it.
+SCHEMA = "partikit.mapping"
+SCHEMA_VERSION = 1
+
+#: The strings ``pandas.read_csv`` reads as a missing value by default (its
+#: ``na_values``), compared with the whole field, without trimming spaces.
+NA_VALUES = (
+    "",
+    "#N/A",
+    "#N/A N/A",
+    "#NA",
+    "-1.#IND",
+    "-1.#QNAN",
+    "-NaN",
+    "-nan",
+    "1.#IND",
+    "1.#QNAN",
+    "<NA>",
+    "N/A",
+    "NA",
+    "NULL",
+    "NaN",
+    "None",
+    "n/a",
+    "nan",
+    "null",
+)
+#: The strings ``pandas.read_csv`` reads as booleans in a column of booleans.
+TRUE_VALUES = ("True", "TRUE", "true")
+FALSE_VALUES = ("False", "FALSE", "false")
+
+VALUE_TYPES = ("string", "integer", "float", "boolean")
+
+
+def _is_grouper(estimator):
+    return all(
+        hasattr(estimator, name)
+        for name in ("categories_", "group_ids_", "default_group_", "handle_unknown")
+    )
+
+
+def _is_discretizer(estimator):
+    return hasattr(estimator, "bin_edges_") and hasattr(estimator, "missing_bin_")
+
+
+def _column_index(estimator, j):
+    n_features = estimator.n_features_in_
+    if isinstance(j, str):
+        names = getattr(estimator, "feature_names_in_", None)
+        if names is None or j not in list(names):
+            raise ValueError(
+                f"{type(estimator).__name__} was fitted without a column named {j!r}."
+            )
+        return list(names).index(j)
+    if not isinstance(j, numbers.Integral) or isinstance(j, bool):
+        raise TypeError(f"A column is given by its index or its name, not {j!r}.")
+    if not 0 <= j < n_features:
+        raise ValueError(
+            f"Column index {j} is out of range: {type(estimator).__name__} was "
+            f"fitted on {n_features} columns."
+        )
+    return int(j)
+
+
+def _column_name(estimator, j):
+    # the names transform's output carries (feature_name in _validation)
+    names = getattr(estimator, "feature_names_in_", None)
+    return str(names[j]) if names is not None else f"x{j}"
+
+
+def _value_type(values):
+    """The JSON type of a column's known categories, None when there are none."""
+    if len(values) == 0:
+        return None
+    if all(isinstance(v, str) for v in values):
+        return "string"
+    if all(isinstance(v, (bool, np.bool_)) for v in values):
+        return "boolean"
+    if all(
+        isinstance(v, (numbers.Integral, np.integer))
+        and not isinstance(v, (bool, np.bool_))
+        for v in values
+    ):
+        return "integer"
+    return "float"
+
+
+def _plain_value(value, value_type):
+    if value_type == "string":
+        return str(value)
+    if value_type == "boolean":
+        return bool(value)
+    if value_type == "integer":
+        return int(value)
+    return float(value)
+
+
+def _categorical_mapping(estimator, j):
+    categories = estimator.categories_[j]
+    group_ids = np.asarray(estimator.group_ids_[j])
+    # fit appends the missing category (NaN) last when it saw one
+    missing_seen = len(categories) > 0 and bool(pd.isna(categories[-1]))
+    n_known = len(categories) - missing_seen
+    known = list(categories[:n_known])
+    value_type = _value_type(known)
+    n_groups = int(estimator.n_groups_[j])
+    members = [[] for _ in range(n_groups)]
+    for value, group in zip(known, group_ids[:n_known].tolist(), strict=True):
+        members[group].append(_plain_value(value, value_type))
+    default_group = int(estimator.default_group_[j])
+    unknown_group = (
+        default_group if estimator.handle_unknown == "default_group" else None
+    )
+    # A missing value not seen in fit is looked up as an unknown category
+    # (category_lookup gives it -1), so it follows handle_unknown.
+    missing_group = int(group_ids[-1]) if missing_seen else unknown_group
+    return {
+        "name": _column_name(estimator, j),
+        "kind": "categorical",
+        "estimator": type(estimator).__name__,
+        "value_type": value_type,
+        "n_groups": n_groups,
+        "groups": [
+            {"id": group, "values": values} for group, values in enumerate(members)
+        ],
+        "missing_seen": missing_seen,
+        "missing_group": missing_group,
+        "handle_unknown": str(estimator.handle_unknown),
+        "default_group": default_group,
+        "unknown_group": unknown_group,
+    }
+
+
+def _numeric_mapping(estimator, j):
+    # transform searches the inner edges: the outer ones (the training range)
+    # play no part, which sends values beyond it to the end bins
+    cuts = [float(c) for c in np.asarray(estimator.bin_edges_[j], np.float64)[1:-1]]
+    table = getattr(estimator, "table_", None)
+    missing_seen = table is not None and bool(np.asarray(table[j])[-1].sum() > 0)
+    return {
+        "name": _column_name(estimator, j),
+        "kind": "numeric",
+        "estimator": type(estimator).__name__,
+        "cuts": cuts,
+        "n_bins": int(estimator.n_bins_[j]),
+        "missing_seen": missing_seen,
+        "missing_bin": int(estimator.missing_bin_[j]),
+    }
+
+
+def column_mapping(estimator, j):
+    """The learned mapping of one column of a fitted grouper or discretizer.
+
+    The mapping is plain JSON data (str, int, float, bool, None, lists and
+    dicts) that gives, for every value, the id that ``transform`` outputs with
+    ``encode="ordinal"``. Its fields are those of a column of the
+    ``partikit.mapping`` document (see the user guide, "The mapping document").
+
+    Parameters
+    ----------
+    estimator : fitted grouper or discretizer
+        A partikit grouper (:class:`~partikit.KhiopsGrouper`,
+        :class:`~partikit.CHAIDGrouper`, :class:`~partikit.MaxCutGrouper`, ...)
+        or discretizer (:class:`~partikit.KhiopsDiscretizer`,
+        :class:`~partikit.MDLPDiscretizer`, ...).
+    j : int or str
+        The column: its index among the estimator's input columns, or its name
+        in ``feature_names_in_``.
+
+    Returns
+    -------
+    mapping : dict
+        For a grouper's column, ``kind="categorical"``: ``name``,
+        ``estimator``, ``value_type`` (``"string"``, ``"integer"``,
+        ``"float"``, ``"boolean"``, or None when every category seen in fit was
+        missing), ``n_groups``, ``groups`` (each group's ``id`` and member
+        ``values``), ``missing_seen``, ``missing_group``, ``handle_unknown``,
+        ``default_group`` and ``unknown_group`` (None where ``transform``
+        raises). For a discretizer's column, ``kind="numeric"``: ``name``,
+        ``estimator``, ``cuts`` (value ``x`` goes to bin ``m`` when
+        ``cuts[m-1] < x <= cuts[m]``), ``n_bins``, ``missing_seen`` and
+        ``missing_bin``.
+
+    Raises
+    ------
+    TypeError
+        If ``estimator`` is neither a grouper nor a discretizer.
+    ValueError
+        If the column is not one of the estimator's.
+
+    See Also
+    --------
+    mapping_document : The mappings of several columns as one document.
+    mapping_sql : A document as one SQL statement.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from partikit import KhiopsGrouper, MDLPDiscretizer
+    >>> from partikit._mapping import column_mapping
+    >>> X = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
+    ...                             "green", None, None] * 5})
+    >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)
+    >>> mapping = column_mapping(KhiopsGrouper().fit(X, y), "color")
+    >>> mapping["groups"]
+    [{'id': 0, 'values': ['blue']}, {'id': 1, 'values': ['green', 'red']}]
+    >>> mapping["missing_group"], mapping["unknown_group"]
+    (0, 0)
+    >>> ages = pd.DataFrame({"age": [18, 22, 25, 31, 38, 45, 52, 60, None, 70] * 3})
+    >>> y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 1] * 3)
+    >>> mapping = column_mapping(MDLPDiscretizer().fit(ages, y), 0)
+    >>> mapping["cuts"], mapping["n_bins"], mapping["missing_bin"]
+    ([34.5], 2, 2)
+    """
+    if _is_grouper(estimator):
+        check_is_fitted(estimator)
+        return _categorical_mapping(estimator, _column_index(estimator, j))
+    if _is_discretizer(estimator):
+        check_is_fitted(estimator)
+        return _numeric_mapping(estimator, _column_index(estimator, j))
+    check_is_fitted(estimator)
+    raise TypeError(
+        f"{type(estimator).__name__} is neither a fitted partikit grouper (with "
+        "categories_, group_ids_ and default_group_) nor a fitted discretizer "
+        "(with bin_edges_ and missing_bin_); its mapping cannot be exported."
+    )
+
+
+def _jsonable(value):
+    """``value`` in JSON types: numpy values as Python ones, other objects as repr.
+
+    Non-finite floats become None, as strict JSON has no NaN or infinity.
+    """
+    if isinstance(value, dict):
+        return {str(key): _jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    return repr(value)
+
+
+def _column_mappings(columns):
+    for item in columns:
+        if isinstance(item, dict):
+            yield item
+        elif isinstance(item, tuple) and len(item) == 2:
+            yield column_mapping(*item)
+        elif _is_grouper(item) or _is_discretizer(item):
+            check_is_fitted(item)
+            for j in range(item.n_features_in_):
+                yield column_mapping(item, j)
+        else:
+            raise TypeError(
+                "Each item of columns is a column mapping (a dict), an "
+                "(estimator, column) pair or a fitted grouper or discretizer (all "
+                f"its columns); got {type(item).__name__}."
+            )
+
+
+def mapping_document(columns, *, target=None, classes=None, settings=None):
+    """The learned mapping of several columns as one versioned JSON document.
+
+    The document follows the schema ``partikit.mapping``, version 1,
+    documented field by field in the user guide ("The mapping document"),
+    with the rules that turn a value into its id: ``json.dump`` it, and a
+    system without Python outputs what ``transform`` outputs with
+    ``encode="ordinal"``, including for a CSV file read as
+    ``pandas.read_csv`` reads it (``text_input`` lists the strings read as
+    missing values and as booleans).
+
+    Parameters
+    ----------
+    columns : list
+        The columns, in output order. Each item is a column mapping as
+        :func:`column_mapping` returns it, an ``(estimator, column)`` pair
+        (``column`` an index or a name), or a fitted grouper or discretizer,
+        which stands for all its columns in their order.
+    target : str or None, default=None
+        The name of the target column the estimators were fitted on.
+    classes : array-like or None, default=None
+        The target's classes (``classes_``).
+    settings : dict or None, default=None
+        Anything worth recording about the fit (the estimators' parameters,
+        the input file, ...). Values are stored in JSON types: numpy values as
+        Python ones, non-finite floats as None, any other object as its
+        ``repr``.
+
+    Returns
+    -------
+    document : dict
+        ``schema`` (``"partikit.mapping"``), ``version`` (1), ``generator``,
+        ``target``, ``classes``, ``settings``, ``text_input`` and ``columns``
+        (one mapping per column). Only JSON types: ``json.loads(json.dumps(
+        document)) == document``.
+
+    Raises
+    ------
+    ValueError
+        If two columns have the same name.
+
+    See Also
+    --------
+    column_mapping : The mapping of one column.
+    mapping_sql : A document as one SQL statement.
+
+    Examples
+    --------
+    >>> import json
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from partikit import KhiopsGrouper, MDLPDiscretizer
+    >>> from partikit._mapping import mapping_document
+    >>> colors = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
+    ...                                  "green", None, None] * 5})
+    >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)
+    >>> grouper = KhiopsGrouper().fit(colors, y)
+    >>> ages = pd.DataFrame({"age": [18, 22, 25, 31, 38, 45, 52, 60] * 5})
+    >>> discretizer = MDLPDiscretizer().fit(ages, y)
+    >>> document = mapping_document([grouper, discretizer], target="y",
+    ...                             classes=grouper.classes_)
+    >>> document["schema"], document["version"], document["classes"]
+    ('partikit.mapping', 1, [0, 1])
+    >>> [column["name"] for column in document["columns"]]
+    ['color', 'age']
+    >>> json.loads(json.dumps(document)) == document
+    True
+    """
+    mappings = [dict(mapping) for mapping in _column_mappings(columns)]
+    names = [mapping["name"] for mapping in mappings]
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        raise ValueError(
+            f"Columns {duplicated} appear more than once; every column of a "
+            "mapping document needs a name of its own."
+        )
+    return {
+        "schema": SCHEMA,
+        "version": SCHEMA_VERSION,
+        "generator": f"partikit {__version__}",
+        "target": None if target is None else str(target),
+        "classes": None if classes is None else _jsonable(np.asarray(classes)),
+        "settings": _jsonable(settings if settings is not None else {}),
+        "text_input": {
+            "na_values": list(NA_VALUES),
+            "true_values": list(TRUE_VALUES),
+            "false_values": list(FALSE_VALUES),
+        },
+        "columns": _jsonable(mappings),
+    }
+
+
+def _quote_identifier(name):
+    if "\x00" in name:
+        raise ValueError(f"The name {name!r} holds a NUL character; SQL cannot.")
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _sql_literal(value, value_type, column):
+    if value_type == "string":
+        if "\x00" in value:
+            raise ValueError(
+                f"Category {value!r} of column {column!r} holds a NUL character, "
+                "which an SQL string literal cannot hold."
+            )
+        return "'" + value.replace("'", "''") + "'"
+    if value_type == "boolean":
+        return "TRUE" if value else "FALSE"
+    if value_type == "integer":
+        return str(int(value))
+    # repr is the shortest decimal that reads back as the same double
+    return repr(float(value))
+
+
+def _id_literal(part):
+    return "NULL" if part is None else str(int(part))
+
+
+def _categorical_sql(column, name):
+    value_type = column["value_type"]
+    unknown = column["unknown_group"]
+    whens = [f"WHEN {name} IS NULL THEN {_id_literal(column['missing_group'])}"]
+    for group in column["groups"]:
+        # the group that receives unknown values is the ELSE branch: listing its
+        # members too would change nothing (and it is often the largest list)
+        if not group["values"] or group["id"] == unknown:
+            continue
+        members = ", ".join(
+            _sql_literal(value, value_type, column["name"]) for value in group["values"]
+        )
+        whens.append(f"WHEN {name} IN ({members}) THEN {int(group['id'])}")
+    return whens, _id_literal(unknown)
+
+
+def _numeric_sql(column, name):
+    whens = [f"WHEN {name} IS NULL THEN {int(column['missing_bin'])}"]
+    cuts = column["cuts"]
+    for m, cut in enumerate(cuts):
+        whens.append(f"WHEN {name} <= {repr(float(cut))} THEN {m}")
+    return whens, str(len(cuts))
+
+
+def _check_document(document):
+    if not isinstance(document, dict) or document.get("schema") != SCHEMA:
+        raise ValueError(
+            f"Not a mapping document: its 'schema' is not {SCHEMA!r} (build one "
+            "with mapping_document)."
+        )
+    version = document.get("version")
+    if version != SCHEMA_VERSION:
+        raise ValueError(
+            f"Mapping document version {version!r} is not supported; this "
+            f"partikit reads version {SCHEMA_VERSION}."
+        )
+
+
+def mapping_sql(document, table):
+    """One SQL ``SELECT`` statement that outputs every column's group or bin id.
+
+    For each column of the document, a ``CASE`` expression gives the id that
+    ``transform`` outputs with ``encode="ordinal"``, named as the column:
+    ``NULL`` input is the missing value; a categorical column compares the
+    value with each group's members (``IN``), and an unknown value goes to
+    the ``ELSE`` branch; a numeric column compares the value with the cut
+    points, written as the shortest decimal literals that read back as the
+    same doubles. Where ``transform`` raises (an unknown category with
+    ``handle_unknown="error"``), the statement gives ``NULL``.
+
+    Parameters
+    ----------
+    document : dict
+        A mapping document (:func:`mapping_document`, or its JSON read back).
+    table : str
+        The name of the table (or view) that holds the columns.
+
+    Returns
+    -------
+    sql : str
+        ``SELECT CASE ... END AS "column", ... FROM "table"``, identifiers in
+        double quotes and strings in single quotes (each doubled inside),
+        booleans as ``TRUE`` and ``FALSE``. It runs in SQLite (3.23 or later)
+        and in databases that follow the SQL standard; the columns must hold
+        SQL numbers for numeric and numeric-valued categories, text for string
+        categories, and ``NULL`` (not NaN) for missing values.
+
+    Raises
+    ------
+    ValueError
+        If ``document`` is not a mapping document of a version this partikit
+        reads, or a name or category holds a NUL character.
+
+    See Also
+    --------
+    mapping_document : The document this statement applies.
+
+    Examples
+    --------
+    >>> import sqlite3
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from partikit import KhiopsGrouper
+    >>> from partikit._mapping import mapping_document, mapping_sql
+    >>> X = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
+    ...                             "green", None, None] * 5})
+    >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)
+    >>> grouper = KhiopsGrouper().fit(X, y)
+    >>> sql = mapping_sql(mapping_document([grouper]), "my data")
+    >>> print(sql)
+    SELECT
+      CASE
+        WHEN "color" IS NULL THEN 0
+        WHEN "color" IN ('green', 'red') THEN 1
+        ELSE 0
+      END AS "color"
+    FROM "my data"
+    >>> connection = sqlite3.connect(":memory:")
+    >>> _ = connection.execute('CREATE TABLE "my data" (color TEXT)')
+    >>> _ = connection.executemany('INSERT INTO "my data" VALUES (?)',
+    ...                            [("red",), ("blue",), (None,), ("pink",)])
+    >>> connection.execute(sql).fetchall()
+    [(1,), (0,), (0,), (0,)]
+    """
+    _check_document(document)
+    if not document["columns"]:
+        raise ValueError(
+            "The mapping document has no columns: there is nothing to select."
+        )
+    expressions = []
+    for column in document["columns"]:
+        name = _quote_identifier(str(column["name"]))
+        if column["kind"] == "categorical":
+            whens, otherwise = _categorical_sql(column, name)
+        elif column["kind"] == "numeric":
+            whens, otherwise = _numeric_sql(column, name)
+        else:
+            raise ValueError(
+                f"Column {column['name']!r} has kind {column['kind']!r}; a mapping "
+                "document's columns are 'categorical' or 'numeric'."
+            )
+        lines = ["  CASE", *(f"    {when}" for when in whens)]
+        lines += [f"    ELSE {otherwise}", f"  END AS {name}"]
+        expressions.append("\n".join(lines))
+    return (
+        "SELECT\n" + ",\n".join(expressions) + f"\nFROM {_quote_identifier(str(table))}"
+    )
