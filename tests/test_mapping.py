@@ -325,6 +325,24 @@ def test_missing_not_seen_in_fit_follows_handle_unknown():
             assert grouper.transform(X_new)[1, 0] == mapping["missing_group"]
 
 
+def test_ordinal_column_keeps_its_order():
+    """Check that a group lists its members in the order of categories_ (an
+    ordinal column's own order) and that the SQL applies it as transform."""
+    rng = np.random.default_rng(3)
+    levels = ["low", "mid", "high", "top"]
+    codes = rng.integers(0, 4, 800)
+    y = (rng.random(800) < np.array([0.1, 0.15, 0.6, 0.65])[codes]).astype(int)
+    values = pd.Categorical(np.array(levels)[codes], categories=levels, ordered=True)
+    frame = pd.DataFrame({"size": values})
+    grouper = CHAIDGrouper(ordinal="all").fit(frame, y)
+    mapping = column_mapping(grouper, "size")
+    members = [value for group in mapping["groups"] for value in group["values"]]
+    assert members == levels == grouper.categories_[0].tolist()
+    sql = mapping_sql(mapping_document([mapping]), "t")
+    rows = _sqlite(frame.astype(str), "t").execute(sql).fetchall()
+    assert [row[0] for row in rows] == grouper.transform(frame)[:, 0].tolist()
+
+
 def test_columns_without_values():
     """Check the mapping of columns fitted on missing values only: every
     present value is unknown (grouper), one bin and the missing bin
