@@ -138,12 +138,39 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         X = check_numeric_X(self, X, reset=True)
         check_lengths(self, [X], y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
-        y_codes, self.classes_ = check_classification_y(y, sample_weight)
+        y_codes, classes = check_classification_y(y, sample_weight)
+        return self._fit_prepared(X, y_codes, classes, sample_weight)
+
+    def _fit_prepared(self, X, y_codes, classes, sample_weight):
+        """Fit on X, y and ``sample_weight`` that the caller has checked itself.
+
+        What ``fit`` does once its inputs are checked, for a caller that checks
+        the target once for many fits (:func:`partikit.report` fits one
+        discretizer per column).
+
+        Parameters
+        ----------
+        X : ndarray of float64 of shape (n_samples, n_features)
+            As :func:`~partikit._validation.check_numeric_X` returns it (which
+            also sets ``n_features_in_`` and ``feature_names_in_``).
+        y_codes : ndarray of intp of shape (n_samples,)
+        classes : ndarray
+            As :func:`~partikit._validation.check_classification_y` returns them.
+        sample_weight : ndarray of float64 of shape (n_samples,) or None
+            Checked (:func:`~partikit._validation.check_sample_weight`).
+
+        Returns
+        -------
+        self : object
+        """
+        self.classes_ = classes
         self._start_fit()
         fitted = fit_columns(
             self._fit_column,
             ((X[:, j], j, y_codes, sample_weight) for j in range(X.shape[1])),
             self.n_jobs,
+            # one frame more than fit_columns assumes: fit calls this method
+            stacklevel=5,
         )
         self.bin_edges_ = np.empty(len(fitted), dtype=object)
         for j, f in enumerate(fitted):

@@ -1,0 +1,800 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""A report of every column's partition against a target, like Khiops' analysis.
+
+:func:`report` fits a grouper on each categorical column and a discretizer on
+each numeric column, ranks the columns by how much their partition tells of the
+target, and returns a :class:`Report`: an overview table, one partition table
+and plot per column, one self-contained HTML file, and the learned mapping as
+JSON or SQL for systems without Python.
+"""
+
+from __future__ import annotations
+
+import datetime
+import html
+import io
+import json
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from partikit._inspection import members_label, rank_columns
+from partikit._mapping import column_mapping, mapping_document, mapping_sql
+from partikit._validation import (
+    check_categorical_X,
+    check_classification_y,
+    check_numeric_X,
+    check_sample_weight,
+)
+from partikit._version import __version__
+from partikit.discretizers import KhiopsDiscretizer
+from partikit.discretizers._base import BaseDiscretizer
+from partikit.groupers import AttributeAggregator, KhiopsGrouper
+from partikit.groupers._base import BaseGrouper
+
+__all__ = ["Report", "infer_kind", "report"]
+
+#: Members of a group listed in the HTML report's unfolded label.
+_HTML_MAX_MEMBERS = 200
+
+
+def infer_kind(column):
+    """The kind a report gives a column when not told: the documented rule.
+
+    A column of a numeric dtype (integers, floats, pandas nullable numbers;
+    booleans excluded) is ``"numeric"`` and cut into intervals; booleans,
+    strings, objects and pandas ``category`` columns are ``"categorical"`` and
+    grouped; any other dtype (dates, durations, complex numbers) is None: the
+    report leaves it out and says so. ``categorical=`` and ``numeric=`` override
+    the rule.
+
+    Parameters
+    ----------
+    column : pandas.Series
+
+    Returns
+    -------
+    kind : {"categorical", "numeric"} or None
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit.report import infer_kind
+    >>> infer_kind(pd.Series([1.5, 2.0])), infer_kind(pd.Series(["a", "b"]))
+    ('numeric', 'categorical')
+    """
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "categorical"
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(
+        dtype
+    ):
+        return "numeric"
+    if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+        return "categorical"
+    return None
+
+
+def _names(values, what):
+    if values is None:
+        return None
+    if isinstance(values, str):
+        values = [values]
+    values = list(values)
+    if len(set(values)) != len(values):
+        raise ValueError(f"{what} lists a column more than once: {values}.")
+    return values
+
+
+def _check_known(names, columns, what):
+    unknown = [n for n in names if n not in columns]
+    if unknown:
+        shown = list(columns)[:20]
+        raise ValueError(
+            f"{what} names columns that are not in X: {unknown}. X has the "
+            f"columns {shown}{' ...' if len(columns) > 20 else ''}."
+        )
+
+
+def _resolve_kinds(X, columns, categorical, numeric):
+    """The kind of every reported column, and the columns left out with why."""
+    columns = list(X.columns) if columns is None else columns
+    categorical = categorical or []
+    numeric = numeric or []
+    _check_known(columns, X.columns, "columns")
+    _check_known(categorical, X.columns, "categorical")
+    _check_known(numeric, X.columns, "numeric")
+    both = sorted(set(categorical) & set(numeric), key=str)
+    if both:
+        raise ValueError(f"Columns {both} are listed as both categorical and numeric.")
+    for name in [*categorical, *numeric]:
+        if name not in columns:
+            columns.append(name)
+    kinds, skipped = {}, {}
+    for name in columns:
+        if name in categorical:
+            kinds[name] = "categorical"
+        elif name in numeric:
+            kinds[name] = "numeric"
+        else:
+            kind = infer_kind(X[name])
+            if kind is None:
+                skipped[name] = (
+                    f"its dtype {X[name].dtype} is neither numeric nor categorical; "
+                    "name it in categorical= or numeric= to report it"
+                )
+            else:
+                kinds[name] = kind
+    return kinds, skipped
+
+
+def _fit_column(estimator, frame, y_codes, classes, sample_weight):
+    """Fit a clone of the grouper or discretizer on one column, y checked once."""
+    estimator = clone(estimator)
+    estimator._validate_params()
+    if isinstance(estimator, BaseGrouper):
+        columns = check_categorical_X(estimator, frame, reset=True)
+        names = [str(n) for n in frame.columns]
+        return estimator._fit_prepared(columns, names, y_codes, classes, sample_weight)
+    X = check_numeric_X(estimator, frame, reset=True)
+    return estimator._fit_prepared(X, y_codes, classes, sample_weight)
+
+
+def _check_estimator(estimator, base, what):
+    if not isinstance(estimator, base):
+        raise TypeError(
+            f"{what} must be a partikit {base.__name__[4:].lower()} (for instance "
+            f"{'KhiopsGrouper()' if base is BaseGrouper else 'KhiopsDiscretizer()'}"
+            f"), got {estimator!r}."
+        )
+
+
+def report(
+    X,
+    y,
+    *,
+    grouper=None,
+    discretizer=None,
+    columns=None,
+    categorical=None,
+    numeric=None,
+    pairs=False,
+    sample_weight=None,
+    progress=None,
+):
+    """Partition every column of X against the target y, and rank the columns.
+
+    Each categorical column is grouped by a clone of ``grouper``, each numeric
+    column cut into intervals by a clone of ``discretizer`` (the kind of a column
+    follows :func:`infer_kind` unless ``categorical`` or ``numeric`` name it).
+    The robust defaults leave a column that tells nothing of the target in one
+    part, so noise stands out at the bottom of the ranking.
+
+    Read more in the :ref:`User Guide <inspection>`.
+
+    Parameters
+    ----------
+    X : pandas DataFrame of shape (n_samples, n_features)
+        The data. A numpy array or polars DataFrame is converted with pandas.
+    y : array-like of shape (n_samples,) or str
+        The classification target, or the name of X's column that holds it (that
+        column is then not reported).
+    grouper : partikit grouper or None, default=None
+        The grouper of the categorical columns, with its parameters (cloned for
+        each column); None: ``KhiopsGrouper()``.
+    discretizer : partikit discretizer or None, default=None
+        The discretizer of the numeric columns; None: ``KhiopsDiscretizer()``.
+    columns : list of str or None, default=None
+        The columns to report, in this order; None: every column of X.
+    categorical, numeric : list of str or None, default=None
+        Columns reported as categorical (grouped) or numeric (cut), whatever
+        their dtype; they are added to ``columns`` if missing from it.
+    pairs : bool or int, default=False
+        Also list the pairs of columns that are worth combining:
+        :class:`~partikit.groupers.AttributeAggregator` with ``search="pairs"``
+        (scored with ``grouper``) on the categorical columns and the intervals
+        of the numeric ones; an int keeps that many pairs at most.
+    sample_weight : array-like of shape (n_samples,) or None, default=None
+        Frequency weights.
+    progress : callable or None, default=None
+        Called as ``progress(done, total, column)`` after each column's fit: the
+        command line draws its progress bar with it.
+
+    Returns
+    -------
+    report : Report
+        The fitted partitions, the ranked overview and the exports.
+
+    Examples
+    --------
+    >>> from partikit.datasets import make_grouped_categorical
+    >>> from partikit.report import report
+    >>> X, y, _ = make_grouped_categorical(n_samples=2000, n_noise_features=1,
+    ...                                    random_state=0)
+    >>> result = report(X, y)
+    >>> result.to_frame()[["kind", "n_parts", "rank"]]
+                     kind  n_parts  rank
+    column
+    category  categorical        4     1
+    noise_0   categorical        1     2
+    """
+    start = time.perf_counter()
+    grouper = KhiopsGrouper() if grouper is None else grouper
+    discretizer = KhiopsDiscretizer() if discretizer is None else discretizer
+    _check_estimator(grouper, BaseGrouper, "grouper")
+    _check_estimator(discretizer, BaseDiscretizer, "discretizer")
+    if not isinstance(X, pd.DataFrame):
+        X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
+    X = X.rename(columns=str)
+    target = None
+    if isinstance(y, str) and y in X.columns:
+        target, y = y, X[y].to_numpy()
+        X = X.drop(columns=[target])
+    elif isinstance(y, pd.Series) and y.name is not None:
+        target = str(y.name)
+    if X.shape[1] == 0:
+        raise ValueError("X has no column to report.")
+    if len(y) != len(X):
+        raise ValueError(f"X has {len(X)} rows but y has {len(y)}.")
+    sample_weight = check_sample_weight(sample_weight, len(X))
+    if sample_weight is not None and (sample_weight == 0).any():
+        # a row of weight 0 is a row removed, also from the target's classes
+        keep = sample_weight > 0
+        X, y, sample_weight = X[keep], np.asarray(y)[keep], sample_weight[keep]
+    y_codes, classes = check_classification_y(y, sample_weight)
+    kinds, skipped = _resolve_kinds(
+        X, _names(columns, "columns"), _names(categorical, "categorical"),
+        _names(numeric, "numeric"),
+    )  # fmt: skip
+    estimators, notes = {}, {}
+    for done, (name, kind) in enumerate(kinds.items(), start=1):
+        template = grouper if kind == "categorical" else discretizer
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                estimators[name] = _fit_column(
+                    template, X[[name]], y_codes, classes, sample_weight
+                )
+            except ValueError as error:
+                skipped[name] = str(error)
+        notes[name] = [str(w.message) for w in caught]
+        if progress is not None:
+            progress(done, len(kinds), name)
+    if skipped:
+        warnings.warn(
+            f"{len(skipped)} column(s) left out of the report: "
+            + "; ".join(f"{name!r}: {why}" for name, why in skipped.items()),
+            UserWarning,
+            stacklevel=2,
+        )
+    summary = pd.concat(
+        [estimators[name].partition_summary() for name in estimators]
+        or [pd.DataFrame(columns=["rank"])]
+    )
+    summary.index.name = "column"
+    if len(summary):
+        summary["rank"] = rank_columns(summary)
+    summary = summary.sort_values("rank", kind="stable")
+    counts = np.bincount(y_codes, weights=sample_weight, minlength=len(classes)).astype(
+        np.float64
+    )
+    found_pairs = None
+    if pairs and len(estimators) >= 2:
+        found_pairs = _find_pairs(
+            X, estimators, kinds, y_codes, classes, sample_weight, grouper, pairs
+        )
+    return Report(
+        estimators=estimators,
+        summary=summary,
+        target=target,
+        classes=classes,
+        class_counts=counts,
+        n_samples=len(X),
+        skipped=skipped,
+        notes={k: v for k, v in notes.items() if v},
+        pairs=found_pairs,
+        settings={
+            "grouper": repr(grouper),
+            "discretizer": repr(discretizer),
+            "pairs": pairs,
+            "weighted": sample_weight is not None,
+            "partikit": __version__,
+            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
+                timespec="seconds"
+            ),
+        },
+        fit_time=time.perf_counter() - start,
+    )
+
+
+def _find_pairs(X, estimators, kinds, y_codes, classes, sample_weight, grouper, pairs):
+    """The pairs of columns AttributeAggregator's search keeps, best first."""
+    frame = {}
+    for name, estimator in estimators.items():
+        if kinds[name] == "categorical":
+            frame[name] = X[name]
+        else:
+            # a numeric column enters as its intervals
+            frame[name] = estimator.transform(X[[name]])[:, 0].astype(np.intp)
+    top_k = None if pairs is True else int(pairs)
+    aggregator = AttributeAggregator(
+        search="pairs", grouper=clone(grouper), top_k=top_k
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        aggregator.fit(pd.DataFrame(frame, index=X.index), classes[y_codes],
+                       sample_weight)  # fmt: skip
+    results = aggregator.search_results_
+    kept = results[results["selected"]].reset_index(drop=True)
+    return kept.drop(columns=["selected"])
+
+
+class Report:
+    """The partitions of a data set's columns against a target, ranked.
+
+    Made by :func:`report`; not meant to be built directly.
+
+    Attributes
+    ----------
+    estimators : dict of str to fitted estimator
+        The grouper or discretizer fitted on each reported column.
+    summary : pandas.DataFrame
+        One row per reported column, most informative first: the columns of
+        ``partition_summary`` (``kind``, ``n_values``, ``n_parts``, ``chi2``,
+        ``dof``, ``log10_pvalue``, ``log10_adjusted_pvalue``, ``cramers_v``,
+        ``iv``, ``rank``), ranked across all columns.
+    target : str or None
+        The target's name, when known.
+    classes : ndarray
+        The target's classes.
+    class_counts : ndarray of float64
+        The (weighted) count of each class.
+    n_samples : int
+        Rows of the data (of positive weight).
+    skipped : dict of str to str
+        The columns left out, and why.
+    notes : dict of str to list of str
+        Warnings raised while fitting a column (a single category, ...).
+    pairs : pandas.DataFrame or None
+        With ``pairs=``: the pairs worth combining, best first, with the
+        columns of ``search_results_`` of
+        :class:`~partikit.groupers.AttributeAggregator`.
+    settings : dict
+        The grouper, the discretizer and the other settings used.
+    fit_time : float
+        Seconds spent in :func:`report`.
+    """
+
+    def __init__(self, *, estimators, summary, target, classes, class_counts,
+                 n_samples, skipped, notes, pairs, settings, fit_time):  # fmt: skip
+        self.estimators = estimators
+        self.summary = summary
+        self.target = target
+        self.classes = classes
+        self.class_counts = class_counts
+        self.n_samples = n_samples
+        self.skipped = skipped
+        self.notes = notes
+        self.pairs = pairs
+        self.settings = settings
+        self.fit_time = fit_time
+
+    def __repr__(self):
+        return (
+            f"<partikit Report: {len(self.estimators)} columns, {self.n_samples} "
+            f"rows, target {self.target or 'y'} with {len(self.classes)} classes>"
+        )
+
+    def _estimator(self, column):
+        if column not in self.estimators:
+            raise ValueError(
+                f"Column {column!r} is not in the report; it has "
+                f"{list(self.estimators)[:20]}."
+            )
+        return self.estimators[column]
+
+    def to_frame(self):
+        """The ranked overview: one row per column, most informative first.
+
+        Returns
+        -------
+        overview : pandas.DataFrame
+            A copy of :attr:`summary`.
+        """
+        return self.summary.copy()
+
+    def partition_table(self, column, *, max_categories=10):
+        """One column's partition table (see ``partition_table`` of the groupers).
+
+        Parameters
+        ----------
+        column : str
+            A reported column.
+        max_categories : int or None, default=10
+            Members a group's label lists before counting the rest.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+        """
+        return self._estimator(column).partition_table(0, max_categories=max_categories)
+
+    def plot_partition(self, column, ax=None):
+        """Draw one column's partition (needs matplotlib).
+
+        Parameters
+        ----------
+        column : str
+            A reported column.
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new figure.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+        """
+        return self._estimator(column).plot_partition(0, ax=ax)
+
+    def transform(self, X):
+        """The part id of every row in every reported column.
+
+        Parameters
+        ----------
+        X : pandas DataFrame
+            Holding the reported columns (others are ignored).
+
+        Returns
+        -------
+        parts : pandas.DataFrame of int
+            One column per reported column, in the order of :attr:`summary`:
+            the id ``transform(encode="ordinal")`` of its estimator gives.
+        """
+        if not isinstance(X, pd.DataFrame):
+            X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
+        X = X.rename(columns=str)
+        out = {}
+        for name in self.summary.index:
+            out[name] = (
+                self.estimators[name].transform(X[[name]])[:, 0].astype(np.int64)
+            )
+        return pd.DataFrame(out, index=X.index)
+
+    def mapping(self):
+        """The learned mapping of every column as a JSON-able document.
+
+        Returns
+        -------
+        document : dict
+            Schema ``partikit.mapping`` (see :ref:`mapping-schema`).
+        """
+        columns = [column_mapping(self.estimators[n], 0) for n in self.summary.index]
+        return mapping_document(
+            columns,
+            target=self.target,
+            classes=[_json_scalar(c) for c in self.classes],
+            settings={k: _json_scalar(v) for k, v in self.settings.items()},
+        )
+
+    def to_json(self, path=None):
+        """The learned mapping of every column, as JSON.
+
+        Categories to groups, cut points to intervals, and the rules for
+        missing values and unseen categories, in the documented, versioned
+        schema of :ref:`mapping-schema`, which a system without Python can
+        apply.
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write it; None only returns it.
+
+        Returns
+        -------
+        text : str
+            The JSON document.
+        """
+        text = json.dumps(self.mapping(), indent=1, ensure_ascii=False,
+                          allow_nan=False)  # fmt: skip
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text + "\n")
+        return text
+
+    def to_sql(self, table):
+        """One SQL ``SELECT`` giving every row's part id in every column.
+
+        Parameters
+        ----------
+        table : str
+            The name of the table holding the data, quoted in the statement.
+
+        Returns
+        -------
+        statement : str
+            ``SELECT CASE WHEN ... END AS "column", ... FROM "table"``: the ids
+            that :meth:`transform` gives (missing values are NULL).
+        """
+        return mapping_sql(self.mapping(), table)
+
+    def to_html(self, path=None):
+        """The report as ONE self-contained HTML file.
+
+        An overview of the columns, most informative first, then one section
+        per column with its partition table and plot (inline SVG), the data's
+        shape, the target's distribution and the settings used. No script, no
+        external style sheet or font: the file opens offline. Plots need
+        matplotlib; without it the report says so and shows the tables.
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write it; None only returns it.
+
+        Returns
+        -------
+        text : str
+            The HTML document.
+        """
+        text = _render_html(self)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(text)
+        return text
+
+    def _repr_html_(self):
+        return _render_html(self, standalone=False)
+
+
+def _json_scalar(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+# --- HTML -------------------------------------------------------------------
+
+_CSS = """
+.pk-report { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif;
+  color: #1f2328; max-width: 1100px; margin: 0 auto; padding: 1em; line-height: 1.4; }
+.pk-report h1 { font-size: 1.6em; margin-bottom: 0.2em; }
+.pk-report h2 { font-size: 1.25em; margin-top: 1.8em; border-bottom: 1px solid #d0d7de;
+  padding-bottom: 0.2em; }
+.pk-report .pk-muted { color: #59636e; }
+.pk-report table { border-collapse: collapse; margin: 0.6em 0; font-size: 0.88em; }
+.pk-report th, .pk-report td { border: 1px solid #d0d7de; padding: 0.25em 0.55em;
+  text-align: right; vertical-align: top; }
+.pk-report th { background: #f6f8fa; }
+.pk-report td.pk-text, .pk-report th.pk-text { text-align: left; }
+.pk-report tr:nth-child(even) td { background: #fbfcfd; }
+.pk-report td.pk-label { text-align: left; max-width: 28em; overflow-wrap: anywhere; }
+.pk-report .pk-bar { display: inline-block; height: 0.7em; background: #4c78a8;
+  vertical-align: middle; margin-right: 0.3em; }
+.pk-report .pk-flag { font-size: 0.8em; color: #9a6700; }
+.pk-report details summary { cursor: pointer; }
+.pk-report .pk-plot svg { max-width: 100%; height: auto; }
+.pk-report .pk-note { background: #fff8c5; padding: 0.3em 0.6em; font-size: 0.9em; }
+"""
+
+
+def _e(value):
+    return html.escape(str(value), quote=True)
+
+
+def _number(value, digits=4):
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return ""
+    if isinstance(value, (int, np.integer)):
+        return f"{int(value):,}"
+    value = float(value)
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:.{digits}g}"
+
+
+def _anchor(index):
+    return f"col-{index}"
+
+
+def _overview_html(report):
+    head = (
+        "<tr><th>rank</th><th class='pk-text'>column</th><th class='pk-text'>kind"
+        "</th><th>values</th><th>parts</th><th>chi2</th><th>dof</th>"
+        "<th>log10 p</th><th>log10 adjusted p</th><th>Cramer's V</th><th>IV</th></tr>"
+    )
+    rows = []
+    for i, (name, row) in enumerate(report.summary.iterrows()):
+        bar = f"<span class='pk-bar' style='width:{row['cramers_v'] * 6:.2f}em'></span>"
+        rows.append(
+            f"<tr><td>{int(row['rank'])}</td><td class='pk-text'><a href="
+            f"'#{_anchor(i)}'>{_e(name)}</a></td><td class='pk-text'>{row['kind']}</td>"
+            f"<td>{_number(row['n_values'])}</td><td>{_number(row['n_parts'])}</td>"
+            f"<td>{_number(row['chi2'])}</td><td>{_number(row['dof'])}</td>"
+            f"<td>{_number(row['log10_pvalue'])}</td>"
+            f"<td>{_number(row['log10_adjusted_pvalue'])}</td>"
+            f"<td class='pk-text'>{bar}{_number(row['cramers_v'], 3)}</td>"
+            f"<td>{_number(row['iv'], 3)}</td></tr>"
+        )
+    return f"<table class='pk-overview'>{head}{''.join(rows)}</table>"
+
+
+def _members_html(estimator, part, label):
+    """A group's label, unfolding into its members when it was shortened."""
+    if not isinstance(estimator, BaseGrouper):
+        return _e(label)
+    members = estimator.groups_[0][part]
+    if len(members) <= 10:
+        return _e(label)
+
+    listed = members_label(members, _HTML_MAX_MEMBERS)
+    return (
+        f"<details><summary>{_e(label)}</summary>{len(members):,} members: "
+        f"{_e(listed)}</details>"
+    )
+
+
+def _table_html(report, name):
+    estimator = report.estimators[name]
+    table = estimator.partition_table(0)
+    classes = [str(c) for c in report.classes]
+    binary = "woe" in table
+    head = ["part", "label", "count", "share"]
+    head += [f"rate {c}" for c in classes] if len(classes) <= 12 else []
+    head += ["event rate", "WoE", "IV"] if binary else []
+    cells = [
+        "".join(
+            f"<th class='pk-text'>{_e(h)}</th>" if h == "label" else f"<th>{_e(h)}</th>"
+            for h in head
+        )
+    ]
+    for part, row in table.iterrows():
+        flags = [f for f, on in (("missing", row["missing"]),
+                                 ("unknown", row["unknown"])) if on]  # fmt: skip
+        flag = ", ".join(flags)
+        flag = f" <span class='pk-flag'>[{flag} values]</span>" if flags else ""
+        values = [
+            f"<td>{part}</td>",
+            f"<td class='pk-label'>{_members_html(estimator, part, row['label'])}"
+            f"{flag}</td>",
+            f"<td>{_number(row['count'])}</td>",
+            f"<td>{_number(row['share'], 3)}</td>",
+        ]
+        if len(classes) <= 12:
+            values += [f"<td>{_number(row[f'rate_{c}'], 3)}</td>" for c in classes]
+        if binary:
+            values += [
+                f"<td>{_number(row['event_rate'], 3)}</td>",
+                f"<td>{_number(row['woe'], 3)}</td>",
+                f"<td>{_number(row['iv'], 3)}</td>",
+            ]
+        cells.append("".join(values))
+    rows = "".join(f"<tr>{c}</tr>" for c in cells)
+    return f"<table class='pk-partition'>{rows}</table>"
+
+
+def _plot_svg(report, name):
+    """The column's plot as inline SVG text, None without matplotlib."""
+    try:
+        import matplotlib
+        from matplotlib.figure import Figure
+    except ImportError:
+        return None
+    figure = Figure(figsize=(8.0, 3.6), layout="constrained")
+    ax = figure.add_subplot()
+    report.estimators[name].plot_partition(0, ax=ax)
+    buffer = io.StringIO()
+    # text stays text: searchable, selectable and a fraction of the size
+    with matplotlib.rc_context({"svg.fonttype": "none"}):
+        figure.savefig(buffer, format="svg")
+    svg = buffer.getvalue()
+    return svg[svg.index("<svg") :]
+
+
+def _section_html(report, index, name, plots):
+    row = report.summary.loc[name]
+    estimator = report.estimators[name]
+    figures = (
+        f"{row['kind']}, {_number(row['n_values'])} "
+        f"{'categories' if row['kind'] == 'categorical' else 'distinct values'}, "
+        f"{_number(row['n_parts'])} parts; chi2 = {_number(row['chi2'])} "
+        f"(dof {_number(row['dof'])}), log10 p = {_number(row['log10_pvalue'])}, "
+        f"Cramer's V = {_number(row['cramers_v'], 3)}"
+        + (f", IV = {_number(row['iv'], 3)}" if not np.isnan(row["iv"]) else "")
+    )
+    notes = "".join(
+        f"<p class='pk-note'>{_e(n)}</p>" for n in report.notes.get(name, [])
+    )
+    plot = ""
+    if plots:
+        svg = _plot_svg(report, name)
+        plot = (
+            f"<div class='pk-plot'>{svg}</div>"
+            if svg is not None
+            else "<p class='pk-muted'>Plots need matplotlib: pip install "
+            "'partikit[plot]'.</p>"
+        )
+    return (
+        f"<section id='{_anchor(index)}'><h2>{int(row['rank'])}. {_e(name)}</h2>"
+        f"<p class='pk-muted'>{_e(figures)}. {_e(type(estimator).__name__)}.</p>"
+        f"{notes}{_table_html(report, name)}{plot}</section>"
+    )
+
+
+def _target_html(report):
+    total = report.class_counts.sum()
+    rows = "".join(
+        f"<tr><td class='pk-text'>{_e(c)}</td><td>{_number(n)}</td>"
+        f"<td>{_number(n / total if total else np.nan, 3)}</td></tr>"
+        for c, n in zip(report.classes, report.class_counts, strict=True)
+    )
+    return (
+        "<table class='pk-target'><tr><th class='pk-text'>class</th><th>count</th>"
+        f"<th>share</th></tr>{rows}</table>"
+    )
+
+
+def _pairs_html(report):
+    if report.pairs is None:
+        return ""
+    if not len(report.pairs):
+        return "<h2>Pairs worth combining</h2><p>None passed the search's test.</p>"
+    rows = "".join(
+        f"<tr><td class='pk-text'>{_e(' x '.join(map(str, row['members'])))}</td>"
+        f"<td>{_number(row['n_combinations'])}</td><td>{_number(row['n_groups'])}</td>"
+        f"<td>{_number(row['log10_adjusted_pvalue'])}</td>"
+        f"<td>{_number(row['gain'])}</td></tr>"
+        for _, row in report.pairs.iterrows()
+    )
+    return (
+        "<h2>Pairs worth combining</h2><p class='pk-muted'>AttributeAggregator("
+        "search='pairs'): each pair's combinations grouped are more significant "
+        "than either column alone by <em>gain</em> decades.</p><table><tr>"
+        "<th class='pk-text'>columns</th><th>combinations</th><th>groups</th>"
+        f"<th>log10 adjusted p</th><th>gain</th></tr>{rows}</table>"
+    )
+
+
+def _render_html(report, standalone=True, plots=True):
+    settings = "".join(
+        f"<tr><td class='pk-text'>{_e(k)}</td><td class='pk-text'>{_e(v)}</td></tr>"
+        for k, v in report.settings.items()
+    )
+    skipped = "".join(
+        f"<li>{_e(name)}: {_e(why)}</li>" for name, why in report.skipped.items()
+    )
+    sections = "".join(
+        _section_html(report, i, name, plots)
+        for i, name in enumerate(report.summary.index)
+    )
+    n_columns = len(report.estimators) + len(report.skipped)
+    body = (
+        f"<div class='pk-report'><h1>partikit report</h1><p class='pk-muted'>"
+        f"{report.n_samples:,} rows, {n_columns} columns reported against the target "
+        f"<strong>{_e(report.target or 'y')}</strong> ({len(report.classes)} "
+        f"classes), in {report.fit_time:.2f} s.</p>"
+        f"<h2>Target</h2>{_target_html(report)}"
+        f"<h2>Columns, most informative first</h2>"
+        "<p class='pk-muted'>Ranked by the Bonferroni-adjusted log10 p-value of the "
+        "chi-square test of each column's partition against the target.</p>"
+        f"{_overview_html(report)}"
+        + (f"<p>Left out:</p><ul>{skipped}</ul>" if skipped else "")
+        + _pairs_html(report)
+        + sections
+        + f"<h2>Settings</h2><table>{settings}</table></div>"
+    )
+    style = f"<style>{_CSS}</style>"
+    if not standalone:
+        return style + body
+    title = f"partikit report: {report.target or 'y'}"
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{_e(title)}</title>{style}</head><body>{body}</body></html>\n"
+    )
