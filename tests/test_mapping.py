@@ -96,7 +96,10 @@ def _numeric_applier(column, text_input):
     def apply(field):
         if field in text_input["na_values"]:
             return column["missing_bin"]
-        x = float(field)
+        if field in text_input["true_values"] + text_input["false_values"]:
+            x = 1.0 if field in text_input["true_values"] else 0.0
+        else:
+            x = float(field)
         # cuts[m-1] < x <= cuts[m] is bin m: the number of cuts below x
         return sum(1 for cut in cuts if cut < x)
 
@@ -341,6 +344,17 @@ def test_ordinal_column_keeps_its_order():
     sql = mapping_sql(mapping_document([mapping]), "t")
     rows = _sqlite(frame.astype(str), "t").execute(sql).fetchall()
     assert [row[0] for row in rows] == grouper.transform(frame)[:, 0].tolist()
+
+
+def test_boolean_text_in_a_numeric_column():
+    """Check that booleans cut by a discretizer are 1 and 0, in the document
+    as in transform."""
+    text = "b,y\n" + "True,1\nFALSE,0\n" * 10 + "true,0\n,1\n"
+    frame = _read(text)
+    discretizer = MDLPDiscretizer().fit(frame[["b"]], frame["y"])
+    document = json.dumps(mapping_document([discretizer]))
+    expected = discretizer.transform(frame[["b"]]).astype(int).tolist()
+    assert apply_document(document, text) == expected
 
 
 def test_columns_without_values():
