@@ -59,8 +59,6 @@ NA_VALUES = (
 TRUE_VALUES = ("True", "TRUE", "true")
 FALSE_VALUES = ("False", "FALSE", "false")
 
-VALUE_TYPES = ("string", "integer", "float", "boolean")
-
 
 def _is_grouper(estimator):
     return all(
