@@ -593,3 +593,89 @@ def _adjacent_steps(
             work += BLOCK + 4
         work += 4 * n_classes + 16
     counters[_MERGED] = k
+
+
+def granules(table, rows, columns, total, n_granules):
+    """Equal-frequency granules of a value table, cut on boundary points only.
+
+    Khiops' granularisation of a numeric column with very many distinct values:
+    the rows are grouped into at most ``n_granules`` runs of about equal weight,
+    each cut placed at the first boundary point at or after the row where the
+    running weight reaches ``k / n_granules`` of the total (never between two
+    rows holding the same single class).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_all_classes), C-contiguous
+        Class counts of the distinct values in value order.
+    rows : ndarray of intp of shape (m,) or None
+        The rows granulated, increasing; none empty in ``columns``. None: every
+        row of ``table``.
+    columns : ndarray of intp of shape (n_classes,)
+        The classes that decide the weights and the boundary points.
+    total : float
+        Weight of ``rows`` in ``columns``.
+    n_granules : int
+        At least 1.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (n_found,)
+        First row (index into ``rows``) of each granule; ``starts[0] == 0`` and
+        ``n_found <= n_granules``.
+    counts : ndarray of float64 of shape (n_found, n_classes)
+        Class counts (in ``columns``) of each granule, C-contiguous.
+    """
+    if rows is None:
+        m = table.shape[0]
+        rows = np.zeros(0, dtype=np.intp)
+    else:
+        m = rows.shape[0]
+    size = max(min(int(n_granules), m), 1)
+    starts = np.empty(size, dtype=np.intp)
+    counts = np.zeros((size, columns.shape[0]), dtype=np.float64)
+    n_found = _granule_scan(
+        table, rows, columns, float(total), int(n_granules), starts, counts
+    )
+    return starts[:n_found].copy(), counts[:n_found]
+
+
+@njit(**NJIT)
+def _granule_scan(table, rows, columns, total, n_granules, starts, counts):
+    """:func:`granules` in one pass over the rows; returns how many granules it
+    wrote. A row's pure class is the index of its only class with a positive
+    count, -1 when it holds several."""
+    identity = rows.shape[0] == 0
+    m = table.shape[0] if identity else rows.shape[0]
+    n_classes = columns.shape[0]
+    starts[0] = 0
+    g = 0
+    k = 1
+    target = total * k / n_granules if n_granules > 1 else np.inf
+    running = 0.0
+    previous = -1
+    for i in range(m):
+        r = i if identity else rows[i]
+        mass = 0.0
+        pure = -1
+        n_present = 0
+        for j in range(n_classes):
+            count = table[r, columns[j]]
+            mass += count
+            present = count > 0
+            n_present += present
+            pure = j if present else pure
+        if n_present != 1:
+            pure = -1
+        if i > 0 and running >= target and (pure < 0 or pure != previous):
+            g += 1
+            starts[g] = i
+            # every target the running weight has passed is met by this cut
+            while running >= target:
+                k += 1
+                target = total * k / n_granules if k < n_granules else np.inf
+        for j in range(n_classes):
+            counts[g, j] += table[r, columns[j]]
+        running += mass
+        previous = pure
+    return g + 1
