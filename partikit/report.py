@@ -32,9 +32,7 @@ from partikit._validation import (
 )
 from partikit._version import __version__
 from partikit.discretizers import KhiopsDiscretizer
-from partikit.discretizers._base import BaseDiscretizer
 from partikit.groupers import AttributeAggregator, KhiopsGrouper
-from partikit.groupers._base import BaseGrouper
 
 __all__ = ["Report", "infer_kind", "report"]
 
@@ -134,11 +132,17 @@ def _resolve_kinds(X, columns, categorical, numeric):
     return kinds, skipped
 
 
+def _is_grouper(estimator):
+    # every partikit grouper has the pure core call group_table (and every
+    # discretizer cut_table): the subpackages' base classes are private
+    return callable(getattr(estimator, "group_table", None))
+
+
 def _fit_column(estimator, frame, y_codes, classes, sample_weight):
     """Fit a clone of the grouper or discretizer on one column, y checked once."""
     estimator = clone(estimator)
     estimator._validate_params()
-    if isinstance(estimator, BaseGrouper):
+    if _is_grouper(estimator):
         columns = check_categorical_X(estimator, frame, reset=True)
         names = [str(n) for n in frame.columns]
         return estimator._fit_prepared(columns, names, y_codes, classes, sample_weight)
@@ -146,12 +150,13 @@ def _fit_column(estimator, frame, y_codes, classes, sample_weight):
     return estimator._fit_prepared(X, y_codes, classes, sample_weight)
 
 
-def _check_estimator(estimator, base, what):
-    if not isinstance(estimator, base):
+def _check_estimator(estimator, method, what, example):
+    if not callable(getattr(estimator, method, None)) or not hasattr(
+        estimator, "_fit_prepared"
+    ):
         raise TypeError(
-            f"{what} must be a partikit {base.__name__[4:].lower()} (for instance "
-            f"{'KhiopsGrouper()' if base is BaseGrouper else 'KhiopsDiscretizer()'}"
-            f"), got {estimator!r}."
+            f"{what} must be a partikit {what} (for instance {example}), got "
+            f"{estimator!r}."
         )
 
 
@@ -218,17 +223,17 @@ def report(
     >>> X, y, _ = make_grouped_categorical(n_samples=2000, n_noise_features=1,
     ...                                    random_state=0)
     >>> result = report(X, y)
-    >>> result.to_frame()[["kind", "n_parts", "rank"]]
+    >>> result.to_frame()[["kind", "n_parts", "rank"]]  # doctest: +NORMALIZE_WHITESPACE
                      kind  n_parts  rank
     column
-    category  categorical        4     1
+    category  categorical        3     1
     noise_0   categorical        1     2
     """
     start = time.perf_counter()
     grouper = KhiopsGrouper() if grouper is None else grouper
     discretizer = KhiopsDiscretizer() if discretizer is None else discretizer
-    _check_estimator(grouper, BaseGrouper, "grouper")
-    _check_estimator(discretizer, BaseDiscretizer, "discretizer")
+    _check_estimator(grouper, "group_table", "grouper", "KhiopsGrouper()")
+    _check_estimator(discretizer, "cut_table", "discretizer", "KhiopsDiscretizer()")
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
     X = X.rename(columns=str)
@@ -627,7 +632,7 @@ def _overview_html(report):
 
 def _members_html(estimator, part, label):
     """A group's label, unfolding into its members when it was shortened."""
-    if not isinstance(estimator, BaseGrouper):
+    if not _is_grouper(estimator):
         return _e(label)
     members = estimator.groups_[0][part]
     if len(members) <= 10:
