@@ -60,11 +60,18 @@ def import_matplotlib():
     return matplotlib
 
 
-def new_axes(figsize):
-    """Axes on a new pyplot figure (the caller closes it; the backend is kept)."""
+def new_axes(figsize, rect=None):
+    """Axes on a new pyplot figure (the caller closes it; the backend is kept).
+
+    With ``rect`` (left, bottom, width, height in figure fractions) the axes
+    are placed there, without a layout manager; else the figure's constrained
+    layout places them.
+    """
     import_matplotlib()
     import matplotlib.pyplot as plt
 
+    if rect is not None:
+        return plt.figure(figsize=figsize).add_axes(rect)
     figure = plt.figure(figsize=figsize, layout="constrained")
     return figure.add_subplot()
 

@@ -657,6 +657,82 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return self.tree_.n_leaves
 
+    def plot_tree(
+        self,
+        ax=None,
+        *,
+        max_depth=None,
+        feature_names=None,
+        class_names=None,
+        max_categories=4,
+        precision=2,
+        filled=True,
+        fontsize=None,
+    ):
+        """Draw the tree: a box per node, each edge labelled with its part.
+
+        A node's box shows the column it splits, its samples (the weight, when
+        fitted with non-integer weights), its class counts (up to 4 classes)
+        and its majority class. The edge to each child reads the part of the
+        values sent there, as :func:`~partikit.tree.export_text` writes it:
+        the categories of a group (``{red, blue}``, ``... +N more`` past
+        ``max_categories``), a threshold (``<= 2.50``, ``> 2.50``) or an
+        interval of a multiway split (``(2.50, 4.00]``), then ``or missing``
+        where missing values go and, with ``unknown_routing="largest_child"``,
+        ``or unknown`` where categories unseen at the node go. Leaves are
+        spread evenly and parents centred over their children; the text
+        shrinks until boxes and labels do not overlap.
+
+        Needs matplotlib (``pip install 'partikit[plot]'``); works headless.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new pyplot figure sized for the
+            tree, which the caller may save and close (``ax.figure``).
+        max_depth : int or None, default=None
+            Deepest level drawn; a node split below it shows ``(...)`` in a
+            dashed box. None draws the whole tree.
+        feature_names : array-like of str, default=None
+            Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if
+            None.
+        class_names : array-like of str, default=None
+            Names of the classes in ``classes_`` order; the classes if None.
+        max_categories : int, default=4
+            Categories an edge label lists before ``... +N more``.
+        precision : int, default=2
+            Decimals of thresholds, projection directions and non-integer
+            weights.
+        filled : bool, default=True
+            Colour each box by its majority class, paler the less pure it is.
+        fontsize : float or None, default=None
+            Size of the text; None takes the largest (at most 10) at which
+            boxes and labels do not overlap.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+            The axes drawn on (``ax.figure`` is the figure).
+
+        See Also
+        --------
+        partikit.tree.export_text : The same rules as text.
+        sklearn.tree.plot_tree : The drawing of scikit-learn's trees.
+        """
+        from partikit.tree._plot import plot_tree
+
+        return plot_tree(
+            self,
+            ax=ax,
+            max_depth=max_depth,
+            feature_names=feature_names,
+            class_names=class_names,
+            max_categories=max_categories,
+            precision=precision,
+            filled=filled,
+            fontsize=fontsize,
+        )
+
     @property
     def feature_importances_(self):
         """Impurity decrease brought by each feature, normalised to sum to 1.
