@@ -358,8 +358,10 @@ def format_overview(result) -> str:
     return shown.to_string()
 
 
-def report_command(args, out=sys.stdout, err=sys.stderr) -> int:
+def report_command(args, out=None, err=None) -> int:
     """Run ``partikit report`` with parsed arguments; returns the exit status."""
+    out = sys.stdout if out is None else out
+    err = sys.stderr if err is None else err
     import warnings
 
     from partikit import discretizers, groupers
@@ -447,7 +449,9 @@ def build_parser():
         "--version", action="version", version=f"partikit {__version__}",
         help="print partikit's version and exit",
     )  # fmt: skip
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", help="the command to run"
+    )
     demo_parser = sub.add_parser(
         "demo",
         help="run partikit on built-in synthetic data and print what it finds",
