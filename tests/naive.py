@@ -738,6 +738,46 @@ def naive_adjacent_merges_exact(table, min_count):
     )
 
 
+def naive_granules(table, n_granules):
+    """Equal-frequency granules on boundary points, target by target: for the
+    ``k``-th of ``n_granules - 1`` weight targets, the cut is the first boundary
+    point after the first row whose running weight (rows summed class by
+    class, then row by row) reaches it. Returns (starts, counts)."""
+    n_rows = len(table)
+    masses = []
+    for row in table:
+        mass = 0.0
+        for count in row:
+            mass += float(count)
+        masses.append(mass)
+    running, total = [], 0.0
+    for mass in masses:
+        total += mass
+        running.append(total)
+
+    def single_class(row):
+        present = [j for j, count in enumerate(row) if count > 0]
+        return present[0] if len(present) == 1 else -1
+
+    def is_boundary(r):  # the gap before row r
+        a, b = single_class(table[r - 1]), single_class(table[r])
+        return a < 0 or a != b
+
+    cuts = set()
+    for k in range(1, n_granules):
+        target = total * k / n_granules
+        reached = next(r for r in range(n_rows) if running[r] >= target)
+        after = [r for r in range(reached + 1, n_rows) if is_boundary(r)]
+        if after:
+            cuts.add(after[0])
+    starts = np.array([0, *sorted(cuts)], dtype=np.intp)
+    ends = [*starts[1:], n_rows]
+    counts = np.array(
+        [np.sum(table[a:b], axis=0) for a, b in zip(starts, ends, strict=True)]
+    )
+    return starts, counts.reshape(len(starts), table.shape[1])
+
+
 def _delta_with_q(a, b, q):
     na, nb = a.sum(), b.sum()
     present = q > 0

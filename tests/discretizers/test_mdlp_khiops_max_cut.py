@@ -29,6 +29,7 @@ from partikit.discretizers._khiops import (
 from partikit.groupers._khiops import max_delta_chi2_threshold
 from tests.naive import (
     naive_adjacent_merges,
+    naive_granules,
     naive_max_cut_values,
     naive_mdlp,
 )
@@ -138,6 +139,39 @@ def test_adjacent_merge_kernel_matches_naive(min_count, global_random_seed):
         if len(np.unique(np.round(exact, 9))) == len(exact):
             assert_array_equal(kept, [a for a, _, _ in merges])
             assert_array_equal(absorbed, [b for _, b, _ in merges])
+
+
+def test_granule_kernel_matches_naive(global_random_seed):
+    """Check the equal-frequency granules on boundary points (and their counts)
+    against a target-by-target loop: runs of one class, fractional weights,
+    every row its own granule, one granule; through row and class indices."""
+    rng = np.random.RandomState(global_random_seed)
+    for _ in range(200):
+        n_rows, n_classes = rng.randint(1, 60), rng.randint(2, 5)
+        labels = np.repeat(rng.randint(0, n_classes, n_rows), rng.randint(1, 4, n_rows))
+        table = np.eye(n_classes)[labels]
+        if rng.rand() < 0.5:
+            table = table * rng.choice([0.1, 0.5, 1.0, 3.0], size=(len(table), 1))
+        if rng.rand() < 0.3:
+            table[rng.rand(len(table)) < 0.3] += rng.poisson(1.0, n_classes)
+        n_granules = int(rng.choice([1, 2, 3, 7, len(table), 2 * len(table)]))
+        expected_starts, expected_counts = naive_granules(table, n_granules)
+        total = 0.0
+        for row in table:
+            for count in row:
+                total += float(count)
+        columns = np.arange(n_classes)
+        starts, counts = khiops_kernel.granules(table, None, columns, total, n_granules)
+        assert_array_equal(starts, expected_starts)
+        assert_allclose(counts, expected_counts, rtol=1e-12)
+        # rows and a class left out, read through indices
+        full = np.zeros((2 * len(table), n_classes + 1))
+        full[::2, :n_classes] = table
+        full[1::2, -1] = 1.0
+        rows = np.arange(0, 2 * len(table), 2, dtype=np.intp)
+        starts, counts = khiops_kernel.granules(full, rows, columns, total, n_granules)
+        assert_array_equal(starts, expected_starts)
+        assert_allclose(counts, expected_counts, rtol=1e-12)
 
 
 def test_khiops_worked_example_a_noise_is_absorbed():
