@@ -34,6 +34,7 @@ SHARES_HEIGHT = 0.72
 
 BAR_WIDTH = 0.82
 
+_INTERVAL = re.compile(r"^[(\[][^,]*, [^,]*[)\]]$")
 _MORE = re.compile(r"^(.*?)(,? ?\.\.\. ?\(?\+\d+ more\)?\}?)$")
 
 
@@ -208,11 +209,17 @@ def _marks(table):
     return marks
 
 
+def _short_label(text, width):
+    # an interval cut short would lose a bound: it is kept whole
+    return text if _INTERVAL.match(text) else shorten(text, width)
+
+
 def _tick_labels(labels, marks, slot_points, fontsize):
     """Tick labels that fit a part's width, and how to turn them.
 
     Labels that fit stay level; a few parts get labels wrapped on up to three
     lines; more parts get shortened labels turned by 35 or 90 degrees.
+    Intervals are never shortened.
     """
     per_line = max(int(slot_points / (0.6 * fontsize)), 6)
     whole = [f"{t} {m}".strip() for t, m in zip(labels, marks, strict=True)]
@@ -221,21 +228,25 @@ def _tick_labels(labels, marks, slot_points, fontsize):
     if len(labels) <= 12 and per_line >= 10:
         wrapped = []
         for text, mark in zip(labels, marks, strict=True):
-            lines = textwrap.wrap(shorten(text, 3 * per_line - 4), per_line)
+            # a no-break space keeps "(+5 more)" on one line
+            text = _short_label(text, 3 * per_line - 4).replace(" more)", "\xa0more)")
+            lines = textwrap.wrap(text, per_line)
             wrapped.append("\n".join(lines + ([mark] if mark else [])))
         return wrapped, {"rotation": 0}
-    width = 30 if len(labels) <= 8 else 22 if len(labels) <= 24 else 16
+    width = 32 if len(labels) <= 8 else 24 if len(labels) <= 24 else 16
     short = [
-        f"{shorten(t, width)} {m}".strip() for t, m in zip(labels, marks, strict=True)
+        f"{_short_label(t, width)} {m}".strip()
+        for t, m in zip(labels, marks, strict=True)
     ]
     if len(labels) > 24:
         return short, {"rotation": 90}
     return short, {"rotation": 35, "ha": "right", "rotation_mode": "anchor"}
 
 
-def _legend_handles(matplotlib, classes, colors, totals):
+def _legend_handles(classes, colors, totals):
     """A patch per class, the most frequent ones when there are many."""
-    patches = matplotlib.patches
+    from matplotlib import patches
+
     order = np.arange(len(classes))
     if len(classes) > MAX_LEGEND_CLASSES:
         # named in class order, the others counted in one entry
@@ -302,7 +313,8 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
        Intelligent Credit Scoring", Wiley, 2006 (weight of evidence and
        information value).
     """
-    matplotlib = import_matplotlib()
+    import_matplotlib()
+    from matplotlib import patches
     from matplotlib.transforms import ScaledTranslation
 
     classes = [str(c) for c in classes]
@@ -343,7 +355,7 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
             va="bottom",
         )
 
-    handles = _legend_handles(matplotlib, classes, colors, counts @ rates)
+    handles = _legend_handles(classes, colors, counts @ rates)
     legend_offset = 6.0  # points right of the axes
     if len(classes) == 2 and "woe" in table:
         handles.append(_draw_woe(ax, table["woe"].to_numpy(dtype=np.float64)))
@@ -355,7 +367,7 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
     ):
         if marks.any():
             handles.append(
-                matplotlib.patches.Patch(
+                patches.Patch(
                     facecolor="white", edgecolor="0.3", hatch=hatch, label=label
                 )
             )
