@@ -186,6 +186,9 @@ _STATS = 6  # (2, c) workspace: statistics of two groups by column
 _PRESENT = 7  # (2, c) workspace: classes present in those pairs
 _BEST = 8  # (c + 1, J + 1) best statistic of each row by classes present (c: a scan)
 _PARTNER = 9  # (c + 1, J + 1) its partner
+_PROFILES = 10  # (2, J, c) class shares n_j / n of each column, and their inverses
+# the inverse share of an absent class: finite, so that an absent class adds 0
+_NO_SHARE = 1e300
 # ordinal predictors
 _TREE = 6  # (2 P,) tournament tree of groups by their best pair
 _QUEUE = 7  # (c,) workspace: the groups whose key changed
@@ -203,7 +206,7 @@ _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 
 @njit(**NJIT)
 def _nominal_loop(
-    counts, totals, links, keys, flags, stats, present, best, partner,
+    counts, totals, links, keys, flags, stats, present, best, partner, profiles,
     max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
     """The initial pair tests and the merge loop of a nominal predictor.
@@ -244,6 +247,8 @@ def _nominal_loop(
     mark = links[_MARK]
     slot = links[_SLOT]
     group = links[_GROUP]
+    shares = profiles[0]
+    inverses = profiles[1]
     test = flags[_TEST]
     work = 0
     compound = -1
@@ -251,7 +256,6 @@ def _nominal_loop(
     # buffers of this call: arrays that may alias the arguments keep the sums
     # below out of SIMD lanes
     acc = np.empty(n_rows)
-    err = np.empty(n_rows)
     cnt = np.empty(n_rows, dtype=np.intp)
     while True:
         # ---- the next job: a group to test (job 0: initial row, 1: scan) or
@@ -260,6 +264,7 @@ def _nominal_loop(
         job = 2
         k = 0
         first = 0
+        offering = False
         n_live = flags[_N_GROUPS]
         if flags[_INIT] < n_rows:
             if work >= max_work and work > 0:
@@ -274,6 +279,7 @@ def _nominal_loop(
         elif stage == _SCAN_CHANGED:
             g = flags[_CHANGED]
             job = 1
+            offering = True
             stage = _SCAN_OTHER
         elif stage == _SCAN_OTHER:
             stage = _MERGE
@@ -284,6 +290,7 @@ def _nominal_loop(
             g = other
             job = 1
             k = 1
+            offering = True
         else:
             # ---- one pass over the live groups: each is offered its pairs with
             # the changed groups, if any (a group whose best partner took part
@@ -386,6 +393,11 @@ def _nominal_loop(
                 for j in range(n_classes):
                     counts[j, s_keep] += counts[j, s_gone]
                 totals[s_keep] += totals[s_gone]
+                n_keep = totals[s_keep]
+                for j in range(n_classes):
+                    u = counts[j, s_keep]
+                    shares[j, s_keep] = u / n_keep
+                    inverses[j, s_keep] = n_keep / u if u > 0.0 else _NO_SHARE
                 alive[gone] = 0
                 n_cats[keep] += n_cats[gone]
                 links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
@@ -395,6 +407,8 @@ def _nominal_loop(
                 if s_gone != last:
                     for j in range(n_classes):
                         counts[j, s_gone] = counts[j, last]
+                        shares[j, s_gone] = shares[j, last]
+                        inverses[j, s_gone] = inverses[j, last]
                     totals[s_gone] = totals[last]
                     moved = group[last]
                     group[s_gone] = moved
@@ -416,7 +430,11 @@ def _nominal_loop(
 
         row = n_rows  # the row of best / partner where a scan's choices go
         if job < 2:
-            # ---- statistics of g against the columns first .. n_live - 1
+            # ---- g against the columns first .. n_live - 1. A lower bound of
+            # each pair's statistic comes first, class by class in SIMD lanes with
+            # no division; the exact statistic is computed only for the pairs
+            # whose bound does not settle them (most pairs are far from the best
+            # ones, and the division of each exact term is what a test costs)
             s_g = slot[g]
             n_g = totals[s_g]
             # unsigned bounds: numba then knows the index is not negative and
@@ -431,85 +449,107 @@ def _nominal_loop(
                 present_g += 1 if counts[j, s_g] > 0.0 else 0
             for s in range(start, stop):
                 acc[s] = 0.0
-                err[s] = 0.0
                 cnt[s] = present_g
+            # the bound: with p and q the class shares of g and h, X2 and G2 are
+            # both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 / max(p_j, q_j)
+            # (docs/design.rst, "The CHAID kernel")
             for j in range(n_classes):
-                u = counts[j, s_g]
-                column = counts[j]
-                if u <= 0.0:
+                if counts[j, s_g] <= 0.0:
+                    column = counts[j]
                     for s in range(start, stop):
                         cnt[s] += column[s] > 0.0
-                if test == PEARSON:
-                    for s in range(start, stop):
-                        v = column[s]
-                        t = u + v
-                        d = u * totals[s] - v * n_g
-                        term = d * d / t if t > 0.0 else 0.0
-                        # Knuth's TwoSum, as in _pair_statistic (a zero term
-                        # changes nothing)
-                        following = acc[s] + term
-                        term_part = following - acc[s]
-                        err[s] += (acc[s] - (following - term_part)) + (
-                            term - term_part
-                        )
-                        acc[s] = following
+                share_g = shares[j, s_g]
+                inverse_g = inverses[j, s_g]
+                share = shares[j]
+                inverse = inverses[j]
+                for s in range(start, stop):
+                    d = share_g - share[s]
+                    acc[s] += d * d * min(inverse_g, inverse[s])
+            for s in range(start, stop):
+                n_h = totals[s]
+                total = n_g + n_h
+                # lowered by far more than the rounding errors of the bound and of
+                # the exact statistic (relative, and relative to the counts)
+                # (a division guarded against zero runs in SIMD lanes)
+                scale = n_g * n_h / total if total > 0.0 else 0.0
+                acc[s] = acc[s] * scale * (1.0 - 1e-10) - 1e-12 * total
+            out = stats[k]
+            n_present = present[k]
+            if job == 1:
+                for n in range(n_classes + 1):
+                    partner[row, n] = -1
+                    best[row, n] = np.inf
+            for s in range(first, n_live):
+                n = cnt[s]
+                lower = acc[s]
+                # the exact statistic is needed where it may be at most: the best
+                # statistics of g and s for n classes present (initial tests); g's
+                # best (a scan); h's key at the same degrees of freedom (an offer
+                # of a changed group, any pair at other degrees of freedom)
+                h = group[s]
+                if job == 0:
+                    bar = best[g, n] if best[g, n] > best[s, n] else best[s, n]
                 else:
-                    for s in range(start, stop):
-                        v = column[s]
-                        t = u + v
-                        if t <= 0.0:
-                            continue
-                        n_h = totals[s]
-                        total = n_g + n_h
+                    if h == g:
+                        continue
+                    bar = best[row, n]
+                    if offering:
+                        n_present[s] = n
+                        out[s] = np.inf
+                        if key_lo[h] < 0 or n - 1 != key_dof[h]:
+                            bar = np.inf
+                        elif key_stat[h] > bar:
+                            bar = key_stat[h]
+                if lower > bar:
+                    continue
+                # the arithmetic of _pair_statistic (the same bits)
+                n_h = totals[s]
+                total = n_g + n_h
+                statistic = 0.0
+                error = 0.0
+                for j in range(n_classes):
+                    u = counts[j, s_g]
+                    v = counts[j, s]
+                    t = u + v
+                    if t <= 0.0:
+                        continue
+                    if test == PEARSON:
+                        d = u * n_h - v * n_g
+                        term = d * d / t
+                    else:
                         term = 0.0
                         if u > 0.0:
                             term += u * math.log(u * total / (n_g * t))
                         if v > 0.0:
                             term += v * math.log(v * total / (n_h * t))
-                        following = acc[s] + term
-                        term_part = following - acc[s]
-                        err[s] += (acc[s] - (following - term_part)) + (
-                            term - term_part
-                        )
-                        acc[s] = following
-            out = stats[k]
-            n_present = present[k]
-            for s in range(start, stop):
-                statistic = acc[s] + err[s]
-                if cnt[s] < 2:
+                    following = statistic + term
+                    term_part = following - statistic
+                    error += (statistic - (following - term_part)) + (term - term_part)
+                    statistic = following
+                statistic += error
+                if n < 2:
                     statistic = 0.0
                 elif test == PEARSON:
-                    statistic /= n_g * totals[s]
+                    statistic /= n_g * n_h
                 else:
                     statistic = 2.0 * statistic
                     if statistic < 0.0:
                         statistic = 0.0
-                out[s] = statistic
-                n_present[s] = cnt[s]
-            work += n_live - first
-            if job == 0:
-                # initial row g: every pair (g, h > g) is a candidate of both rows;
-                # partners come in increasing order, so strict < keeps the lowest
-                for s in range(first, n_live):
-                    statistic = out[s]
-                    n = n_present[s]
+                if job == 0:
+                    # initial row g: every pair (g, h > g) is a candidate of both
+                    # rows; partners come in increasing order, so strict < keeps
+                    # the lowest
                     if statistic < best[g, n]:
                         best[g, n] = statistic
                         partner[g, n] = s
                     if statistic < best[s, n] or partner[s, n] < 0:
                         best[s, n] = statistic
                         partner[s, n] = g
-                continue
-            # a scan: g's best partner for each number of classes present (the
-            # smaller statistic, then the lower group)
-            for n in range(n_classes + 1):
-                partner[row, n] = -1
-            for s in range(n_live):
-                h = group[s]
-                if h == g:
                     continue
-                statistic = out[s]
-                n = n_present[s]
+                if offering:
+                    out[s] = statistic
+                # a scan: g's best partner for each number of classes present
+                # (the smaller statistic, then the lower group)
                 if (
                     partner[row, n] < 0
                     or statistic < best[row, n]
@@ -517,6 +557,9 @@ def _nominal_loop(
                 ):
                     best[row, n] = statistic
                     partner[row, n] = h
+            work += n_live - first
+            if job == 0:
+                continue
         else:
             row = g
 
@@ -728,6 +771,15 @@ def _run(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max
     return _nominal_loop(*state[_COUNTS:], *rule)
 
 
+def _profiles(counts, totals):
+    """Class shares of the columns of ``counts`` and their inverses, (2, J, c)."""
+    profiles = np.empty((2,) + counts.shape)
+    np.divide(counts, totals, out=profiles[0])
+    profiles[1] = _NO_SHARE
+    np.divide(totals, counts, out=profiles[1], where=counts > 0.0)
+    return profiles
+
+
 def init_state(table, ordinal, test):
     """Every row its own group, with the key of its best allowed pair.
 
@@ -779,6 +831,7 @@ def init_state(table, ordinal, test):
             np.zeros((2, n_rows), dtype=np.intp),
             np.full((n_rows + 1, n_classes + 1), np.inf),
             np.full((n_rows + 1, n_classes + 1), -1, dtype=np.intp),
+            _profiles(counts, totals),
         )
     # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
     # rule that merges nothing
@@ -862,6 +915,9 @@ def split_group(state, g, part):
         # row by row and class by class from zero, as the kernels add (same bits)
         counts[:, column] = np.cumsum(table[side], axis=0)[-1]
         totals[column] = np.cumsum(counts[:, column])[-1]
+        if not ordinal:
+            profiles = _profiles(counts[:, column : column + 1], totals[column])
+            state[_PROFILES][:, :, column] = profiles[:, :, 0]
         links[_FOLLOWING, side[:-1]] = side[1:]
         links[_FOLLOWING, side[-1]] = -1
         links[_FIRST, rep] = side[0]
