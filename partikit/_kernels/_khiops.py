@@ -595,7 +595,9 @@ def _adjacent_steps(
     counters[_MERGED] = k
 
 
-def granules(table, rows, columns, total, n_granules):
+def granules(
+    table, rows, columns, total, n_granules, work_per_call=ADJACENT_WORK_PER_CALL
+):
     """Equal-frequency granules of a value table, cut on boundary points only.
 
     Khiops' granularisation of a numeric column with very many distinct values:
@@ -617,6 +619,10 @@ def granules(table, rows, columns, total, n_granules):
         Weight of ``rows`` in ``columns``.
     n_granules : int
         At least 1.
+    work_per_call : int, default=ADJACENT_WORK_PER_CALL
+        The compiled pass returns to Python after about this many counts read
+        and is called again where it stopped (Ctrl-C is seen in between); the
+        granules do not depend on it.
 
     Returns
     -------
@@ -631,30 +637,38 @@ def granules(table, rows, columns, total, n_granules):
         rows = np.zeros(0, dtype=np.intp)
     else:
         m = rows.shape[0]
+    n_classes = columns.shape[0]
     size = max(min(int(n_granules), m), 1)
-    starts = np.empty(size, dtype=np.intp)
-    counts = np.zeros((size, columns.shape[0]), dtype=np.float64)
-    n_found = _granule_scan(
-        table, rows, columns, float(total), int(n_granules), starts, counts
-    )
+    starts = np.zeros(size, dtype=np.intp)
+    counts = np.zeros((size, n_classes), dtype=np.float64)
+    # next row, current granule, next target, previous row's pure class
+    state = np.array([0, 0, 1, -1], dtype=np.intp)
+    running = np.zeros(1)
+    step = max(int(work_per_call) // max(n_classes, 1), 1)
+    while state[0] < m:
+        _granule_scan(
+            table, rows, columns, float(total), int(n_granules), starts, counts,
+            state, running, min(int(state[0]) + step, m),
+        )  # fmt: skip
+    n_found = int(state[1]) + 1
     return starts[:n_found].copy(), counts[:n_found]
 
 
 @njit(**NJIT)
-def _granule_scan(table, rows, columns, total, n_granules, starts, counts):
-    """:func:`granules` in one pass over the rows; returns how many granules it
-    wrote. A row's pure class is the index of its only class with a positive
-    count, -1 when it holds several."""
+def _granule_scan(
+    table, rows, columns, total, n_granules, starts, counts, state, running, stop
+):
+    """:func:`granules` from the row and ``state`` where the last call stopped,
+    up to row ``stop``. A row's pure class is the index of its only class with
+    a positive count, -1 when it holds several."""
     identity = rows.shape[0] == 0
-    m = table.shape[0] if identity else rows.shape[0]
     n_classes = columns.shape[0]
-    starts[0] = 0
-    g = 0
-    k = 1
-    target = total * k / n_granules if n_granules > 1 else np.inf
-    running = 0.0
-    previous = -1
-    for i in range(m):
+    g = state[1]
+    k = state[2]
+    previous = state[3]
+    weight = running[0]
+    target = total * k / n_granules if k < n_granules else np.inf
+    for i in range(state[0], stop):
         r = i if identity else rows[i]
         mass = 0.0
         pure = -1
@@ -667,15 +681,19 @@ def _granule_scan(table, rows, columns, total, n_granules, starts, counts):
             pure = j if present else pure
         if n_present != 1:
             pure = -1
-        if i > 0 and running >= target and (pure < 0 or pure != previous):
+        if i > 0 and weight >= target and (pure < 0 or pure != previous):
             g += 1
             starts[g] = i
             # every target the running weight has passed is met by this cut
-            while running >= target:
+            while weight >= target:
                 k += 1
                 target = total * k / n_granules if k < n_granules else np.inf
         for j in range(n_classes):
             counts[g, j] += table[r, columns[j]]
-        running += mass
+        weight += mass
         previous = pure
-    return g + 1
+    state[0] = stop
+    state[1] = g
+    state[2] = k
+    state[3] = previous
+    running[0] = weight

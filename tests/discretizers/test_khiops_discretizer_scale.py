@@ -251,3 +251,27 @@ def test_granulated_independent_columns_stay_one_interval():
     disc = KhiopsDiscretizer(max_candidates=400).fit(X, y)
     assert not any(s["exact"] for s in disc.statistics_)
     assert np.mean(disc.n_bins_ == 1) >= 0.88
+
+
+def test_granules_do_not_depend_on_the_work_per_call(monkeypatch):
+    """Check that the granule pass returns to Python (where Ctrl-C is seen) after
+    about ``work_per_call`` counts read, with the same granules."""
+    calls = []
+    scan = khiops_kernel._granule_scan
+
+    def counted(*args):
+        calls.append(args[-1])
+        return scan(*args)
+
+    monkeypatch.setattr(khiops_kernel, "_granule_scan", counted)
+    rng = np.random.default_rng(7)
+    table = np.eye(4)[rng.integers(0, 4, 5000)] * rng.choice([1.0, 2.0], (5000, 1))
+    columns = np.arange(4)
+    one = khiops_kernel.granules(table, None, columns, table.sum(), 300, 1 << 40)
+    assert len(calls) == 1
+    for work in (1, 37, 4000):
+        calls.clear()
+        many = khiops_kernel.granules(table, None, columns, table.sum(), 300, work)
+        assert len(calls) == -(-5000 // max(work // 4, 1))
+        for a, b in zip(one, many, strict=True):
+            assert_array_equal(a, b)
