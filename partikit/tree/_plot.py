@@ -58,10 +58,6 @@ def _layout(tree, max_depth):
     return x, n_slots
 
 
-def _weight_text(value, precision):
-    return f"{int(value):,}" if float(value).is_integer() else f"{value:.{precision}f}"
-
-
 class _TreeDrawing:
     """The texts of a tree's boxes and edges, and where they go."""
 
@@ -78,6 +74,11 @@ class _TreeDrawing:
     def truncated(self, node):
         return self.tree.kind[node] != LEAF and self.tree.depth[node] >= self.max_depth
 
+    def weight_text(self, value):
+        if self.integral:
+            return f"{int(value):,}"
+        return f"{value:,.{self.precision}f}"
+
     def box_text(self, node):
         tree = self.tree
         value = tree.value[node]
@@ -87,9 +88,9 @@ class _TreeDrawing:
             name = self.renderer.partitions(node)[0]
             lines += textwrap.wrap(name, 2 * EDGE_LINE_WIDTH) or [name]
         word = "samples" if self.integral else "weight"
-        lines.append(f"{word} = {_weight_text(total, self.precision)}")
+        lines.append(f"{word} = {self.weight_text(total)}")
         if len(value) <= 4:
-            counts = ", ".join(_weight_text(v, self.precision) for v in value)
+            counts = ", ".join(self.weight_text(v) for v in value)
             lines.append(f"value = [{counts}]")
         best = int(np.argmax(value))
         share = value[best] / total if total > 0 else 0.0
