@@ -53,10 +53,12 @@ def infer_kind(column):
     Parameters
     ----------
     column : pandas.Series
+        A column of the data.
 
     Returns
     -------
     kind : {"categorical", "numeric"} or None
+        How the report partitions it; None: it is left out.
 
     Examples
     --------
@@ -345,6 +347,31 @@ class Report:
 
     Made by :func:`report`; not meant to be built directly.
 
+    Parameters
+    ----------
+    estimators : dict
+        The fitted estimator of each column.
+    summary : pandas.DataFrame
+        The ranked overview.
+    target : str or None
+        The target's name.
+    classes : ndarray
+        The target's classes.
+    class_counts : ndarray
+        The count of each class.
+    n_samples : int
+        Rows of the data.
+    skipped : dict
+        The columns left out, and why.
+    notes : dict
+        The warnings of each column's fit.
+    pairs : pandas.DataFrame or None
+        The pairs worth combining.
+    settings : dict
+        The settings used.
+    fit_time : float
+        Seconds spent in :func:`report`.
+
     Attributes
     ----------
     estimators : dict of str to fitted estimator
@@ -427,6 +454,8 @@ class Report:
         Returns
         -------
         table : pandas.DataFrame
+            One row per group or interval: see the groupers' and discretizers'
+            ``partition_table``.
         """
         return self._estimator(column).partition_table(0, max_categories=max_categories)
 
@@ -443,6 +472,7 @@ class Report:
         Returns
         -------
         ax : matplotlib.axes.Axes
+            The axes drawn on (``ax.figure`` is the figure).
         """
         return self._estimator(column).plot_partition(0, ax=ax)
 
@@ -476,7 +506,7 @@ class Report:
         Returns
         -------
         document : dict
-            Schema ``partikit.mapping`` (see :ref:`mapping-schema`).
+            Schema ``partikit.mapping`` (see :ref:`mapping_schema`).
         """
         columns = [column_mapping(self.estimators[n], 0) for n in self.summary.index]
         return mapping_document(
@@ -491,7 +521,7 @@ class Report:
 
         Categories to groups, cut points to intervals, and the rules for
         missing values and unseen categories, in the documented, versioned
-        schema of :ref:`mapping-schema`, which a system without Python can
+        schema of :ref:`mapping_schema`, which a system without Python can
         apply.
 
         Parameters

@@ -25,6 +25,7 @@ PUBLIC_MODULES = (
     "partikit.tree",
     "partikit.datasets",
     "partikit.utils",
+    "partikit.report",
 )
 
 
@@ -72,6 +73,9 @@ def test_every_public_object_is_validated():
         "partikit.discretizers._max_cut.max_cut_threshold",
         "partikit.groupers._bipartition.twoing",
         "partikit.tree._classes.PartitionTreeClassifier.predict_proba",
+        "partikit.groupers._khiops.KhiopsGrouper.partition_table",
+        "partikit.report.Report.to_html",
+        "partikit.report.report",
     ):
         assert any(name.endswith(expected.split(".", 2)[-1]) for name in names), (
             expected

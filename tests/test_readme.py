@@ -15,4 +15,11 @@ def test_readme_quickstart_runs_and_prints_what_it_says():
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(README), "exec"), {})
-    assert out.getvalue().strip() == "[4 1 1]"
+    lines = out.getvalue().strip().splitlines()
+    assert lines[0] == "[4 1 1]"
+    # the partition table: a header, the index name, then one row per group
+    assert lines[1].split() == ["label", "count", "rate_0", "rate_1"]
+    groups = lines[3:]
+    assert len(groups) == 4
+    assert all("more)" in row for row in groups)
+    assert sum(float(row.split()[-3]) for row in groups) == 20_000
