@@ -162,7 +162,7 @@ _LAST = 4  # last member row of each group
 _PREV = 5  # ordinal: left neighbour group, -1 none
 _NEXT = 6  # ordinal: right neighbour group, -1 none
 _MARK = 7  # nominal: 1 for a group whose key is stale (a lower bound of its best pair)
-_DIRTY = 8  # ordinal: 1 for a group whose key changed since the tree was updated
+_DIRTY = 8  # 1 for a group whose key changed since the tree was updated
 _SLOT = 9  # column of each live group in the counts (nominal: live groups packed)
 _GROUP = 10  # live group of each column
 # flags (intp)
@@ -173,6 +173,8 @@ _INIT = 3  # progress of the initial tests: < n_rows rows tested, < 2 n_rows key
 _CHANGED = 4  # group whose counts changed, its pairs not yet re-tested (-1: none)
 _OTHER = 5  # second changed group (a split), -1 none
 _GONE = 6  # group that stopped existing as it was, -1 none
+_QUEUED = 7  # nominal: groups in the queue of keys that changed
+_N_FOUND = 8  # nominal: pairs of the two changed groups to offer (8 and 9)
 
 # Positions in the state tuple.
 _TABLE = 0  # (c, J) the original rows
@@ -184,11 +186,14 @@ _FLAGS = 5  # see above
 # nominal predictors
 _STATS = 6  # (2, c) workspace: statistics of two groups by column
 _PRESENT = 7  # (2, c) workspace: classes present in those pairs
-_BEST = 8  # (c + 1, J + 1) best statistic of each row by classes present (c: a scan)
-_PARTNER = 9  # (c + 1, J + 1) its partner
-_PROFILES = 10  # (2, J, c) class shares n_j / n of each column, and their inverses
-# the inverse share of an absent class: finite, so that an absent class adds 0
-_NO_SHARE = 1e300
+_BEST = 8  # (J + 1, c + 1) best statistic of each row by classes present (c: a scan)
+_PARTNER = 9  # (J + 1, c + 1) its partner
+_PROFILES = 10  # (2, J, c) float32: class shares n_j / n of each column, and their
+# inverses, capped at the largest float32 (an absent class: so that it adds 0)
+_NO_SHARE = float(np.finfo(np.float32).max)
+_NOMINAL_TREE = 11  # (2 P,) tournament tree of groups by their key
+_NOMINAL_QUEUE = 12  # (c,) the groups whose key changed
+_FOUND = 13  # (2, c) workspace: columns whose pair with a changed group was tested
 # ordinal predictors
 _TREE = 6  # (2 P,) tournament tree of groups by their best pair
 _QUEUE = 7  # (c,) workspace: the groups whose key changed
@@ -207,7 +212,8 @@ _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 @njit(**NJIT)
 def _nominal_loop(
     counts, totals, links, keys, flags, stats, present, best, partner, profiles,
-    max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max_work,
+    tree, queue, found, max_neg_log_alpha, min_groups, max_groups,
+    stop_on_compound, max_work,
 ):  # fmt: skip
     """The initial pair tests and the merge loop of a nominal predictor.
 
@@ -215,9 +221,9 @@ def _nominal_loop(
     tests (row by row, each row against the rows after it), the keys, then the
     merges; after each merge (or a split left pending by :func:`split_group`),
     the changed groups are re-tested against every live group and each other
-    group is offered its new pairs. The pair to merge is the first key of the
-    live groups, found by a pass over them (a pass costs less than the re-test
-    of the merged group that each merge makes anyway).
+    group is offered its new pairs. The pair to merge is the first key, at the
+    root of a tournament tree over the groups, which is updated in O(log c) for
+    each key that changed.
 
     A group whose best partner changed or is gone keeps its old key, marked
     stale: its pairs with unchanged groups were all after that key, so the key
@@ -227,10 +233,13 @@ def _nominal_loop(
     exact key is the first pair (most re-scans of a merge loop are never needed:
     a group far from every merge is not re-scanned at all).
 
-    The statistics of one group against every live group are computed class by
-    class along the columns of ``counts`` (classes x groups), so that the
-    divisions run in SIMD lanes, with the arithmetic of :func:`_pair_statistic`
-    term for term (the same bits). The live groups are packed in the columns
+    A test of one group against every live group first computes a lower bound
+    of each pair's statistic, class by class along the columns of ``profiles``
+    (classes x groups) in SIMD lanes and with no division; the exact statistic,
+    with the arithmetic of :func:`_pair_statistic` term for term (the same
+    bits), is computed only for the pairs whose bound is not above every
+    statistic the pair must beat to matter: the group's best so far, and the
+    other group's key (an offer). The live groups are packed in the columns
     ``0 .. n_groups - 1``, so a scan reads no dead group.
 
     Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left,
@@ -245,17 +254,26 @@ def _nominal_loop(
     alive = links[_ALIVE]
     n_cats = links[_N_CATS]
     mark = links[_MARK]
+    dirty = links[_DIRTY]
     slot = links[_SLOT]
     group = links[_GROUP]
     shares = profiles[0]
     inverses = profiles[1]
+    # the best statistic of every row with every class present, by row
+    best_all = best[n_classes]
     test = flags[_TEST]
+    size = tree.shape[0] // 2
     work = 0
     compound = -1
     stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
     # buffers of this call: arrays that may alias the arguments keep the sums
     # below out of SIMD lanes
     acc = np.empty(n_rows)
+    bound = np.empty(n_rows, dtype=np.float32)
+    # the bound is summed in float32 (half the memory read, twice the SIMD lanes);
+    # its relative rounding error is below (J + 5) 2^-24, and the error of a share
+    # difference adds less than 2^-22 (n_g + n_h) in all
+    relative = 1.0 - (n_classes + 8) * 2.0**-20
     cnt = np.empty(n_rows, dtype=np.intp)
     while True:
         # ---- the next job: a group to test (job 0: initial row, 1: scan) or
@@ -286,34 +304,45 @@ def _nominal_loop(
             other = flags[_OTHER]
             if other < 0 or other == flags[_CHANGED] or alive[other] == 0:
                 flags[_OTHER] = -1
+                flags[_N_FOUND + 1] = 0
                 continue
             g = other
             job = 1
             k = 1
             offering = True
         else:
-            # ---- one pass over the live groups: each is offered its pairs with
-            # the changed groups, if any (a group whose best partner took part
-            # becomes stale), and the first key is found
             changed = flags[_CHANGED]
-            other = flags[_OTHER]
-            gone = flags[_GONE]
-            top = -1
-            top_nlp = np.inf
-            for s in range(n_live):
-                h = group[s]
-                if changed >= 0 and h != changed and h != other:
+            if changed >= 0:
+                other = flags[_OTHER]
+                gone = flags[_GONE]
+                # ---- a group whose best partner took part becomes stale (one
+                # pass over the keys, in SIMD lanes; a dead group has no pair)
+                changed_f = float(changed)
+                gone_f = float(gone) if gone >= 0 else changed_f
+                other_f = float(other) if other >= 0 else changed_f
+                for h in range(n_rows):
                     low = key_lo[h]
                     high = key_hi[h]
-                    if (
-                        low == changed
-                        or high == changed
-                        or low == gone
-                        or high == gone
-                        or (other >= 0 and (low == other or high == other))
-                    ):
-                        mark[h] = 1
-                    for kk in range(1 if other < 0 else 2):
+                    mark[h] |= (
+                        (low == changed_f) | (high == changed_f) | (low == gone_f)
+                        | (high == gone_f) | (low == other_f) | (high == other_f)
+                    )  # fmt: skip
+                # their keys were just set by their scans
+                mark[changed] = 0
+                if other >= 0:
+                    mark[other] = 0
+                # ---- each group is offered its pairs with the changed groups:
+                # only the pairs whose statistic the scans computed can come
+                # before its key
+                for kk in range(1 if other < 0 else 2):
+                    partner_g = changed if kk == 0 else other
+                    for m in range(flags[_N_FOUND + kk]):
+                        s = found[kk, m]
+                        h = group[s]
+                        if h == changed or h == other:
+                            continue
+                        low = key_lo[h]
+                        high = key_hi[h]
                         statistic = stats[kk, s]
                         dof = present[kk, s] - 1
                         # same degrees of freedom: the statistic orders the
@@ -322,7 +351,6 @@ def _nominal_loop(
                         same = low >= 0 and dof == key_dof[h]
                         if same and statistic > key_stat[h]:
                             continue
-                        partner_g = changed if kk == 0 else other
                         lo_f = float(partner_g if partner_g < h else h)
                         hi_f = float(h if partner_g < h else partner_g)
                         nlp = key_nlp[h]
@@ -351,29 +379,44 @@ def _nominal_loop(
                             key_lo[h] = lo_f
                             key_hi[h] = hi_f
                             mark[h] = 0
-                            low = lo_f
-                            high = hi_f
-                # the first key: a key with a larger -log p is rarely looked at
-                # further (no key: -log p is +inf)
-                if key_nlp[h] > top_nlp or key_lo[h] < 0:
-                    continue
-                if top < 0 or key_nlp[h] < top_nlp:
-                    top = h
-                elif key_stat[h] != key_stat[top]:
-                    top = h if key_stat[h] < key_stat[top] else top
-                elif key_lo[h] != key_lo[top]:
-                    top = h if key_lo[h] < key_lo[top] else top
-                elif key_hi[h] < key_hi[top]:
-                    top = h
-                top_nlp = key_nlp[top]
-            if changed >= 0:
+                            if dirty[h] == 0:
+                                dirty[h] = 1
+                                queue[flags[_QUEUED]] = h
+                                flags[_QUEUED] += 1
                 flags[_CHANGED] = -1
                 flags[_OTHER] = -1
                 flags[_GONE] = -1
                 if compound >= 0:
                     return COMPOUND, compound
+            # ---- the first key: the root of the tree, once the keys that
+            # changed are in it
+            for i in range(flags[_QUEUED]):
+                h = queue[i]
+                dirty[h] = 0
+                node = (size + h) // 2
+                while node >= 1:
+                    a = tree[2 * node]
+                    b = tree[2 * node + 1]
+                    if a < 0:
+                        winner = b
+                    elif b < 0 or key_lo[b] < 0:
+                        winner = a
+                    elif key_lo[a] < 0:
+                        winner = b
+                    elif key_nlp[b] != key_nlp[a]:
+                        winner = b if key_nlp[b] < key_nlp[a] else a
+                    elif key_stat[b] != key_stat[a]:
+                        winner = b if key_stat[b] < key_stat[a] else a
+                    elif key_lo[b] != key_lo[a]:
+                        winner = b if key_lo[b] < key_lo[a] else a
+                    else:
+                        winner = b if key_hi[b] < key_hi[a] else a
+                    tree[node] = winner
+                    node //= 2
+            flags[_QUEUED] = 0
+            top = tree[1]
             # ---- the next merge: the first pair, while the rule allows it
-            if n_live <= min_groups or top < 0:
+            if n_live <= min_groups or top < 0 or key_lo[top] < 0:
                 return DONE, -1
             if mark[top] == 1:
                 # a stale key first: the group's best pair, then look again
@@ -397,7 +440,9 @@ def _nominal_loop(
                 for j in range(n_classes):
                     u = counts[j, s_keep]
                     shares[j, s_keep] = u / n_keep
-                    inverses[j, s_keep] = n_keep / u if u > 0.0 else _NO_SHARE
+                    inverses[j, s_keep] = (
+                        min(n_keep / u, _NO_SHARE) if u > 0.0 else _NO_SHARE
+                    )
                 alive[gone] = 0
                 n_cats[keep] += n_cats[gone]
                 links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
@@ -420,6 +465,10 @@ def _nominal_loop(
                 key_dof[gone] = 0.0
                 key_lo[gone] = -1.0
                 key_hi[gone] = -1.0
+                if dirty[gone] == 0:
+                    dirty[gone] = 1
+                    queue[flags[_QUEUED]] = gone
+                    flags[_QUEUED] += 1
                 flags[_CHANGED] = keep
                 flags[_OTHER] = -1
                 flags[_GONE] = gone
@@ -448,7 +497,7 @@ def _nominal_loop(
             for j in range(n_classes):
                 present_g += 1 if counts[j, s_g] > 0.0 else 0
             for s in range(start, stop):
-                acc[s] = 0.0
+                bound[s] = 0.0
                 cnt[s] = present_g
             # the bound: with p and q the class shares of g and h, X2 and G2 are
             # both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 / max(p_j, q_j)
@@ -464,38 +513,46 @@ def _nominal_loop(
                 inverse = inverses[j]
                 for s in range(start, stop):
                     d = share_g - share[s]
-                    acc[s] += d * d * min(inverse_g, inverse[s])
+                    bound[s] += d * d * min(inverse_g, inverse[s])
             for s in range(start, stop):
                 n_h = totals[s]
                 total = n_g + n_h
-                # lowered by far more than the rounding errors of the bound and of
-                # the exact statistic (relative, and relative to the counts)
-                # (a division guarded against zero runs in SIMD lanes)
+                # lowered by more than the rounding errors of the bound and of the
+                # exact statistic (relative, and relative to the counts); a
+                # division guarded against zero runs in SIMD lanes
                 scale = n_g * n_h / total if total > 0.0 else 0.0
-                acc[s] = acc[s] * scale * (1.0 - 1e-10) - 1e-12 * total
+                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
             out = stats[k]
             n_present = present[k]
+            n_found = 0
             if job == 1:
                 for n in range(n_classes + 1):
-                    partner[row, n] = -1
-                    best[row, n] = np.inf
+                    partner[n, row] = -1
+                    best[n, row] = np.inf
+            # every pair has every class present when g has them all: the
+            # statistics to beat are then read without the count
+            dense = present_g == n_classes
             for s in range(first, n_live):
-                n = cnt[s]
                 lower = acc[s]
+                if dense:
+                    if job == 0:
+                        if lower > best_all[s] and lower > best_all[g]:
+                            continue
+                    elif not offering and lower > best_all[row]:
+                        continue
+                n = cnt[s]
                 # the exact statistic is needed where it may be at most: the best
                 # statistics of g and s for n classes present (initial tests); g's
                 # best (a scan); h's key at the same degrees of freedom (an offer
                 # of a changed group, any pair at other degrees of freedom)
                 h = group[s]
                 if job == 0:
-                    bar = best[g, n] if best[g, n] > best[s, n] else best[s, n]
+                    bar = best[n, g] if best[n, g] > best[n, s] else best[n, s]
                 else:
                     if h == g:
                         continue
-                    bar = best[row, n]
+                    bar = best[n, row]
                     if offering:
-                        n_present[s] = n
-                        out[s] = np.inf
                         if key_lo[h] < 0 or n - 1 != key_dof[h]:
                             bar = np.inf
                         elif key_stat[h] > bar:
@@ -539,24 +596,30 @@ def _nominal_loop(
                     # initial row g: every pair (g, h > g) is a candidate of both
                     # rows; partners come in increasing order, so strict < keeps
                     # the lowest
-                    if statistic < best[g, n]:
-                        best[g, n] = statistic
-                        partner[g, n] = s
-                    if statistic < best[s, n] or partner[s, n] < 0:
-                        best[s, n] = statistic
-                        partner[s, n] = g
+                    if statistic < best[n, g]:
+                        best[n, g] = statistic
+                        partner[n, g] = s
+                    if statistic < best[n, s] or partner[n, s] < 0:
+                        best[n, s] = statistic
+                        partner[n, s] = g
                     continue
                 if offering:
+                    # offered in the pass that follows
                     out[s] = statistic
+                    n_present[s] = n
+                    found[k, n_found] = s
+                    n_found += 1
                 # a scan: g's best partner for each number of classes present
                 # (the smaller statistic, then the lower group)
                 if (
-                    partner[row, n] < 0
-                    or statistic < best[row, n]
-                    or (statistic == best[row, n] and h < partner[row, n])
+                    partner[n, row] < 0
+                    or statistic < best[n, row]
+                    or (statistic == best[n, row] and h < partner[n, row])
                 ):
-                    best[row, n] = statistic
-                    partner[row, n] = h
+                    best[n, row] = statistic
+                    partner[n, row] = h
+            if offering:
+                flags[_N_FOUND + k] = n_found
             work += n_live - first
             if job == 0:
                 continue
@@ -571,10 +634,10 @@ def _nominal_loop(
         chosen_nlp = np.inf
         chosen_stat = np.inf
         for n in range(n_classes + 1):
-            h = partner[row, n]
+            h = partner[n, row]
             if h < 0:
                 continue
-            statistic = best[row, n]
+            statistic = best[n, row]
             nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
             if chosen < 0:
                 first_pair = True
@@ -595,6 +658,10 @@ def _nominal_loop(
         key_dof[g] = chosen_present - 1 if chosen >= 0 else 0
         key_lo[g] = -1 if chosen < 0 else min(g, chosen)
         key_hi[g] = -1 if chosen < 0 else max(g, chosen)
+        if dirty[g] == 0:
+            dirty[g] = 1
+            queue[flags[_QUEUED]] = g
+            flags[_QUEUED] += 1
 
 
 @njit(**NJIT)
@@ -773,11 +840,11 @@ def _run(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max
 
 def _profiles(counts, totals):
     """Class shares of the columns of ``counts`` and their inverses, (2, J, c)."""
-    profiles = np.empty((2,) + counts.shape)
-    np.divide(counts, totals, out=profiles[0])
-    profiles[1] = _NO_SHARE
-    np.divide(totals, counts, out=profiles[1], where=counts > 0.0)
-    return profiles
+    inverses = np.full(counts.shape, _NO_SHARE)
+    np.divide(totals, counts, out=inverses, where=counts > 0.0)
+    # capped: a smaller inverse keeps the bound a lower bound
+    np.minimum(inverses, _NO_SHARE, out=inverses)
+    return np.stack([counts / totals, inverses]).astype(np.float32)
 
 
 def init_state(table, ordinal, test):
@@ -816,22 +883,28 @@ def init_state(table, ordinal, test):
     keys = np.full((5, n_rows), np.inf)
     keys[_DOF] = 0.0
     keys[_LO : _HI + 1] = -1.0
-    flags = np.array([1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1], np.intp)
+    flags = np.array(
+        [1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1, 0, 0, 0], np.intp
+    )
     state = (table, counts, totals, links, keys, flags)
+    size = 1
+    while size < max(n_rows, 1):
+        size *= 2
+    tree = np.full(2 * size, -1, dtype=np.intp)
+    tree[size : size + n_rows] = rows
+    queue = np.zeros(max(n_rows, 1), dtype=np.intp)
     if ordinal:
-        size = 1
-        while size < max(n_rows, 1):
-            size *= 2
-        tree = np.full(2 * size, -1, dtype=np.intp)
-        tree[size : size + n_rows] = np.arange(n_rows)
-        state += (tree, np.zeros(max(n_rows, 1), dtype=np.intp))
+        state += (tree, queue)
     else:
         state += (
             np.zeros((2, n_rows)),
             np.zeros((2, n_rows), dtype=np.intp),
-            np.full((n_rows + 1, n_classes + 1), np.inf),
-            np.full((n_rows + 1, n_classes + 1), -1, dtype=np.intp),
+            np.full((n_classes + 1, n_rows + 1), np.inf),
+            np.full((n_classes + 1, n_rows + 1), -1, dtype=np.intp),
             _profiles(counts, totals),
+            tree,
+            queue,
+            np.zeros((2, n_rows), dtype=np.intp),
         )
     # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
     # rule that merges nothing
