@@ -35,7 +35,8 @@ DISCRETIZATION_TABLE = os.path.join(
 #: ``max_candidates="auto"``: the merges are exact up to this many distinct
 #: values (about 0.1 s with 10 classes; every test and worked example is below) ...
 AUTO_EXACT_VALUES = 250_000
-#: ... and above it start from this many equal-frequency granules (some 30 ms).
+#: ... and above it start from this many equal-frequency granules (some 30 ms),
+#: or more when half the minimum frequency is lighter.
 AUTO_CANDIDATES = 100_000
 
 
@@ -125,8 +126,11 @@ def khiops_discretization(
         into at most this many equal-frequency granules, cut on boundary points
         only (Khiops' granularisation), and the merges start from the granules:
         cut points can then only fall between granules. None: always exact.
-        ``"auto"``: exact up to 250,000 distinct values, as
-        ``max_candidates=100_000`` above.
+        ``"auto"``: exact up to 250,000 distinct values, and above as
+        ``max_candidates=100_000``, or as many granules as weigh half the
+        minimum frequency each when they are more (a granule heavier than the
+        minimum frequency is not merged in the frequency phase, and one that
+        straddles a class change can stay an interval of its own).
 
     Returns
     -------
@@ -275,14 +279,20 @@ def _khiops_discretization(
         return CutResult(no_cut, statistics)
     min_count = resolve_min_frequency(min_frequency, totals[columns])
     statistics["min_frequency"] = min_count
+    total = float(totals[columns].sum())
     if isinstance(max_candidates, str):  # "auto"
-        max_candidates = None if n_values <= AUTO_EXACT_VALUES else AUTO_CANDIDATES
+        max_candidates = None
+        if n_values > AUTO_EXACT_VALUES:
+            # granules lighter than the minimum frequency, all merged in the
+            # frequency phase: a heavier one straddling a cut can stay an
+            # interval of its own
+            max_candidates = AUTO_CANDIDATES
+            if min_count > 0:
+                max_candidates = max(max_candidates, math.ceil(2 * total / min_count))
     if max_candidates is not None and n_values > max_candidates:
         # Khiops' granularisation: the merges start from equal-frequency
         # granules cut on boundary points, not from the distinct values
-        units, counts = granules(
-            table, rows, columns, float(totals[columns].sum()), max_candidates
-        )
+        units, counts = granules(table, rows, columns, total, max_candidates)
         statistics["n_units"] = len(units)
         statistics["exact"] = False
         starts, left, right, delta = adjacent_merges(
@@ -385,12 +395,15 @@ class KhiopsDiscretizer(BaseDiscretizer):
         with more is first cut into at most ``max_candidates`` granules of equal
         frequency, cut on boundary points only (Khiops' granularisation), and
         the merges start from the granules: a cut point can then only fall
-        between granules. ``"auto"`` (the default) is exact up to 250,000
-        distinct values and as ``max_candidates=100_000`` above (at a million
-        distinct values a granule holds about ten, and the fit takes about a
-        third of the exact time). None: always exact, about 0.5 s per million
-        distinct values with 10 classes. ``statistics_[j]["exact"]`` records
-        which one each column got.
+        between granules; keep them lighter than ``min_frequency`` (a heavier
+        granule straddling a class change can stay an interval of its own).
+        ``"auto"`` (the default) is exact up to 250,000 distinct values and
+        above takes 100,000 granules, or as many as weigh half the minimum
+        frequency each when they are more (at a million distinct values a
+        granule holds about ten, and the fit takes about a third of the exact
+        time). None: always exact, about 0.5 s per million distinct values with
+        10 classes. ``statistics_[j]["exact"]`` and ``["n_units"]`` record which
+        one each column got.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None

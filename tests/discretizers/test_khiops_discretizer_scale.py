@@ -6,6 +6,8 @@ out), whatever the share of work done per compiled call; past
 ``max_candidates`` distinct values, granules that cut as well as the exact
 merges, and nothing changed below it."""
 
+import math
+
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
@@ -191,6 +193,12 @@ def test_auto_is_exact_up_to_its_size(monkeypatch):
     auto = KhiopsDiscretizer().fit(X, y)
     assert not auto.statistics_[0]["exact"]
     assert auto.statistics_[0]["n_units"] <= 500
+    # never granules heavier than half the minimum frequency
+    monkeypatch.setattr(khiops_discretizer, "AUTO_CANDIDATES", 2)
+    auto = KhiopsDiscretizer().fit(X, y)
+    statistics = auto.statistics_[0]
+    n_granules = math.ceil(2 * 3000 / statistics["min_frequency"])
+    assert n_granules // 2 < statistics["n_units"] <= n_granules
 
 
 def test_granules_are_cut_on_boundary_points():
