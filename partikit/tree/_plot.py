@@ -266,7 +266,7 @@ def plot_tree(
     depth = {node: int(tree.depth[node]) for node in x}
     n_levels = max(depth.values()) + 1
     if ax is None:
-        width = min(max(1.9 * n_slots + 0.5, 6.0), 60.0)
+        width = min(max(1.9 * n_slots + 0.5, 6.0), 80.0)
         height = min(max(2.1 * n_levels, 3.0), 22.0)
         ax = new_axes((width, height), rect=(0.0, 0.0, 1.0, 1.0))
     ax.set_axis_off()

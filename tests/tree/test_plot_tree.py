@@ -75,28 +75,31 @@ def _tiny():
     return PartitionTreeClassifier(collapse_same_prediction=False).fit(X, y)
 
 
-def _shops(n_samples=6000, random_state=0):
-    """Categorical and numeric columns, four classes, missing ages."""
+def _shops(n_samples=3000, random_state=0):
+    """Categorical and numeric columns, four classes, missing ages: a target
+    that a depth-6 tree of multiway splits keeps cutting."""
     rng = np.random.default_rng(random_state)
     cities = np.array([f"city_{k:02d}" for k in range(40)])
     codes = rng.integers(0, 40, n_samples)
+    shops = rng.integers(0, 10, n_samples)
     X = pd.DataFrame(
         {
             "city": cities[codes],
-            "shop": rng.choice(list("abcdefghij"), n_samples),
+            "shop": np.array(list("abcdefghij"))[shops],
             "age": rng.normal(40, 12, n_samples),
             "income": rng.lognormal(10, 1, n_samples),
         }
     )
     X.loc[rng.random(n_samples) < 0.05, "age"] = np.nan
     score = (
-        codes % 3
-        + (X["age"].fillna(40) > 45)
-        + X["shop"].isin(list("abc"))
-        + rng.normal(0, 0.8, n_samples)
+        1.5 * np.sin(codes)
+        + np.cos(X["age"].fillna(40).to_numpy() / 5)
+        + 0.7 * (shops % 3)
+        + np.log(X["income"].to_numpy()) % 1
+        + rng.normal(0, 0.3, n_samples)
     )
-    y = np.array(["low", "mid", "high", "top"])[np.digitize(score, [0.8, 1.8, 2.8])]
-    return X, y
+    cuts = np.quantile(score, [0.25, 0.5, 0.75])
+    return X, np.array(["low", "mid", "high", "top"])[np.digitize(score, cuts)]
 
 
 def test_binary_tree_shows_every_split_and_part():
@@ -143,19 +146,19 @@ def test_edge_labels_are_export_texts_parts():
 
 
 def test_multiway_tree_of_depth_six_is_drawn_without_overlap():
-    """Check a deep tree of multiway Khiops groupings and Block-Opt intervals:
+    """Check a deep tree of multiway CHAID groupings and Block-Opt intervals:
     intervals on the edges, boxes side by side without overlap, and the text
     not shrunk below the smallest size."""
     X, y = _shops()
     tree = PartitionTreeClassifier(
-        categorical_split="khiops", numeric_split="block_opt", max_depth=6,
+        categorical_split="chaid", numeric_split="block_opt", max_depth=6,
         min_samples_leaf=10, collapse_same_prediction=False,
     ).fit(X, y)  # fmt: skip
-    assert tree.tree_.n_children.max() > 2
+    assert tree.get_depth() == 6 and tree.tree_.n_children.max() > 2
     ax = tree.plot_tree()
     assert_not_blank(ax.figure)
     text = svg_text(ax.figure)
-    for name in ("city", "samples = 6,000", "class = "):
+    for name in ("city", "samples = 3,000", "class = "):
         assert name in text
     assert_edges_read_export_text(tree, ax, 4)
     sizes = {t.get_fontsize() for t in ax.texts}
