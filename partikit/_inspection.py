@@ -373,6 +373,8 @@ class PartitionInspectionMixin:
         j = self._feature_index(estimator, feature)
         table = self.partition_table(j, max_categories=max_categories)
         statistics = self.partition_summary().iloc[j].to_dict()
+        if estimator.n_features_in_ == 1:
+            del statistics["rank"]  # first of one says nothing
         return plot_partition_table(
             table,
             feature=self._inspected_names(estimator)[j],

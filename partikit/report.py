@@ -474,7 +474,17 @@ class Report:
         ax : matplotlib.axes.Axes
             The axes drawn on (``ax.figure`` is the figure).
         """
-        return self._estimator(column).plot_partition(0, ax=ax)
+        from partikit._plotting import plot_partition_table
+
+        table = self._estimator(column).partition_table(0, max_categories=3)
+        return plot_partition_table(
+            table,
+            feature=column,
+            # the figures and the rank among all the report's columns
+            statistics=self.summary.loc[column].to_dict(),
+            classes=[str(c) for c in self.classes],
+            ax=ax,
+        )
 
     def transform(self, X):
         """The part id of every row in every reported column.
@@ -723,7 +733,7 @@ def _plot_svg(report, name):
         return None
     figure = Figure(figsize=(8.0, 3.6), layout="constrained")
     ax = figure.add_subplot()
-    report.estimators[name].plot_partition(0, ax=ax)
+    report.plot_partition(name, ax=ax)
     buffer = io.StringIO()
     # text stays text: searchable, selectable and a fraction of the size
     with matplotlib.rc_context({"svg.fonttype": "none"}):
