@@ -283,3 +283,36 @@ def test_granules_do_not_depend_on_the_work_per_call(monkeypatch):
         assert len(calls) == -(-5000 // max(work // 4, 1))
         for a, b in zip(one, many, strict=True):
             assert_array_equal(a, b)
+
+
+def test_granules_through_row_and_class_indices():
+    """Check that granulated cuts and traces do not change when the table holds
+    an extra class too rare for the chi-square (less than 1% of the weight) and
+    values that only it holds: those are read around through row and class
+    indices, and the cuts map back to the larger table."""
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        m = int(rng.integers(300, 3000))
+        labels = np.repeat(rng.integers(0, 3, m), rng.integers(1, 4, m))[:m]
+        table = np.eye(3)[labels] * rng.choice([1.0, 2.0], (m, 1))
+        max_candidates = int(rng.choice([20, 100, 250]))
+        plain = khiops_discretization(
+            table, min_frequency=10, keep_trace=True, max_candidates=max_candidates
+        )
+        assert not plain.statistics["exact"]
+        # rows of a fourth, rare class inserted among the values
+        inserted = np.sort(rng.choice(m, size=5, replace=False)) + np.arange(5)
+        full = np.zeros((m + 5, 4))
+        kept = np.setdiff1d(np.arange(m + 5), inserted)
+        full[kept, :3] = table
+        full[inserted, 3] = 0.5
+        indexed = khiops_discretization(
+            full, min_frequency=10, keep_trace=True, max_candidates=max_candidates
+        )
+        assert_array_equal(indexed.cuts, kept[plain.cuts])
+        trace, expected = indexed.statistics["trace"], plain.statistics["trace"]
+        assert_array_equal(trace.kept, kept[expected.kept])
+        assert_array_equal(trace.absorbed, kept[expected.absorbed])
+        assert_array_equal(trace.delta_chi2, expected.delta_chi2)
+        for key in ("chi2", "n_units", "n_initial_intervals", "max_delta_chi2"):
+            assert indexed.statistics[key] == plain.statistics[key], key
