@@ -9,6 +9,7 @@ values the node's rule does not know go.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from numbers import Integral, Real
 
@@ -26,8 +27,15 @@ LARGEST_FONTSIZE = 10.0
 #: Below this the text is unreadable anyway: a crowded tree overlaps instead.
 SMALLEST_FONTSIZE = 3.0
 
-#: Characters per line of an edge label.
-EDGE_LINE_WIDTH = 28
+#: Characters per line of an edge label: about what fits under half the space
+#: between two leaves at the largest font size.
+EDGE_LINE_WIDTH = 16
+
+_MORE = re.compile(r"\.\.\. \+(\d+) more")
+
+#: Where an edge label sits on the visible part of its edge (0: at the parent's
+#: box, 1: at the child's).
+LABEL_DEPTH = 0.6
 
 #: Padding of a node's box and of an edge label's box, in font sizes.
 BOX_PAD = 0.35
@@ -86,7 +94,7 @@ class _TreeDrawing:
         lines = []
         if tree.kind[node] != LEAF:
             name = self.renderer.partitions(node)[0]
-            lines += textwrap.wrap(name, 2 * EDGE_LINE_WIDTH) or [name]
+            lines += textwrap.wrap(name, 3 * EDGE_LINE_WIDTH) or [name]
         word = "samples" if self.integral else "weight"
         lines.append(f"{word} = {self.weight_text(total)}")
         if len(value) <= 4:
@@ -130,6 +138,8 @@ class _TreeDrawing:
                 rules[default].append("unknown")
             elif tree.nan_child[node] < 0:
                 rules[default].append("missing")
+        # no-break spaces keep "... +N more" on one line
+        parts = [_MORE.sub("...\xa0+\\1\xa0more", part) for part in parts]
         return [
             "\n".join(
                 textwrap.wrap(part, EDGE_LINE_WIDTH, break_on_hyphens=False)
@@ -188,7 +198,9 @@ def _overlap_scale(ax, boxes, edges, x, depth):
         for kind in ("box", "edge")
     }
     if tallest["edge"] > 0:
-        scale = min(scale, unit_y / ((tallest["box"] + tallest["edge"]) * 1.08))
+        # the label's half nearer the child needs its room below LABEL_DEPTH
+        need = tallest["box"] + tallest["edge"] / 2 / (1.0 - LABEL_DEPTH)
+        scale = min(scale, unit_y / (need * 1.08))
     return scale
 
 
@@ -320,12 +332,16 @@ def plot_tree(
                 },
             )
     _place_edge_labels(ax, boxes, edges, x, depth)
-    # placing the labels depends on the boxes' height, hence on the font size
-    for _ in range(3 if fontsize is None else 0):
+    # placing the labels depends on the boxes' height, hence on the font size:
+    # a few rounds, the last ones only shrinking so that the end has no overlap
+    for attempt in range(5 if fontsize is None else 0):
         scale = _overlap_scale(ax, boxes, edges, x, depth)
-        if scale >= 0.99 or size <= SMALLEST_FONTSIZE:
+        target = min(max(size * scale, SMALLEST_FONTSIZE), LARGEST_FONTSIZE)
+        if attempt >= 3:
+            target = min(target, size)
+        if abs(target - size) <= 0.01 * size:
             break
-        size = max(size * scale, SMALLEST_FONTSIZE)
+        size = target
         for text in boxes.values():
             text.set_fontsize(size)
         for text in edges.values():
@@ -335,11 +351,12 @@ def plot_tree(
 
 
 def _place_edge_labels(ax, boxes, edges, x, depth):
-    """Each edge label halfway down the visible part of its edge.
+    """Each edge label on its edge, a little below the middle of its visible part.
 
     The label's point on the line from the parent's centre to the child's
-    centre is taken midway between the parent box's bottom and the child
-    box's top, so that sibling labels spread as their children do.
+    centre is taken at ``LABEL_DEPTH`` of the way from the parent box's bottom
+    to the child box's top: sibling labels spread as their children do, the
+    more the nearer to the children.
     """
     if not edges:
         return
@@ -347,13 +364,13 @@ def _place_edge_labels(ax, boxes, edges, x, depth):
     to_pixels = ax.transData.transform
     unit_y = abs(to_pixels((0.0, 1.0))[1] - to_pixels((0.0, 0.0))[1])
     half = {
-        node: text.get_window_extent(renderer).height / 2 / unit_y
+        node: _size(text, renderer, BOX_PAD)[1] / 2 / unit_y
         for node, text in boxes.items()
     }
     for (parent, child), text in edges.items():
         top = -depth[parent] - half[parent]
         bottom = -depth[child] + half[child]
-        y = (top + bottom) / 2
+        y = top + LABEL_DEPTH * (bottom - top)
         # where the parent-to-child line crosses that height
         t = (-depth[parent] - y) / (depth[child] - depth[parent])
         text.set_position((x[parent] + t * (x[child] - x[parent]), y))

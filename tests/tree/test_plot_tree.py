@@ -42,7 +42,7 @@ def svg_text(figure):
     buffer = io.StringIO()
     with plt.rc_context({"svg.fonttype": "none"}):
         figure.savefig(buffer, format="svg")
-    return html.unescape(buffer.getvalue())
+    return html.unescape(buffer.getvalue()).replace("\xa0", " ")
 
 
 def node_boxes(ax):
@@ -131,7 +131,9 @@ def test_binary_tree_shows_every_split_and_part():
 def assert_edges_read_export_text(tree, ax, max_categories):
     """Check that each edge's label starts with export_text's part of its child."""
     renderer = _Renderer(tree, None, None, 2, max_categories, False)
-    drawn = [text.get_text().replace("\n", " ") for text in ax.texts]
+    drawn = [
+        text.get_text().replace("\n", " ").replace("\xa0", " ") for text in ax.texts
+    ]
     for node in np.flatnonzero(tree.tree_.kind != LEAF):
         for part in renderer.partitions(node)[1]:
             part = part.removeprefix("in ").replace(">  ", "> ")
