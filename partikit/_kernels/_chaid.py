@@ -194,6 +194,9 @@ _NO_SHARE = float(np.finfo(np.float32).max)
 _NOMINAL_TREE = 11  # (2 P,) tournament tree of groups by their key
 _NOMINAL_QUEUE = 12  # (c,) the groups whose key changed
 _FOUND = 13  # (2, c) workspace: columns whose pair with a changed group was tested
+_BARS = 14  # (c,) by column: the statistic of the group's key if it has every class
+# present (J - 1 degrees of freedom), else +inf: what a pair with every class present
+# must not exceed to be offered
 # ordinal predictors
 _TREE = 6  # (2 P,) tournament tree of groups by their best pair
 _QUEUE = 7  # (c,) workspace: the groups whose key changed
@@ -212,7 +215,7 @@ _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 @njit(**NJIT)
 def _nominal_loop(
     counts, totals, links, keys, flags, stats, present, best, partner, profiles,
-    tree, queue, found, max_neg_log_alpha, min_groups, max_groups,
+    tree, queue, found, bars, max_neg_log_alpha, min_groups, max_groups,
     stop_on_compound, max_work,
 ):  # fmt: skip
     """The initial pair tests and the merge loop of a nominal predictor.
@@ -378,6 +381,7 @@ def _nominal_loop(
                             key_dof[h] = dof
                             key_lo[h] = lo_f
                             key_hi[h] = hi_f
+                            bars[s] = statistic if dof == n_classes - 1 else np.inf
                             mark[h] = 0
                             if dirty[h] == 0:
                                 dirty[h] = 1
@@ -455,6 +459,7 @@ def _nominal_loop(
                         shares[j, s_gone] = shares[j, last]
                         inverses[j, s_gone] = inverses[j, last]
                     totals[s_gone] = totals[last]
+                    bars[s_gone] = bars[last]
                     moved = group[last]
                     group[s_gone] = moved
                     slot[moved] = s_gone
@@ -538,7 +543,7 @@ def _nominal_loop(
                     if job == 0:
                         if lower > best_all[s] and lower > best_all[g]:
                             continue
-                    elif not offering and lower > best_all[row]:
+                    elif lower > best_all[row] and (not offering or lower > bars[s]):
                         continue
                 n = cnt[s]
                 # the exact statistic is needed where it may be at most: the best
@@ -658,6 +663,9 @@ def _nominal_loop(
         key_dof[g] = chosen_present - 1 if chosen >= 0 else 0
         key_lo[g] = -1 if chosen < 0 else min(g, chosen)
         key_hi[g] = -1 if chosen < 0 else max(g, chosen)
+        bars[slot[g]] = (
+            chosen_stat if chosen >= 0 and chosen_present == n_classes else np.inf
+        )
         if dirty[g] == 0:
             dirty[g] = 1
             queue[flags[_QUEUED]] = g
@@ -905,6 +913,7 @@ def init_state(table, ordinal, test):
             tree,
             queue,
             np.zeros((2, n_rows), dtype=np.intp),
+            np.full(n_rows, np.inf),
         )
     # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
     # rule that merges nothing
@@ -991,6 +1000,8 @@ def split_group(state, g, part):
         if not ordinal:
             profiles = _profiles(counts[:, column : column + 1], totals[column])
             state[_PROFILES][:, :, column] = profiles[:, :, 0]
+            # the group's key is set by the kernel's scan that follows
+            state[_BARS][column] = np.inf
         links[_FOLLOWING, side[:-1]] = side[1:]
         links[_FOLLOWING, side[-1]] = -1
         links[_FIRST, rep] = side[0]
