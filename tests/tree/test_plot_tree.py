@@ -227,3 +227,16 @@ def test_projection_split_is_named():
     tree = PartitionTreeClassifier(node_features="node_pca", max_depth=2).fit(X, y)
     text = svg_text(tree.plot_tree().figure)
     assert "*u" in text and "*v" in text
+
+
+def test_draws_on_a_figure_made_without_pyplot():
+    """Check a tree drawn on a plain matplotlib Figure (as an HTML report makes
+    them): no pyplot figure is opened and the SVG holds the splits."""
+    from matplotlib.figure import Figure
+
+    figures_before = plt.get_fignums()
+    figure = Figure(figsize=(6, 5))
+    ax = _tiny().plot_tree(ax=figure.add_subplot())
+    assert ax.figure is figure and plt.get_fignums() == figures_before
+    text = svg_text(figure)
+    assert "{blue, green}" in text and "size" in text
