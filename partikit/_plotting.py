@@ -168,6 +168,9 @@ def _is_number(value):
 def _title(feature, statistics, n_parts):
     """The column's name and what it is, then its statistics."""
     kind = statistics.get("kind")
+    if _is_number(statistics.get("n_parts")):
+        # the parts that hold rows: a discretizer's empty missing bin is not one
+        n_parts = int(statistics["n_parts"])
     noun = {"categorical": "groups", "numeric": "intervals"}.get(kind, "parts")
     described = [str(kind)] if kind is not None else []
     if _is_number(statistics.get("n_values")):
