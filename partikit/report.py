@@ -240,7 +240,12 @@ def report(
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
     X = X.rename(columns=str)
     target = None
-    if isinstance(y, str) and y in X.columns:
+    if isinstance(y, str):
+        if y not in X.columns:
+            raise ValueError(
+                f"y={y!r} names no column of X; give the target's values or the "
+                "name of the column that holds them."
+            )
         target, y = y, X[y].to_numpy()
         X = X.drop(columns=[target])
     elif isinstance(y, pd.Series) and y.name is not None:

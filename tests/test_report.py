@@ -70,6 +70,8 @@ def test_kinds_follow_the_documented_rule_and_overrides():
         report(X, "label", categorical=["income"], numeric=["income"])
     with pytest.raises(ValueError, match=r"not in X: \['nope'\]"):
         report(X, "label", columns=["nope"])
+    with pytest.raises(ValueError, match="y='churn' names no column of X"):
+        report(X, "churn")
     with pytest.raises(TypeError, match="must be a partikit grouper"):
         report(X, "label", grouper=KhiopsDiscretizer())
 
