@@ -551,10 +551,7 @@ class Report:
         """
         text = json.dumps(self.mapping(), indent=1, ensure_ascii=False,
                           allow_nan=False)  # fmt: skip
-        if path is not None:
-            with open(path, "w", encoding="utf-8") as file:
-                file.write(text + "\n")
-        return text
+        return _written(text + "\n", path)
 
     def to_sql(self, table):
         """One SQL ``SELECT`` giving every row's part id in every column.
@@ -591,14 +588,18 @@ class Report:
         text : str
             The HTML document.
         """
-        text = _render_html(self)
-        if path is not None:
-            with open(path, "w", encoding="utf-8") as file:
-                file.write(text)
-        return text
+        return _written(_render_html(self), path)
 
     def _repr_html_(self):
         return _render_html(self, standalone=False)
+
+
+def _written(text, path):
+    """``text``, written to ``path`` (UTF-8) first unless ``path`` is None."""
+    if path is not None:
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(text)
+    return text
 
 
 def _json_scalar(value):
