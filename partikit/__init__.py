@@ -11,6 +11,7 @@ trees whose splits are exactly those partitions.
 import warnings
 
 from partikit._kernels._config import NJIT
+from partikit._report import Report, report
 from partikit._version import __version__
 from partikit.discretizers import (
     BlockOptDiscretizer,
@@ -43,5 +44,7 @@ __all__ = [
     "MDLPDiscretizer",
     "MaxCutGrouper",
     "PartitionTreeClassifier",
+    "Report",
     "__version__",
+    "report",
 ]

@@ -365,7 +365,7 @@ def report_command(args, out=None, err=None) -> int:
     import warnings
 
     from partikit import discretizers, groupers
-    from partikit.report import report
+    from partikit._report import report
 
     frame = read_table(args.data, sep=args.sep)
     if args.target not in frame.columns:

@@ -25,7 +25,6 @@ PUBLIC_MODULES = (
     "partikit.tree",
     "partikit.datasets",
     "partikit.utils",
-    "partikit.report",
 )
 
 
@@ -74,8 +73,8 @@ def test_every_public_object_is_validated():
         "partikit.groupers._bipartition.twoing",
         "partikit.tree._classes.PartitionTreeClassifier.predict_proba",
         "partikit.groupers._khiops.KhiopsGrouper.partition_table",
-        "partikit.report.Report.to_html",
-        "partikit.report.report",
+        "partikit._report.Report.to_html",
+        "partikit._report.report",
     ):
         assert any(name.endswith(expected.split(".", 2)[-1]) for name in names), (
             expected

@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""partikit.report and Report: kinds, ranks, exports, the HTML as a browser shows it."""
+"""partikit.report and Report: kinds, ranks, exports, the HTML as a browser sees it."""
 
 import json
 import os
@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from partikit import Report, report
+from partikit._report import infer_kind
 from partikit.datasets import make_grouped_categorical, make_k_of_n
 from partikit.discretizers import KhiopsDiscretizer, MDLPDiscretizer
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper
-from partikit.report import Report, infer_kind, report
 
 
 def _frame(n_samples=4000, random_state=0):

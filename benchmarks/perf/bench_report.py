@@ -108,7 +108,7 @@ def measured(command, env=None):
 STAGES = r"""
 import json, sys, time
 import pandas as pd
-from partikit.report import report
+from partikit import report
 path, out = sys.argv[1], sys.argv[2]
 times = {}
 t = time.perf_counter(); frame = pd.read_csv(path, low_memory=False)

@@ -5,9 +5,9 @@
 A report of every column of a customer table
 ===============================================
 
-:func:`partikit.report.report` groups every categorical column and cuts every
+:func:`partikit.report` groups every categorical column and cuts every
 numeric column of a table against a target, ranks the columns by how much their
-partition tells of the target, and returns a :class:`~partikit.report.Report`
+partition tells of the target, and returns a :class:`~partikit.Report`
 that shows each partition as a table and a plot, writes one self-contained HTML
 file, and exports the learned mapping as JSON and SQL. The command line
 ``partikit report customers.csv --target churn --out report.html`` does the
@@ -76,7 +76,7 @@ customers.head()
 # on the numeric ones (their kind follows their dtype; ``categorical=`` and
 # ``numeric=`` override it). Both are robust: ``device`` and ``signup_weekday``,
 # which tell nothing of churn, stay in one part and rank last.
-from partikit.report import report
+from partikit import report
 
 result = report(customers, "churn")
 overview = result.to_frame()

@@ -63,7 +63,7 @@ def infer_kind(column):
     Examples
     --------
     >>> import pandas as pd
-    >>> from partikit.report import infer_kind
+    >>> from partikit._report import infer_kind
     >>> infer_kind(pd.Series([1.5, 2.0])), infer_kind(pd.Series(["a", "b"]))
     ('numeric', 'categorical')
     """
@@ -185,6 +185,12 @@ def report(
 
     Read more in the :ref:`User Guide <inspection>`.
 
+    **Kinds of columns.** Unless ``categorical`` or ``numeric`` name it, a
+    column of a numeric dtype (integers, floats, pandas nullable numbers;
+    booleans excluded) is numeric; booleans, strings, objects and pandas
+    ``category`` columns are categorical; any other dtype (dates, durations) is
+    left out, and listed in the report's ``skipped`` with the reason.
+
     Parameters
     ----------
     X : pandas DataFrame of shape (n_samples, n_features)
@@ -221,7 +227,7 @@ def report(
     Examples
     --------
     >>> from partikit.datasets import make_grouped_categorical
-    >>> from partikit.report import report
+    >>> from partikit import report
     >>> X, y, _ = make_grouped_categorical(n_samples=2000, n_noise_features=1,
     ...                                    random_state=0)
     >>> result = report(X, y)
