@@ -192,7 +192,7 @@ _PROFILES = 10  # (2, J, c) float32: class shares n_j / n of each column, and th
 # inverses, capped at the largest float32 (an absent class: so that it adds 0)
 _NO_SHARE = float(np.finfo(np.float32).max)
 _NOMINAL_TREE = 11  # (2 P,) tournament tree of groups by their key
-_NOMINAL_QUEUE = 12  # (c,) the groups whose key changed
+_NOMINAL_QUEUE = 12  # (2 c + 4,) the groups whose key changed (repeats allowed)
 _FOUND = 13  # (2, c) workspace: columns whose pair with a changed group was tested
 _BARS = 14  # (c,) by column: the statistic of the group's key if it has every class
 # present (J - 1 degrees of freedom), else +inf: what a pair with every class present
@@ -257,7 +257,6 @@ def _nominal_loop(
     alive = links[_ALIVE]
     n_cats = links[_N_CATS]
     mark = links[_MARK]
-    dirty = links[_DIRTY]
     slot = links[_SLOT]
     group = links[_GROUP]
     shares = profiles[0]
@@ -320,16 +319,19 @@ def _nominal_loop(
                 gone = flags[_GONE]
                 # ---- a group whose best partner took part becomes stale (one
                 # pass over the keys, in SIMD lanes; a dead group has no pair)
+                # (a merge changes keep and ends gone; a split changes g, which
+                # is one of its two sides, and makes the other)
                 changed_f = float(changed)
-                gone_f = float(gone) if gone >= 0 else changed_f
-                other_f = float(other) if other >= 0 else changed_f
+                second_f = float(other if other >= 0 else gone)
                 for h in range(n_rows):
                     low = key_lo[h]
                     high = key_hi[h]
                     mark[h] |= (
-                        (low == changed_f) | (high == changed_f) | (low == gone_f)
-                        | (high == gone_f) | (low == other_f) | (high == other_f)
-                    )  # fmt: skip
+                        (low == changed_f)
+                        | (high == changed_f)
+                        | (low == second_f)
+                        | (high == second_f)
+                    )
                 # their keys were just set by their scans
                 mark[changed] = 0
                 if other >= 0:
@@ -354,17 +356,16 @@ def _nominal_loop(
                         same = low >= 0 and dof == key_dof[h]
                         if same and statistic > key_stat[h]:
                             continue
-                        lo_f = float(partner_g if partner_g < h else h)
-                        hi_f = float(h if partner_g < h else partner_g)
-                        nlp = key_nlp[h]
-                        if not same:
-                            nlp = 0.0
-                            if dof > 0:
-                                nlp = -log_chi2_sf(statistic, float(dof))
+                        lo_f = float(min(partner_g, h))
+                        hi_f = float(max(partner_g, h))
+                        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                        # at the same degrees of freedom the statistics compare
+                        # (the tail probabilities may round alike)
+                        compared = key_nlp[h] if same else nlp
                         if low < 0:
                             better = True
-                        elif nlp != key_nlp[h]:
-                            better = nlp < key_nlp[h]
+                        elif compared != key_nlp[h]:
+                            better = compared < key_nlp[h]
                         elif statistic != key_stat[h]:
                             better = statistic < key_stat[h]
                         elif lo_f != low:
@@ -372,10 +373,6 @@ def _nominal_loop(
                         else:
                             better = hi_f < high
                         if better:
-                            if same and dof > 0:
-                                nlp = -log_chi2_sf(statistic, float(dof))
-                            elif same:
-                                nlp = 0.0
                             key_nlp[h] = nlp
                             key_stat[h] = statistic
                             key_dof[h] = dof
@@ -383,10 +380,8 @@ def _nominal_loop(
                             key_hi[h] = hi_f
                             bars[s] = statistic if dof == n_classes - 1 else np.inf
                             mark[h] = 0
-                            if dirty[h] == 0:
-                                dirty[h] = 1
-                                queue[flags[_QUEUED]] = h
-                                flags[_QUEUED] += 1
+                            queue[flags[_QUEUED]] = h
+                            flags[_QUEUED] += 1
                 flags[_CHANGED] = -1
                 flags[_OTHER] = -1
                 flags[_GONE] = -1
@@ -395,9 +390,7 @@ def _nominal_loop(
             # ---- the first key: the root of the tree, once the keys that
             # changed are in it
             for i in range(flags[_QUEUED]):
-                h = queue[i]
-                dirty[h] = 0
-                node = (size + h) // 2
+                node = (size + queue[i]) // 2
                 while node >= 1:
                     a = tree[2 * node]
                     b = tree[2 * node + 1]
@@ -444,9 +437,7 @@ def _nominal_loop(
                 for j in range(n_classes):
                     u = counts[j, s_keep]
                     shares[j, s_keep] = u / n_keep
-                    inverses[j, s_keep] = (
-                        min(n_keep / u, _NO_SHARE) if u > 0.0 else _NO_SHARE
-                    )
+                    inverses[j, s_keep] = min(n_keep / max(u, 1e-300), _NO_SHARE)
                 alive[gone] = 0
                 n_cats[keep] += n_cats[gone]
                 links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
@@ -470,10 +461,8 @@ def _nominal_loop(
                 key_dof[gone] = 0.0
                 key_lo[gone] = -1.0
                 key_hi[gone] = -1.0
-                if dirty[gone] == 0:
-                    dirty[gone] = 1
-                    queue[flags[_QUEUED]] = gone
-                    flags[_QUEUED] += 1
+                queue[flags[_QUEUED]] = gone
+                flags[_QUEUED] += 1
                 flags[_CHANGED] = keep
                 flags[_OTHER] = -1
                 flags[_GONE] = gone
@@ -552,7 +541,7 @@ def _nominal_loop(
                 # of a changed group, any pair at other degrees of freedom)
                 h = group[s]
                 if job == 0:
-                    bar = best[n, g] if best[n, g] > best[n, s] else best[n, s]
+                    bar = max(best[n, g], best[n, s])
                 else:
                     if h == g:
                         continue
@@ -660,16 +649,12 @@ def _nominal_loop(
                 chosen_present = n
         key_nlp[g] = chosen_nlp
         key_stat[g] = chosen_stat
-        key_dof[g] = chosen_present - 1 if chosen >= 0 else 0
-        key_lo[g] = -1 if chosen < 0 else min(g, chosen)
-        key_hi[g] = -1 if chosen < 0 else max(g, chosen)
-        bars[slot[g]] = (
-            chosen_stat if chosen >= 0 and chosen_present == n_classes else np.inf
-        )
-        if dirty[g] == 0:
-            dirty[g] = 1
-            queue[flags[_QUEUED]] = g
-            flags[_QUEUED] += 1
+        key_dof[g] = max(chosen_present - 1, 0)
+        key_lo[g] = min(g, chosen)
+        key_hi[g] = max(g, chosen) if chosen >= 0 else -1
+        bars[slot[g]] = chosen_stat if chosen_present == n_classes else np.inf
+        queue[flags[_QUEUED]] = g
+        flags[_QUEUED] += 1
 
 
 @njit(**NJIT)
@@ -900,9 +885,8 @@ def init_state(table, ordinal, test):
         size *= 2
     tree = np.full(2 * size, -1, dtype=np.intp)
     tree[size : size + n_rows] = rows
-    queue = np.zeros(max(n_rows, 1), dtype=np.intp)
     if ordinal:
-        state += (tree, queue)
+        state += (tree, np.zeros(max(n_rows, 1), dtype=np.intp))
     else:
         state += (
             np.zeros((2, n_rows)),
@@ -911,7 +895,9 @@ def init_state(table, ordinal, test):
             np.full((n_classes + 1, n_rows + 1), -1, dtype=np.intp),
             _profiles(counts, totals),
             tree,
-            queue,
+            # between two updates of the tree: a key per group at the start, or
+            # the offers of two changed groups and a few keys
+            np.zeros(2 * n_rows + 4, dtype=np.intp),
             np.zeros((2, n_rows), dtype=np.intp),
             np.full(n_rows, np.inf),
         )
