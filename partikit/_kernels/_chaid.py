@@ -362,17 +362,10 @@ def _nominal_loop(
                         # at the same degrees of freedom the statistics compare
                         # (the tail probabilities may round alike)
                         compared = key_nlp[h] if same else nlp
-                        if low < 0:
-                            better = True
-                        elif compared != key_nlp[h]:
-                            better = compared < key_nlp[h]
-                        elif statistic != key_stat[h]:
-                            better = statistic < key_stat[h]
-                        elif lo_f != low:
-                            better = lo_f < low
-                        else:
-                            better = hi_f < high
-                        if better:
+                        if low < 0 or _before(
+                            compared, statistic, lo_f, hi_f,
+                            key_nlp[h], key_stat[h], low, high,
+                        ):  # fmt: skip
                             key_nlp[h] = nlp
                             key_stat[h] = statistic
                             key_dof[h] = dof
@@ -394,26 +387,30 @@ def _nominal_loop(
                 while node >= 1:
                     a = tree[2 * node]
                     b = tree[2 * node + 1]
-                    if a < 0:
+                    winner = a
+                    if a < 0 or (
+                        b >= 0
+                        and key_lo[b] >= 0
+                        and (
+                            key_lo[a] < 0
+                            or _before(
+                                key_nlp[b], key_stat[b], key_lo[b], key_hi[b],
+                                key_nlp[a], key_stat[a], key_lo[a], key_hi[a],
+                            )
+                        )
+                    ):  # fmt: skip
                         winner = b
-                    elif b < 0 or key_lo[b] < 0:
-                        winner = a
-                    elif key_lo[a] < 0:
-                        winner = b
-                    elif key_nlp[b] != key_nlp[a]:
-                        winner = b if key_nlp[b] < key_nlp[a] else a
-                    elif key_stat[b] != key_stat[a]:
-                        winner = b if key_stat[b] < key_stat[a] else a
-                    elif key_lo[b] != key_lo[a]:
-                        winner = b if key_lo[b] < key_lo[a] else a
-                    else:
-                        winner = b if key_hi[b] < key_hi[a] else a
                     tree[node] = winner
                     node //= 2
             flags[_QUEUED] = 0
             top = tree[1]
             # ---- the next merge: the first pair, while the rule allows it
-            if n_live <= min_groups or top < 0 or key_lo[top] < 0:
+            done = n_live <= min_groups or top < 0 or key_lo[top] < 0
+            similar = False
+            if not done and mark[top] == 0:
+                similar = key_nlp[top] < max_neg_log_alpha
+                done = not similar and (max_groups < 0 or n_live <= max_groups)
+            if done:
                 return DONE, -1
             if mark[top] == 1:
                 # a stale key first: the group's best pair, then look again
@@ -421,9 +418,6 @@ def _nominal_loop(
                 mark[g] = 0
                 job = 1
             else:
-                similar = key_nlp[top] < max_neg_log_alpha
-                if not similar and not (0 <= max_groups < n_live):
-                    return DONE, -1
                 if work >= max_work:
                     return -1, -1
                 keep = int(key_lo[top])
@@ -456,11 +450,8 @@ def _nominal_loop(
                     slot[moved] = s_gone
                 slot[gone] = -1
                 flags[_N_GROUPS] = last
-                key_nlp[gone] = np.inf
-                key_stat[gone] = np.inf
-                key_dof[gone] = 0.0
+                # no pair (the rest of a dead group's key is never read)
                 key_lo[gone] = -1.0
-                key_hi[gone] = -1.0
                 queue[flags[_QUEUED]] = gone
                 flags[_QUEUED] += 1
                 flags[_CHANGED] = keep
