@@ -332,6 +332,10 @@ def _nominal_loop(
                         | (low == second_f)
                         | (high == second_f)
                     )
+                # (a pass reads every row, dead or alive: it counts as work, so
+                # that a loop over few live groups of many rows still returns
+                # to Python often)
+                work += n_rows // 8
                 # their keys were just set by their scans
                 mark[changed] = 0
                 if other >= 0:

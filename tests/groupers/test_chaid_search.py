@@ -150,6 +150,101 @@ def test_search_matches_brute_force_on_larger_tables(seed):
             )
 
 
+def _weighted_table(rng):
+    """Class counts that are not integers, over a wide range of magnitudes: a
+    few distinct rows, each with variants that are exact multiples of it (the
+    same class shares) or a few counts off (pairs whose statistics are close to
+    one another and whose lower bound is closest to the statistic itself).
+
+    Every count is a multiple of 2^-2 times one power of two from 2^-10 to 2^12,
+    so that the sums of a group's rows are exact in any order (the brute force
+    and the kernel add them in different orders)."""
+    n_rows, n_classes = int(rng.integers(4, 16)), int(rng.integers(2, 7))
+    bases = rng.multinomial(
+        int(rng.integers(200, 5000)), rng.dirichlet(np.ones(n_classes)), 3
+    )
+    rows = []
+    for _ in range(n_rows):
+        base = bases[int(rng.integers(3))]
+        kind = int(rng.integers(3))
+        if kind == 0:
+            counts = rng.multinomial(int(rng.integers(2, 60)), base / base.sum())
+        elif kind == 1:
+            counts = base * 2.0 ** int(rng.integers(-2, 4))
+        else:
+            counts = base + rng.integers(-8, 9, n_classes) / 4.0
+        rows.append(np.maximum(np.asarray(counts, dtype=float), 0.0))
+    table = np.array(rows) * 2.0 ** int(rng.integers(-10, 13))
+    table[table.sum(axis=1) == 0, 0] = 1.0
+    return table
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_merge_sequence_matches_brute_force_on_weighted_tables(batch):
+    """Check the whole merge sequence (every number of groups, merging by the
+    number of groups alone) on 300 tables of non-integer counts from 2^-10 to
+    2^25 against brute force: the kernels settle most pairs by a lower bound of
+    their statistic, lowered by more than its rounding error, and must still
+    find the same pairs where the bound is tight and the statistics are close."""
+    rng = np.random.default_rng(2000 + batch)
+    for _ in range(150):
+        table = _weighted_table(rng)
+        test = [codes.PEARSON, codes.LIKELIHOOD_RATIO][int(rng.integers(2))]
+        for max_groups in range(1, len(table)):
+            # alpha = 1: no pair is similar enough, only max_groups merges
+            rule = {"alpha": 1.0, "ordinal": False, "min_groups": 1,
+                    "max_groups": max_groups, "test": test}  # fmt: skip
+            (
+                assert_array_equal(
+                    _kernel_labels(table, **rule), _brute_force_labels(table, **rule)
+                ),
+                (table, rule),
+            )
+
+
+def _check_exact_keys(state, test):
+    """Every live group whose key is not marked stale holds its best pair among
+    the live groups, by brute force with the kernels' arithmetic."""
+    links, keys = state[kernel._LINKS], state[kernel._KEYS]
+    live = np.flatnonzero(links[kernel._ALIVE])
+    counts = np.ascontiguousarray(state[kernel._COUNTS][:, links[kernel._SLOT, live]].T)
+    for i, g in enumerate(live):
+        if links[kernel._MARK, g] or len(live) < 2:
+            continue
+        others = np.delete(np.arange(len(live)), i)
+        statistics, n_present = kernel.pair_statistics(
+            counts, np.full(len(others), i, dtype=np.intp), others, test
+        )
+        dof = np.maximum(n_present - 1, 0).astype(float)
+        nlp = -log_chi2_sf_array(statistics.copy(), dof)
+        nlp[dof == 0] = 0.0
+        h = live[others]
+        best = min(
+            range(len(h)),
+            key=lambda m: (nlp[m], statistics[m], min(g, h[m]), max(g, h[m])),
+        )
+        assert keys[kernel._LO, g] == min(g, h[best]), (g, keys[:, g])
+        assert keys[kernel._HI, g] == max(g, h[best]), (g, keys[:, g])
+        assert keys[kernel._STAT, g] == statistics[best]
+
+
+@pytest.mark.parametrize("batch", range(2))
+def test_keys_are_exact_at_every_merge_on_weighted_tables(batch):
+    """Check, after the initial tests and after every merge, that each group's
+    key not marked stale is its best pair (the kernels settle most pairs by a
+    lower bound of their statistic, lowered by more than its rounding error: a
+    pair wrongly settled would leave a group with a worse key), on 200 tables of
+    non-integer counts with near and exact multiples of a few rows."""
+    rng = np.random.default_rng(3000 + batch)
+    for _ in range(100):
+        table = _weighted_table(rng)
+        test = [codes.PEARSON, codes.LIKELIHOOD_RATIO][int(rng.integers(2))]
+        state = kernel.init_state(table, False, test)
+        for max_groups in range(len(table) - 1, 0, -1):
+            _check_exact_keys(state, test)
+            kernel.merge_until(state, 0.0, 1, max_groups, False)
+
+
 def _naive_near_tie(table, rule, relative=1e-12):
     """Whether some step of the naive merge loop has its two first pairs tied
     up to rounding (-log p and statistic), or its first pair's p-value at
