@@ -23,20 +23,23 @@ Python driver can re-split a group):
   function of the statistic, so a scan compares statistics and evaluates the tail
   probability only for the best partner of each degrees-of-freedom value;
 * nominal: the counts of the live groups are the columns of a classes x groups
-  array, packed (a merged group's column is filled by the last one), so that one
-  group is tested against all the others class by class in SIMD lanes; a group
-  whose best partner took part in a merge keeps its key as a stale lower bound
-  and is re-scanned only when that key comes first; the first key is found by a
-  pass over the live groups, which costs less than the re-test of the merged
-  group that each merge makes anyway;
-* ordinal: a tournament tree over the groups gives the best pair in O(1) and is
-  updated in O(log c) when one group's key changes.
+  array, packed (a merged group's column is filled by the last one), with their
+  class shares and inverse shares in float32, so that one group is tested
+  against all the others by a lower bound of each statistic, class by class in
+  SIMD lanes with no division, and the exact statistic is computed only where
+  the bound does not settle the pair (docs/design.rst, "The CHAID kernel"); a
+  group whose best partner took part in a merge keeps its key as a stale lower
+  bound and is re-scanned only when that key comes first;
+* a tournament tree over the groups gives the first key in O(1) and is updated
+  in O(log c) when one group's key changes.
 
 Cost: O(c^2 J) for the initial tests of a nominal predictor and O(c J) per merge
-and per re-scan; O(c J + c log c) in all for an ordinal predictor. Memory O(c J).
+and per re-scan (most of it the bound's few operations per class); O(c J + c log
+c) in all for an ordinal predictor. Memory O(c J).
 
 Compile time is user time (a fresh process compiles every kernel it calls): a fit
-calls one loop kernel for its predictor type, plus the tail probability.
+calls one loop kernel for its predictor type, plus the tail probability (and, for
+a nominal predictor, the order of two pairs).
 
 References
 ----------

@@ -182,8 +182,8 @@ def _weighted_table(rng):
 @pytest.mark.parametrize("batch", range(2))
 def test_merge_sequence_matches_brute_force_on_weighted_tables(batch):
     """Check the whole merge sequence (every number of groups, merging by the
-    number of groups alone) on 300 tables of non-integer counts from 2^-10 to
-    2^25 against brute force: the kernels settle most pairs by a lower bound of
+    number of groups alone) on 300 tables of non-integer counts from 2^-12 to
+    2^28 against brute force: the kernels settle most pairs by a lower bound of
     their statistic, lowered by more than its rounding error, and must still
     find the same pairs where the bound is tight and the statistics are close."""
     rng = np.random.default_rng(2000 + batch)
