@@ -172,7 +172,7 @@ _GROUP = 10  # live group of each column
 _ORDINAL = 0
 _TEST = 1
 _N_GROUPS = 2  # live groups, which are the columns 0 .. n_groups - 1 (nominal)
-_INIT = 3  # progress of the initial tests: < n_rows rows tested, < 2 n_rows keys set
+_INIT = 3  # progress of the initial tests: rows tested (nominal) or 2 n_rows (ordinal)
 _CHANGED = 4  # group whose counts changed, its pairs not yet re-tested (-1: none)
 _OTHER = 5  # second changed group (a split), -1 none
 _GONE = 6  # group that stopped existing as it was, -1 none
@@ -189,8 +189,8 @@ _FLAGS = 5  # see above
 # nominal predictors
 _STATS = 6  # (2, c) workspace: statistics of two groups by column
 _PRESENT = 7  # (2, c) workspace: classes present in those pairs
-_BEST = 8  # (J + 1, c + 1) best statistic of each row by classes present (c: a scan)
-_PARTNER = 9  # (J + 1, c + 1) its partner
+_BEST = 8  # (J + 1,) workspace: a scan's best statistic by classes present
+_PARTNER = 9  # (J + 1,) its partner
 _PROFILES = 10  # (2, J, c) float32: class shares n_j / n of each column, and their
 # inverses, capped at the largest float32 (an absent class: so that it adds 0)
 _NO_SHARE = float(np.finfo(np.float32).max)
@@ -224,7 +224,7 @@ def _nominal_loop(
     """The initial pair tests and the merge loop of a nominal predictor.
 
     One loop does every step, so that a fit compiles one kernel: the initial
-    tests (row by row, each row against the rows after it), the keys, then the
+    tests (row by row, each row against every other row) and the keys, then the
     merges; after each merge (or a split left pending by :func:`split_group`),
     the changed groups are re-tested against every live group and each other
     group is offered its new pairs. The pair to merge is the first key, at the
@@ -264,8 +264,6 @@ def _nominal_loop(
     group = links[_GROUP]
     shares = profiles[0]
     inverses = profiles[1]
-    # the best statistic of every row with every class present, by row
-    best_all = best[n_classes]
     test = flags[_TEST]
     size = tree.shape[0] // 2
     work = 0
@@ -281,27 +279,23 @@ def _nominal_loop(
     relative = 1.0 - (n_classes + 8) * 2.0**-20
     cnt = np.empty(n_rows, dtype=np.intp)
     while True:
-        # ---- the next job: a group to test (job 0: initial row, 1: scan) or
-        # whose key to set from its best partners (job 2)
+        # ---- the next group to test against every live group, and to give its
+        # key: each row at the start, a changed group (whose pairs are then
+        # offered to the others), or a group whose stale key came first
         g = -1
-        job = 2
         k = 0
-        first = 0
         offering = False
         n_live = flags[_N_GROUPS]
         if flags[_INIT] < n_rows:
+            # (a row against every other row, rather than against the rows
+            # after it only: the bound then settles more pairs, and there is
+            # less code to compile)
             if work >= max_work and work > 0:
                 return -1, -1
             g = flags[_INIT]
-            first = g + 1
-            job = 0
-            flags[_INIT] += 1
-        elif flags[_INIT] < 2 * n_rows:
-            g = flags[_INIT] - n_rows
             flags[_INIT] += 1
         elif stage == _SCAN_CHANGED:
             g = flags[_CHANGED]
-            job = 1
             offering = True
             stage = _SCAN_OTHER
         elif stage == _SCAN_OTHER:
@@ -312,7 +306,6 @@ def _nominal_loop(
                 flags[_N_FOUND + 1] = 0
                 continue
             g = other
-            job = 1
             k = 1
             offering = True
         else:
@@ -423,7 +416,6 @@ def _nominal_loop(
                 # a stale key first: the group's best pair, then look again
                 g = top
                 mark[g] = 0
-                job = 1
             else:
                 if work >= max_work:
                     return -1, -1
@@ -469,154 +461,127 @@ def _nominal_loop(
                 stage = _SCAN_CHANGED
                 continue
 
-        row = n_rows  # the row of best / partner where a scan's choices go
-        if job < 2:
-            # ---- g against the columns first .. n_live - 1. A lower bound of
-            # each pair's statistic comes first, class by class in SIMD lanes with
-            # no division; the exact statistic is computed only for the pairs
-            # whose bound does not settle them (most pairs are far from the best
-            # ones, and the division of each exact term is what a test costs)
-            s_g = slot[g]
-            n_g = totals[s_g]
-            # unsigned bounds: numba then knows the index is not negative and
-            # drops the wrap-around that keeps LLVM from vectorising
-            start = np.uintp(first)
-            stop = np.uintp(n_live)
-            # classes present: g's, and those absent from g where column s has
-            # cases (counted apart, so that the usual loop, every class present
-            # in g, adds no count)
-            present_g = 0
-            for j in range(n_classes):
-                present_g += 1 if counts[j, s_g] > 0.0 else 0
-            for s in range(start, stop):
-                bound[s] = 0.0
-                cnt[s] = present_g
-            # the bound: with p and q the class shares of g and h, X2 and G2 are
-            # both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 / max(p_j, q_j)
-            # (docs/design.rst, "The CHAID kernel")
-            for j in range(n_classes):
-                if counts[j, s_g] <= 0.0:
-                    column = counts[j]
-                    for s in range(start, stop):
-                        cnt[s] += column[s] > 0.0
-                share_g = shares[j, s_g]
-                inverse_g = inverses[j, s_g]
-                share = shares[j]
-                inverse = inverses[j]
-                for s in range(start, stop):
-                    d = share_g - share[s]
-                    bound[s] += d * d * min(inverse_g, inverse[s])
-            for s in range(start, stop):
-                n_h = totals[s]
-                total = n_g + n_h
-                # lowered by more than the rounding errors of the bound and of the
-                # exact statistic (relative, and relative to the counts); a
-                # division guarded against zero runs in SIMD lanes
-                scale = n_g * n_h / total if total > 0.0 else 0.0
-                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
-            out = stats[k]
-            n_present = present[k]
-            n_found = 0
-            if job == 1:
-                for n in range(n_classes + 1):
-                    partner[n, row] = -1
-                    best[n, row] = np.inf
-            # every pair has every class present when g has them all: the
-            # statistics to beat are then read without the count
-            dense = present_g == n_classes
-            for s in range(first, n_live):
-                lower = acc[s]
-                if dense:
-                    if job == 0:
-                        if lower > best_all[s] and lower > best_all[g]:
-                            continue
-                    elif lower > best_all[row] and (not offering or lower > bars[s]):
-                        continue
-                n = cnt[s]
-                # the exact statistic is needed where it may be at most: the best
-                # statistics of g and s for n classes present (initial tests); g's
-                # best (a scan); h's key at the same degrees of freedom (an offer
-                # of a changed group, any pair at other degrees of freedom)
-                h = group[s]
-                if job == 0:
-                    bar = max(best[n, g], best[n, s])
-                else:
-                    if h == g:
-                        continue
-                    bar = best[n, row]
-                    if offering:
-                        if key_lo[h] < 0 or n - 1 != key_dof[h]:
-                            bar = np.inf
-                        elif key_stat[h] > bar:
-                            bar = key_stat[h]
-                if lower > bar:
-                    continue
-                # the arithmetic of _pair_statistic (the same bits)
-                n_h = totals[s]
-                total = n_g + n_h
-                statistic = 0.0
-                error = 0.0
-                for j in range(n_classes):
-                    u = counts[j, s_g]
-                    v = counts[j, s]
-                    t = u + v
-                    if t <= 0.0:
-                        continue
-                    if test == PEARSON:
-                        d = u * n_h - v * n_g
-                        term = d * d / t
-                    else:
-                        term = 0.0
-                        if u > 0.0:
-                            term += u * math.log(u * total / (n_g * t))
-                        if v > 0.0:
-                            term += v * math.log(v * total / (n_h * t))
-                    following = statistic + term
-                    term_part = following - statistic
-                    error += (statistic - (following - term_part)) + (term - term_part)
-                    statistic = following
-                statistic += error
-                if n < 2:
-                    statistic = 0.0
-                elif test == PEARSON:
-                    statistic /= n_g * n_h
-                else:
-                    statistic = 2.0 * statistic
-                    if statistic < 0.0:
-                        statistic = 0.0
-                if job == 0:
-                    # initial row g: every pair (g, h > g) is a candidate of both
-                    # rows; partners come in increasing order, so strict < keeps
-                    # the lowest
-                    if statistic < best[n, g]:
-                        best[n, g] = statistic
-                        partner[n, g] = s
-                    if statistic < best[n, s] or partner[n, s] < 0:
-                        best[n, s] = statistic
-                        partner[n, s] = g
-                    continue
-                if offering:
-                    # offered in the pass that follows
-                    out[s] = statistic
-                    n_present[s] = n
-                    found[k, n_found] = s
-                    n_found += 1
-                # a scan: g's best partner for each number of classes present
-                # (the smaller statistic, then the lower group)
-                if (
-                    partner[n, row] < 0
-                    or statistic < best[n, row]
-                    or (statistic == best[n, row] and h < partner[n, row])
-                ):
-                    best[n, row] = statistic
-                    partner[n, row] = h
-            if offering:
-                flags[_N_FOUND + k] = n_found
-            work += n_live - first
-            if job == 0:
+        # ---- g against every live group. A lower bound of each pair's statistic
+        # comes first, class by class in SIMD lanes with no division; the exact
+        # statistic is computed only for the pairs whose bound does not settle
+        # them (most pairs are far from the best ones, and the division of each
+        # exact term is what a test costs)
+        s_g = slot[g]
+        n_g = totals[s_g]
+        # unsigned bounds: numba then knows the index is not negative and drops
+        # the wrap-around that keeps LLVM from vectorising
+        stop = np.uintp(n_live)
+        # classes present: g's, and those absent from g where column s has cases
+        # (counted apart, so that the usual loop, every class present in g, adds
+        # no count)
+        present_g = 0
+        for j in range(n_classes):
+            present_g += 1 if counts[j, s_g] > 0.0 else 0
+        for s in range(stop):
+            bound[s] = 0.0
+            cnt[s] = present_g
+        # the bound: with p and q the class shares of g and h, X2 and G2 are both
+        # at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 / max(p_j, q_j)
+        # (docs/design.rst, "The CHAID kernel")
+        for j in range(n_classes):
+            if counts[j, s_g] <= 0.0:
+                column = counts[j]
+                for s in range(stop):
+                    cnt[s] += column[s] > 0.0
+            share_g = shares[j, s_g]
+            inverse_g = inverses[j, s_g]
+            share = shares[j]
+            inverse = inverses[j]
+            for s in range(stop):
+                d = share_g - share[s]
+                bound[s] += d * d * min(inverse_g, inverse[s])
+        for s in range(stop):
+            n_h = totals[s]
+            total = n_g + n_h
+            # lowered by more than the rounding errors of the bound and of the
+            # exact statistic (relative, and relative to the counts); a division
+            # guarded against zero runs in SIMD lanes
+            scale = n_g * n_h / total if total > 0.0 else 0.0
+            acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
+        out = stats[k]
+        n_present = present[k]
+        n_found = 0
+        for n in range(n_classes + 1):
+            partner[n] = -1
+            best[n] = np.inf
+        # every pair has every class present when g has them all: the statistics
+        # to beat are then read without the count
+        dense = present_g == n_classes
+        for s in range(n_live):
+            lower = acc[s]
+            if dense and lower > best[n_classes] and (not offering or lower > bars[s]):
                 continue
-        else:
-            row = g
+            n = cnt[s]
+            # the exact statistic is needed where it may be at most g's best
+            # statistic for n classes present, or (an offer of a changed group)
+            # h's key at the same degrees of freedom (any pair at other degrees)
+            h = group[s]
+            if h == g:
+                continue
+            bar = best[n]
+            if offering:
+                if key_lo[h] < 0 or n - 1 != key_dof[h]:
+                    bar = np.inf
+                elif key_stat[h] > bar:
+                    bar = key_stat[h]
+            if lower > bar:
+                continue
+            # the arithmetic of _pair_statistic (the same bits)
+            n_h = totals[s]
+            total = n_g + n_h
+            statistic = 0.0
+            error = 0.0
+            for j in range(n_classes):
+                u = counts[j, s_g]
+                v = counts[j, s]
+                t = u + v
+                if t <= 0.0:
+                    continue
+                if test == PEARSON:
+                    d = u * n_h - v * n_g
+                    term = d * d / t
+                else:
+                    term = 0.0
+                    if u > 0.0:
+                        term += u * math.log(u * total / (n_g * t))
+                    if v > 0.0:
+                        term += v * math.log(v * total / (n_h * t))
+                following = statistic + term
+                term_part = following - statistic
+                error += (statistic - (following - term_part)) + (term - term_part)
+                statistic = following
+            statistic += error
+            if n < 2:
+                statistic = 0.0
+            elif test == PEARSON:
+                statistic /= n_g * n_h
+            else:
+                statistic = 2.0 * statistic
+                if statistic < 0.0:
+                    statistic = 0.0
+            if offering:
+                # offered in the pass that follows
+                out[s] = statistic
+                n_present[s] = n
+                found[k, n_found] = s
+                n_found += 1
+            # g's best partner for each number of classes present (the smaller
+            # statistic, then the lower group)
+            if (
+                partner[n] < 0
+                or statistic < best[n]
+                or (statistic == best[n] and h < partner[n])
+            ):
+                best[n] = statistic
+                partner[n] = h
+        if offering:
+            flags[_N_FOUND + k] = n_found
+        work += n_live
 
         # ---- g's key: the first of its best partners by number of classes present;
         # within one number the smaller statistic is the larger p-value, so only
@@ -626,10 +591,10 @@ def _nominal_loop(
         chosen_nlp = np.inf
         chosen_stat = np.inf
         for n in range(n_classes + 1):
-            h = partner[n, row]
+            h = partner[n]
             if h < 0:
                 continue
-            statistic = best[n, row]
+            statistic = best[n]
             nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
             if chosen < 0:
                 first_pair = True
@@ -889,8 +854,8 @@ def init_state(table, ordinal, test):
         state += (
             np.zeros((2, n_rows)),
             np.zeros((2, n_rows), dtype=np.intp),
-            np.full((n_classes + 1, n_rows + 1), np.inf),
-            np.full((n_classes + 1, n_rows + 1), -1, dtype=np.intp),
+            np.full(n_classes + 1, np.inf),
+            np.full(n_classes + 1, -1, dtype=np.intp),
             _profiles(counts, totals),
             tree,
             # between two updates of the tree: a key per group at the start, or
