@@ -272,6 +272,7 @@ def _nominal_loop(
     # buffers of this call: arrays that may alias the arguments keep the sums
     # below out of SIMD lanes
     acc = np.empty(n_rows)
+    err = np.empty(n_rows)
     bound = np.empty(n_rows, dtype=np.float32)
     # the bound is summed in float32 (half the memory read, twice the SIMD lanes);
     # its relative rounding error is below (J + 5) 2^-24, and the error of a share
@@ -478,40 +479,72 @@ def _nominal_loop(
         for j in range(n_classes):
             present_g += 1 if counts[j, s_g] > 0.0 else 0
         for s in range(stop):
-            bound[s] = 0.0
             cnt[s] = present_g
-        # the bound: with p and q the class shares of g and h, X2 and G2 are both
-        # at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 / max(p_j, q_j)
-        # (docs/design.rst, "The CHAID kernel")
-        for j in range(n_classes):
-            if counts[j, s_g] <= 0.0:
-                column = counts[j]
-                for s in range(stop):
-                    cnt[s] += column[s] > 0.0
-            share_g = shares[j, s_g]
-            inverse_g = inverses[j, s_g]
-            share = shares[j]
-            inverse = inverses[j]
+        # every pair has every class present when g has them all
+        dense = present_g == n_classes
+        # the bound settles few pairs of a group that lacks classes (pairs of
+        # many numbers of classes present, each compared within its number only):
+        # then every Pearson statistic, class by class in SIMD lanes (a pair's
+        # likelihood ratio costs logarithms: it stays settled by the bound)
+        every = not dense and test == PEARSON
+        if not every:
+            # the bound: with p and q the class shares of g and h, X2 and G2 are
+            # both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
+            # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
             for s in range(stop):
-                d = share_g - share[s]
-                bound[s] += d * d * min(inverse_g, inverse[s])
-        for s in range(stop):
-            n_h = totals[s]
-            total = n_g + n_h
-            # lowered by more than the rounding errors of the bound and of the
-            # exact statistic (relative, and relative to the counts); a division
-            # guarded against zero runs in SIMD lanes
-            scale = n_g * n_h / total if total > 0.0 else 0.0
-            acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
+                bound[s] = 0.0
+            for j in range(n_classes):
+                if counts[j, s_g] <= 0.0:
+                    column = counts[j]
+                    for s in range(stop):
+                        cnt[s] += column[s] > 0.0
+                share_g = shares[j, s_g]
+                inverse_g = inverses[j, s_g]
+                share = shares[j]
+                inverse = inverses[j]
+                for s in range(stop):
+                    d = share_g - share[s]
+                    bound[s] += d * d * min(inverse_g, inverse[s])
+            for s in range(stop):
+                n_h = totals[s]
+                total = n_g + n_h
+                # lowered by more than the rounding errors of the bound and of
+                # the exact statistic (relative, and relative to the counts); a
+                # division guarded against zero runs in SIMD lanes
+                scale = n_g * n_h / total if total > 0.0 else 0.0
+                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
+        else:
+            # the arithmetic of _pair_statistic term for term (the same bits)
+            for s in range(stop):
+                acc[s] = 0.0
+                err[s] = 0.0
+            for j in range(n_classes):
+                u = counts[j, s_g]
+                column = counts[j]
+                if u <= 0.0:
+                    for s in range(stop):
+                        cnt[s] += column[s] > 0.0
+                for s in range(stop):
+                    v = column[s]
+                    t = u + v
+                    d = u * totals[s] - v * n_g
+                    term = d * d / t if t > 0.0 else 0.0
+                    # Knuth's TwoSum (a zero term changes nothing)
+                    following = acc[s] + term
+                    term_part = following - acc[s]
+                    err[s] += (acc[s] - (following - term_part)) + (term - term_part)
+                    acc[s] = following
+            for s in range(stop):
+                statistic = acc[s] + err[s]
+                acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
         out = stats[k]
         n_present = present[k]
         n_found = 0
         for n in range(n_classes + 1):
             partner[n] = -1
             best[n] = np.inf
-        # every pair has every class present when g has them all: the statistics
-        # to beat are then read without the count
-        dense = present_g == n_classes
+        # (the statistics to beat of a group with every class present are read
+        # without the count)
         for s in range(n_live):
             lower = acc[s]
             if dense and lower > best[n_classes] and (not offering or lower > bars[s]):
@@ -531,39 +564,42 @@ def _nominal_loop(
                     bar = key_stat[h]
             if lower > bar:
                 continue
-            # the arithmetic of _pair_statistic (the same bits)
-            n_h = totals[s]
-            total = n_g + n_h
-            statistic = 0.0
-            error = 0.0
-            for j in range(n_classes):
-                u = counts[j, s_g]
-                v = counts[j, s]
-                t = u + v
-                if t <= 0.0:
-                    continue
-                if test == PEARSON:
-                    d = u * n_h - v * n_g
-                    term = d * d / t
-                else:
-                    term = 0.0
-                    if u > 0.0:
-                        term += u * math.log(u * total / (n_g * t))
-                    if v > 0.0:
-                        term += v * math.log(v * total / (n_h * t))
-                following = statistic + term
-                term_part = following - statistic
-                error += (statistic - (following - term_part)) + (term - term_part)
-                statistic = following
-            statistic += error
-            if n < 2:
+            # the exact statistic (computed above for a group that lacks classes)
+            statistic = lower
+            if not every:
+                # the arithmetic of _pair_statistic (the same bits)
+                n_h = totals[s]
+                total = n_g + n_h
                 statistic = 0.0
-            elif test == PEARSON:
-                statistic /= n_g * n_h
-            else:
-                statistic = 2.0 * statistic
-                if statistic < 0.0:
+                error = 0.0
+                for j in range(n_classes):
+                    u = counts[j, s_g]
+                    v = counts[j, s]
+                    t = u + v
+                    if t <= 0.0:
+                        continue
+                    if test == PEARSON:
+                        d = u * n_h - v * n_g
+                        term = d * d / t
+                    else:
+                        term = 0.0
+                        if u > 0.0:
+                            term += u * math.log(u * total / (n_g * t))
+                        if v > 0.0:
+                            term += v * math.log(v * total / (n_h * t))
+                    following = statistic + term
+                    term_part = following - statistic
+                    error += (statistic - (following - term_part)) + (term - term_part)
+                    statistic = following
+                statistic += error
+                if n < 2:
                     statistic = 0.0
+                elif test == PEARSON:
+                    statistic /= n_g * n_h
+                else:
+                    statistic = 2.0 * statistic
+                    if statistic < 0.0:
+                        statistic = 0.0
             if offering:
                 # offered in the pass that follows
                 out[s] = statistic
@@ -581,7 +617,8 @@ def _nominal_loop(
                 partner[n] = h
         if offering:
             flags[_N_FOUND + k] = n_found
-        work += n_live
+        # in pair tests of about ten classes (a pair of 500 classes is 50)
+        work += n_live * (n_classes // 10 + 1)
 
         # ---- g's key: the first of its best partners by number of classes present;
         # within one number the smaller statistic is the larger p-value, so only
