@@ -484,46 +484,24 @@ def _nominal_loop(
         dense = present_g == n_classes
         # the bound settles few pairs of a group that lacks classes (pairs of
         # many numbers of classes present, each compared within its number only):
-        # then every Pearson statistic, class by class in SIMD lanes (a pair's
-        # likelihood ratio costs logarithms: it stays settled by the bound)
+        # then every Pearson statistic, class by class in SIMD lanes, with the
+        # arithmetic of _pair_statistic term for term (the same bits); a pair's
+        # likelihood ratio costs logarithms: it stays settled by the bound
         every = not dense and test == PEARSON
-        if not every:
-            # the bound: with p and q the class shares of g and h, X2 and G2 are
-            # both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
-            # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
-            for s in range(stop):
-                bound[s] = 0.0
-            for j in range(n_classes):
-                if counts[j, s_g] <= 0.0:
-                    column = counts[j]
-                    for s in range(stop):
-                        cnt[s] += column[s] > 0.0
-                share_g = shares[j, s_g]
-                inverse_g = inverses[j, s_g]
-                share = shares[j]
-                inverse = inverses[j]
-                for s in range(stop):
-                    d = share_g - share[s]
-                    bound[s] += d * d * min(inverse_g, inverse[s])
-            for s in range(stop):
-                n_h = totals[s]
-                total = n_g + n_h
-                # lowered by more than the rounding errors of the bound and of
-                # the exact statistic (relative, and relative to the counts); a
-                # division guarded against zero runs in SIMD lanes
-                scale = n_g * n_h / total if total > 0.0 else 0.0
-                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
-        else:
-            # the arithmetic of _pair_statistic term for term (the same bits)
+        if every:
             for s in range(stop):
                 acc[s] = 0.0
                 err[s] = 0.0
-            for j in range(n_classes):
-                u = counts[j, s_g]
-                column = counts[j]
-                if u <= 0.0:
-                    for s in range(stop):
-                        cnt[s] += column[s] > 0.0
+        else:
+            for s in range(stop):
+                bound[s] = 0.0
+        for j in range(n_classes):
+            u = counts[j, s_g]
+            column = counts[j]
+            if u <= 0.0:
+                for s in range(stop):
+                    cnt[s] += column[s] > 0.0
+            if every:
                 for s in range(stop):
                     v = column[s]
                     t = u + v
@@ -534,9 +512,30 @@ def _nominal_loop(
                     term_part = following - acc[s]
                     err[s] += (acc[s] - (following - term_part)) + (term - term_part)
                     acc[s] = following
+            else:
+                # the bound: with p and q the class shares of g and h, X2 and G2
+                # are both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
+                # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
+                share_g = shares[j, s_g]
+                inverse_g = inverses[j, s_g]
+                share = shares[j]
+                inverse = inverses[j]
+                for s in range(stop):
+                    d = share_g - share[s]
+                    bound[s] += d * d * min(inverse_g, inverse[s])
+        if every:
             for s in range(stop):
                 statistic = acc[s] + err[s]
                 acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
+        else:
+            for s in range(stop):
+                n_h = totals[s]
+                total = n_g + n_h
+                # lowered by more than the rounding errors of the bound and of
+                # the exact statistic (relative, and relative to the counts); a
+                # division guarded against zero runs in SIMD lanes
+                scale = n_g * n_h / total if total > 0.0 else 0.0
+                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
         out = stats[k]
         n_present = present[k]
         n_found = 0
