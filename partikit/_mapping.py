@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._validation import feature_name
 from partikit._version import __version__
 
 #: The name and version of the document's schema. The version changes when a
@@ -90,12 +91,6 @@ def _column_index(estimator, j):
     return int(j)
 
 
-def _column_name(estimator, j):
-    # the names transform's output carries (feature_name in _validation)
-    names = getattr(estimator, "feature_names_in_", None)
-    return str(names[j]) if names is not None else f"x{j}"
-
-
 def _value_type(values):
     """The JSON type of a column's known categories, None when there are none."""
     if len(values) == 0:
@@ -143,7 +138,7 @@ def _categorical_mapping(estimator, j):
     # (category_lookup gives it -1), so it follows handle_unknown.
     missing_group = int(group_ids[-1]) if missing_seen else unknown_group
     return {
-        "name": _column_name(estimator, j),
+        "name": feature_name(estimator, j),
         "kind": "categorical",
         "estimator": type(estimator).__name__,
         "value_type": value_type,
@@ -166,7 +161,7 @@ def _numeric_mapping(estimator, j):
     table = getattr(estimator, "table_", None)
     missing_seen = table is not None and bool(np.asarray(table[j])[-1].sum() > 0)
     return {
-        "name": _column_name(estimator, j),
+        "name": feature_name(estimator, j),
         "kind": "numeric",
         "estimator": type(estimator).__name__,
         "cuts": cuts,
