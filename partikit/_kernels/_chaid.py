@@ -1062,9 +1062,18 @@ def _nonempty_rows(table, mask):
     return valid
 
 
+#: Tables of at most this many cells are checked by numpy: its three passes take
+#: microseconds there, and a fit on them then does not compile the kernel.
+NUMPY_CHECK_CELLS = 1 << 16
+
+
 def nonempty_rows(table):
     """Rows of a float64 table with a positive count, and whether every count is
-    finite and non-negative (one compiled pass)."""
+    finite and non-negative (one compiled pass on a large table)."""
+    if table.size <= NUMPY_CHECK_CELLS:
+        # NaN fails both comparisons; +inf is caught by isfinite
+        valid = bool((table >= 0.0).all() and np.isfinite(table).all())
+        return (table > 0.0).any(axis=1), valid
     mask = np.zeros(table.shape[0], dtype=np.bool_)
     return mask, bool(_nonempty_rows(table, mask))
 

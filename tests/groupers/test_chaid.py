@@ -827,7 +827,10 @@ def test_merging_in_chunks_equals_one_call(monkeypatch, ordinal, resplit):
         [[0.0, -np.inf], [1.0, 1.0]],
     ],
 )
-def test_nonempty_rows_against_naive_twin(table):
+@pytest.mark.parametrize("numpy_cells", [0, 1 << 16])
+def test_nonempty_rows_against_naive_twin(table, numpy_cells, monkeypatch):
+    """Check the compiled pass (large tables) and numpy's (small ones)."""
+    monkeypatch.setattr(kernel, "NUMPY_CHECK_CELLS", numpy_cells)
     table = np.array(table)
     mask, valid = kernel.nonempty_rows(table)
     expected_mask, expected_valid = naive_nonempty_rows(table)
