@@ -245,7 +245,9 @@ def _nominal_loop(
     with the arithmetic of :func:`_pair_statistic` term for term (the same
     bits), is computed only for the pairs whose bound is not above every
     statistic the pair must beat to matter: the group's best so far, and the
-    other group's key (an offer). The live groups are packed in the columns
+    other group's key (an offer). A group that lacks classes gets all its
+    Pearson statistics class by class in SIMD lanes instead (the bound settles
+    few of its pairs). The live groups are packed in the columns
     ``0 .. n_groups - 1``, so a scan reads no dead group.
 
     Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left,
