@@ -232,10 +232,12 @@ def factorize(column):
     """``pd.factorize`` in chunks of rows: codes (intp, -1 missing) and uniques.
 
     ``pd.factorize`` sizes its hash table for one entry per row (about 8 times the
-    codes for an object column; for Arrow-backed strings pyarrow's dictionary
-    encoding adds as much again in its own pool). Hashing chunks of
-    ``_FACTORIZE_CHUNK`` rows and merging their few uniques through a small index
-    keeps the only row-sized allocation the codes, at about the same speed. A
+    codes for an object column). Hashing chunks of ``_FACTORIZE_CHUNK`` rows and
+    merging their few uniques through a small index keeps the only row-sized
+    allocation the codes, at about the same speed. An Arrow-backed column (pandas
+    3's default string dtype when pyarrow is installed) is encoded whole:
+    pyarrow's memo table holds the distinct values only, and the chunks' merging
+    would cost a third more time. A
     column whose chunks hold many distinct values (past
     ``_MAX_CHUNKED_UNIQUES``) is hashed whole instead: its uniques are then
     about as large as that hash table, and merging them chunk by chunk would
@@ -248,7 +250,10 @@ def factorize(column):
         # to the same codes and values (its missing values are NaN or pd.NA).
         column = np.asarray(column.array)
     n_rows = len(column)
-    if n_rows <= _FACTORIZE_CHUNK:
+    if n_rows <= _FACTORIZE_CHUNK or _arrow_backed(dtype):
+        # pyarrow's dictionary encoding hashes into a table of the distinct
+        # values, not of the rows: whole, it is a third faster than by chunks
+        # (1M rows: 15 against 21 ms, pandas 3's default string dtype)
         codes, uniques = pd.factorize(column, sort=False, use_na_sentinel=True)
         return codes, np.asarray(uniques)
     codes = np.empty(n_rows, dtype=np.intp)
@@ -276,6 +281,13 @@ def factorize(column):
             out=codes[start : start + len(chunk_codes)],
         )
     return codes, np.asarray(seen)
+
+
+def _arrow_backed(dtype):
+    """Whether a column of this dtype is stored by pyarrow (pandas' Arrow dtypes)."""
+    return getattr(dtype, "storage", None) == "pyarrow" or type(dtype).__name__ == (
+        "ArrowDtype"
+    )
 
 
 def integer_range(values):

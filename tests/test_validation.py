@@ -76,20 +76,28 @@ def test_factorize_column_uses_category_codes_without_copy():
         lambda v: pd.Series(v, dtype="str"),
         lambda v: v.astype(float),
         lambda v: pd.Series(v).astype("Int64"),
+        lambda v: pd.Series(v.astype(str), dtype="string[python]"),
+        lambda v: pd.Series(v.astype(str), dtype="string[pyarrow]"),
     ],
-    ids=["numpy-object", "object", "str", "float", "Int64"],
+    ids=["numpy-object", "object", "str", "float", "Int64", "python", "pyarrow"],
 )
-def test_chunked_factorize_matches_pandas(make, monkeypatch):
-    """Check that factorizing in chunks gives the values of pd.factorize, with
-    missing values and uniques first seen in late chunks."""
+def test_chunked_factorize_matches_pandas(make, monkeypatch, request):
+    """Check that factorizing in chunks (Arrow-backed columns: whole) gives the
+    values of pd.factorize, with missing values and uniques first seen in late
+    chunks."""
     import partikit._validation as validation
+
+    if request.node.callspec.id == "pyarrow":
+        pytest.importorskip("pyarrow", reason="string[pyarrow] needs pyarrow")
 
     monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", 7)
     rng = np.random.default_rng(0)
     raw = rng.integers(0, 12, 100)
     raw[90:] = 50 + np.arange(10)  # new values in the last chunks
     column = make(raw)
-    if isinstance(column, pd.Series) and column.dtype == object:
+    if isinstance(column, pd.Series) and (
+        column.dtype == object or isinstance(column.dtype, pd.StringDtype)
+    ):
         column[[3, 40]] = None
     elif isinstance(column, np.ndarray) and column.dtype == object:
         column[[3, 40]] = None
