@@ -40,7 +40,9 @@ def cardinality_data(
         permutation of the rows (all distinct), else drawn uniformly.
     n_samples, n_classes : int
     dtype : {"int", "str", "category"}
-        ``"int"``: int64 values; ``"str"``: object strings ``"c<k>"``;
+        ``"int"``: int64 values; ``"str"``: strings ``"c<k>"`` (an object
+        array, which pandas 3 stores as its ``str`` dtype: Arrow-backed when
+        pyarrow is installed);
         ``"category"``: a pandas categorical of the integers.
     seed : int
 
