@@ -596,3 +596,26 @@ def test_settings_are_stored_as_json():
         "4": "key",
     }
     assert json.loads(json.dumps(document, allow_nan=False)) == document
+
+
+def test_report_json_applied_by_plain_python_is_the_reports_transform(
+    csv_texts, tmp_path
+):
+    """Check the JSON of ``partikit.report`` and of ``partikit report --json``:
+    applied to the CSV text by plain Python, it gives the report's transform."""
+    from partikit import report
+    from partikit.__main__ import main
+
+    train_text, new_text = csv_texts
+    train = _read(train_text)
+    result = report(train, "y", categorical=CATEGORICAL, numeric=NUMERIC)
+    for text in (train_text, new_text):
+        expected = result.transform(_read(text)).to_numpy().tolist()
+        assert apply_document(result.to_json(), text) == expected
+    data, mapping = tmp_path / "train.csv", tmp_path / "mapping.json"
+    data.write_text(train_text, encoding="utf-8")
+    assert main(["report", str(data), "--target", "y", "--json", str(mapping),
+                 "--categorical", ",".join(CATEGORICAL)]) == 0  # fmt: skip
+    assert apply_document(mapping.read_text(encoding="utf-8"), train_text) == (
+        result.transform(train).to_numpy().tolist()
+    )
