@@ -651,8 +651,9 @@ def _number(value, digits=4):
     if isinstance(value, (int, np.integer)):
         return f"{int(value):,}"
     value = float(value)
-    if value == int(value) and abs(value) < 1e15:
-        return f"{int(value):,}"
+    if abs(value) < 1e15 and (abs(value) >= 10**digits or value == int(value)):
+        # no exponent for a large statistic: 11,930 rather than 1.193e+04
+        return f"{value:,.0f}"
     return f"{value:.{digits}g}"
 
 
