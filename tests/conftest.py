@@ -47,3 +47,13 @@ def pytest_configure(config):
     # know as a "legacy" mode
     if int(np.__version__.split(".")[0]) >= 2:
         np.set_printoptions(legacy="1.25")
+
+
+@pytest.fixture
+def close_figures():
+    """Close the pyplot figures a test opened (partikit's plots never close them)."""
+    plt = pytest.importorskip("matplotlib.pyplot")
+    before = set(plt.get_fignums())
+    yield
+    for number in set(plt.get_fignums()) - before:
+        plt.close(number)

@@ -24,13 +24,7 @@ from partikit.groupers import AttributeAggregator, CHAIDGrouper, KhiopsGrouper
 plt = pytest.importorskip("matplotlib.pyplot")
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    """Close the figures a test opened (the plots never close them)."""
-    before = set(plt.get_fignums())
-    yield
-    for number in set(plt.get_fignums()) - before:
-        plt.close(number)
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def partition_table(labels, table, classes, missing=None, unknown=None):

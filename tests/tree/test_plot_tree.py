@@ -20,13 +20,7 @@ from partikit.tree._structure import LEAF
 plt = pytest.importorskip("matplotlib.pyplot")
 
 
-@pytest.fixture(autouse=True)
-def close_figures():
-    """Close the figures a test opened (plot_tree never closes them)."""
-    before = set(plt.get_fignums())
-    yield
-    for number in set(plt.get_fignums()) - before:
-        plt.close(number)
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def assert_not_blank(figure):
