@@ -61,15 +61,18 @@ TRUE_VALUES = ("True", "TRUE", "true")
 FALSE_VALUES = ("False", "FALSE", "false")
 
 
-def _is_grouper(estimator):
-    return all(
-        hasattr(estimator, name)
-        for name in ("categories_", "group_ids_", "default_group_", "handle_unknown")
-    )
+def is_grouper(estimator):
+    """Whether ``estimator`` is a partikit grouper, fitted or not.
+
+    Every grouper has the pure core call ``group_table`` (and every
+    discretizer ``cut_table``): the subpackages' base classes are private.
+    """
+    return callable(getattr(estimator, "group_table", None))
 
 
-def _is_discretizer(estimator):
-    return hasattr(estimator, "bin_edges_") and hasattr(estimator, "missing_bin_")
+def is_discretizer(estimator):
+    """Whether ``estimator`` is a partikit discretizer, fitted or not."""
+    return callable(getattr(estimator, "cut_table", None))
 
 
 def _column_index(estimator, j):
@@ -236,17 +239,16 @@ def column_mapping(estimator, j):
     >>> mapping["cuts"], mapping["n_bins"], mapping["missing_bin"]
     ([34.5], 2, 2)
     """
-    if _is_grouper(estimator):
+    if is_grouper(estimator):
         check_is_fitted(estimator)
         return _categorical_mapping(estimator, _column_index(estimator, j))
-    if _is_discretizer(estimator):
+    if is_discretizer(estimator):
         check_is_fitted(estimator)
         return _numeric_mapping(estimator, _column_index(estimator, j))
     check_is_fitted(estimator)
     raise TypeError(
-        f"{type(estimator).__name__} is neither a fitted partikit grouper (with "
-        "categories_, group_ids_ and default_group_) nor a fitted discretizer "
-        "(with bin_edges_ and missing_bin_); its mapping cannot be exported."
+        f"{type(estimator).__name__} is neither a partikit grouper nor a "
+        "partikit discretizer; its mapping cannot be exported."
     )
 
 
@@ -274,7 +276,7 @@ def _column_mappings(columns):
             yield item
         elif isinstance(item, tuple) and len(item) == 2:
             yield column_mapping(*item)
-        elif _is_grouper(item) or _is_discretizer(item):
+        elif is_grouper(item) or is_discretizer(item):
             check_is_fitted(item)
             for j in range(item.n_features_in_):
                 yield column_mapping(item, j)

@@ -23,7 +23,13 @@ import pandas as pd
 from sklearn.base import clone
 
 from partikit._inspection import members_label, rank_columns
-from partikit._mapping import column_mapping, mapping_document, mapping_sql
+from partikit._mapping import (
+    column_mapping,
+    is_discretizer,
+    is_grouper,
+    mapping_document,
+    mapping_sql,
+)
 from partikit._validation import (
     check_categorical_X,
     check_classification_y,
@@ -134,17 +140,11 @@ def _resolve_kinds(X, columns, categorical, numeric):
     return kinds, skipped
 
 
-def _is_grouper(estimator):
-    # every partikit grouper has the pure core call group_table (and every
-    # discretizer cut_table): the subpackages' base classes are private
-    return callable(getattr(estimator, "group_table", None))
-
-
 def _fit_column(estimator, frame, y_codes, classes, sample_weight):
     """Fit a clone of the grouper or discretizer on one column, y checked once."""
     estimator = clone(estimator)
     estimator._validate_params()
-    if _is_grouper(estimator):
+    if is_grouper(estimator):
         columns = check_categorical_X(estimator, frame, reset=True)
         names = [str(n) for n in frame.columns]
         return estimator._fit_prepared(columns, names, y_codes, classes, sample_weight)
@@ -152,10 +152,8 @@ def _fit_column(estimator, frame, y_codes, classes, sample_weight):
     return estimator._fit_prepared(X, y_codes, classes, sample_weight)
 
 
-def _check_estimator(estimator, method, what, example):
-    if not callable(getattr(estimator, method, None)) or not hasattr(
-        estimator, "_fit_prepared"
-    ):
+def _check_estimator(estimator, is_kind, what, example):
+    if not is_kind(estimator):
         raise TypeError(
             f"{what} must be a partikit {what} (for instance {example}), got "
             f"{estimator!r}."
@@ -240,8 +238,8 @@ def report(
     start = time.perf_counter()
     grouper = KhiopsGrouper() if grouper is None else grouper
     discretizer = KhiopsDiscretizer() if discretizer is None else discretizer
-    _check_estimator(grouper, "group_table", "grouper", "KhiopsGrouper()")
-    _check_estimator(discretizer, "cut_table", "discretizer", "KhiopsDiscretizer()")
+    _check_estimator(grouper, is_grouper, "grouper", "KhiopsGrouper()")
+    _check_estimator(discretizer, is_discretizer, "discretizer", "KhiopsDiscretizer()")
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
     X = X.rename(columns=str)
@@ -685,7 +683,7 @@ def _overview_html(report):
 
 def _members_html(estimator, part, label):
     """A group's label, unfolding into its members when it was shortened."""
-    if not _is_grouper(estimator):
+    if not is_grouper(estimator):
         return _e(label)
     members = estimator.groups_[0][part]
     if len(members) <= 10:

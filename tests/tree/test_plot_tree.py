@@ -4,7 +4,6 @@
 blank, the SVG holds every node's split and every edge's part, and no two boxes
 overlap."""
 
-import html
 import io
 import itertools
 
@@ -16,6 +15,7 @@ from partikit.tree import PartitionTreeClassifier
 from partikit.tree._export import _Renderer
 from partikit.tree._plot import SMALLEST_FONTSIZE
 from partikit.tree._structure import LEAF
+from tests.test_plotting import svg_text
 
 plt = pytest.importorskip("matplotlib.pyplot")
 
@@ -29,14 +29,6 @@ def assert_not_blank(figure):
     buffer.seek(0)
     pixels = plt.imread(buffer)[..., :3]
     assert pixels.std() > 0.05, "the rendered tree is (nearly) blank"
-
-
-def svg_text(figure):
-    """The figure as SVG with its texts kept as text, entities decoded."""
-    buffer = io.StringIO()
-    with plt.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(buffer, format="svg")
-    return html.unescape(buffer.getvalue()).replace("\xa0", " ")
 
 
 def node_boxes(ax):
