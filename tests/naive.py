@@ -925,6 +925,53 @@ def naive_threshold_children(x, y_codes, weights, n_classes, threshold):
     return children
 
 
+def naive_node_thresholds(columns, rows, y_codes, weights, n_classes, impurity,
+                          min_leaf):
+    """Per numeric column of ``rows``: the least-impurity threshold of its known
+    values (naive_best_threshold), then the missing rows on the side whose
+    children have the least weighted impurity (ties: left). Returns, per column,
+    None or (threshold, children table, side of the missing rows or -1)."""
+    results = []
+    for x_all in columns:
+        x = np.array([x_all[i] for i in rows if not math.isnan(x_all[i])])
+        y = [y_codes[i] for i in rows if not math.isnan(x_all[i])]
+        w = [weights[i] for i in rows if not math.isnan(x_all[i])]
+        cut, _ = naive_best_threshold(x, y, w, n_classes, impurity, min_leaf)
+        if len(x) == 0 or cut < 0:
+            results.append(None)
+            continue
+        values = np.unique(x)
+        threshold = values[cut - 1] / 2 + values[cut] / 2
+        children = naive_threshold_children(x, y, w, n_classes, threshold)
+        missing = np.zeros(n_classes)
+        for i in rows:
+            if math.isnan(x_all[i]):
+                missing[y_codes[i]] += weights[i]
+        side = -1
+        if missing.sum() > 0:
+            trials = []
+            for slot in range(2):
+                trial = children.copy()
+                trial[slot] += missing
+                sizes = trial.sum(axis=1)
+                trials.append(
+                    sum(
+                        size / sizes.sum() * naive_impurity(row, impurity)
+                        for size, row in zip(sizes, trial, strict=True)
+                        if size > 0
+                    )
+                )
+            side = 0 if trials[0] <= trials[1] else 1
+            children[side] += missing
+        results.append((threshold, children, side))
+    return results
+
+
+def naive_partition_rows(segment, slot_of_row, n_children):
+    """The rows of ``segment`` by child slot, each child's in their order."""
+    return [[i for i in segment if slot_of_row[i] == k] for k in range(n_children)]
+
+
 def naive_paths(tree, codes, numeric, stop_on_unknown):
     """Walk a flat tree row by row in Python: the nodes each row visits.
 

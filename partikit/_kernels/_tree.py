@@ -10,7 +10,7 @@ found through per-node start offsets.
 import numpy as np
 from numba import njit
 
-from partikit._kernels._bipartition import split_impurity
+from partikit._kernels._bipartition import node_impurity, split_impurity
 from partikit._kernels._config import NJIT
 
 #: Node kinds of the flat tree.
@@ -104,6 +104,175 @@ def best_impurity_threshold(x, order, y_codes, weights, n_classes, criterion, mi
                 best = value
                 threshold = x[i] / 2 + x[order[r + 1]] / 2
     return threshold, best, total, children
+
+
+@njit(**NJIT)
+def _children_impurity(children, criterion):
+    """Weighted impurity of the rows of ``children`` (each a child's class counts)."""
+    n_children, n_classes = children.shape
+    total = 0.0
+    for k in range(n_children):
+        size = 0.0
+        for c in range(n_classes):
+            size += children[k, c]
+        total += size
+    value = 0.0
+    for k in range(n_children):
+        size = 0.0
+        for c in range(n_classes):
+            size += children[k, c]
+        if size > 0.0:
+            value += size / total * node_impurity(children[k], criterion)
+    return value
+
+
+@njit(**NJIT)
+def node_thresholds(
+    columns, order, start, end, y_codes, weights, n_classes, search_criterion,
+    node_criterion, min_leaf, score_criterion, parent_impurity,
+):  # fmt: skip
+    """Binary threshold of least impurity of every numeric column at a node.
+
+    One call per node for all the numeric columns: the rows of the node are
+    ``order[1 + j, start:end]`` for column ``j``, already sorted by that column
+    with its missing values last (:func:`partition_rows` keeps them so), hence no
+    sort at a node. Each column's threshold is :func:`best_impurity_threshold` on
+    its known values; the rows with a missing value then join the child that
+    lowers the weighted ``node_criterion`` impurity most (ties: the first).
+
+    Parameters
+    ----------
+    columns : ndarray of float64 of shape (n_numeric, n_samples)
+        The numeric columns, one per row; NaN for a missing value.
+    order : ndarray of intp of shape (1 + n_numeric, n_samples)
+        Row 0: the rows of each node in increasing index; row ``1 + j``: the rows
+        of each node sorted by column ``j``, stable, NaN last.
+    start, end : int
+        The node's segment of every row of ``order``.
+    y_codes : ndarray of intp of shape (n_samples,)
+    weights : ndarray of float64 of shape (n_samples,)
+    n_classes : int
+    search_criterion : int
+        ``GINI`` or ``ENTROPY``: the impurity the threshold minimises.
+    node_criterion : int
+        The nodes' impurity, which places the missing values.
+    min_leaf : float
+        Least weight of known values on each side of a threshold.
+    score_criterion : int
+        ``GINI`` or ``ENTROPY``: ``scores`` is ``parent_impurity`` minus the
+        weighted impurity of the children; -1 leaves ``scores`` NaN.
+    parent_impurity : float
+
+    Returns
+    -------
+    thresholds : ndarray of float64 of shape (n_numeric,)
+        NaN where a column has no valid threshold.
+    raw : ndarray of float64 of shape (n_numeric,)
+        Decrease of ``search_criterion`` impurity on the known values.
+    children : ndarray of float64 of shape (n_numeric, 2, n_classes)
+        Class counts of each side, the missing values included.
+    nan_child : ndarray of intp of shape (n_numeric,)
+        Side of the missing values, -1 where the node has none.
+    scores : ndarray of float64 of shape (n_numeric,)
+        See ``score_criterion``.
+    """
+    n_columns = columns.shape[0]
+    thresholds = np.full(n_columns, np.nan)
+    raw = np.zeros(n_columns)
+    children = np.zeros((n_columns, 2, n_classes))
+    nan_child = np.full(n_columns, -1, dtype=np.intp)
+    scores = np.full(n_columns, np.nan)
+    nan_table = np.empty(n_classes)
+    trial = np.empty((2, n_classes))
+    for j in range(n_columns):
+        segment = order[1 + j, start:end]
+        x = columns[j]
+        n_known = end - start
+        while n_known > 0 and np.isnan(x[segment[n_known - 1]]):
+            n_known -= 1
+        if n_known == 0:
+            continue
+        threshold, impurity, total, kids = best_impurity_threshold(
+            x, segment[:n_known], y_codes, weights, n_classes, search_criterion,
+            min_leaf,
+        )  # fmt: skip
+        if np.isnan(threshold):
+            continue
+        thresholds[j] = threshold
+        raw[j] = node_impurity(total, search_criterion) - impurity
+        children[j] = kids
+        if n_known < end - start:
+            _place_missing(segment, n_known, y_codes, weights, children, j,
+                           nan_child, nan_table, trial, node_criterion)  # fmt: skip
+        if score_criterion >= 0:
+            scores[j] = parent_impurity - _children_impurity(
+                children[j], score_criterion
+            )
+    return thresholds, raw, children, nan_child, scores
+
+
+@njit(**NJIT)
+def _place_missing(
+    segment, n_known, y_codes, weights, children, j, nan_child, nan_table, trial,
+    node_criterion,
+):  # fmt: skip
+    """Send the rows with a missing value to the side of least impurity."""
+    nan_table[:] = 0.0
+    for r in range(n_known, segment.shape[0]):
+        i = segment[r]
+        nan_table[y_codes[i]] += weights[i]
+    best_slot = 0
+    best_value = np.inf
+    for slot in range(2):
+        trial[:] = children[j]
+        trial[slot] += nan_table
+        value = _children_impurity(trial, node_criterion)
+        if value < best_value:
+            best_value = value
+            best_slot = slot
+    nan_child[j] = best_slot
+    children[j, best_slot] += nan_table
+
+
+@njit(**NJIT)
+def partition_rows(order, start, end, slot_of_row, n_children, buffer):
+    """Split a node's segment of every row of ``order`` into its children's.
+
+    Stable: within each child the rows keep their order, so row 0 stays in
+    increasing index and row ``1 + j`` sorted by column ``j``. Child ``k`` gets
+    ``[start + offsets[k], start + offsets[k + 1])``.
+
+    Parameters
+    ----------
+    order : ndarray of intp of shape (n_orders, n_samples)
+        Changed in place.
+    start, end : int
+    slot_of_row : ndarray of intp of shape (n_samples,)
+        Child of each row of the node (read only at the node's rows).
+    n_children : int
+    buffer : ndarray of intp of shape (n_samples,)
+        Scratch space.
+
+    Returns
+    -------
+    offsets : ndarray of intp of shape (n_children + 1,)
+    """
+    offsets = np.zeros(n_children + 1, dtype=np.intp)
+    for r in range(start, end):
+        offsets[slot_of_row[order[0, r]] + 1] += 1
+    for k in range(n_children):
+        offsets[k + 1] += offsets[k]
+    position = np.empty(n_children, dtype=np.intp)
+    for row in range(order.shape[0]):
+        position[:] = offsets[:n_children]
+        for r in range(start, end):
+            i = order[row, r]
+            slot = slot_of_row[i]
+            buffer[position[slot]] = i
+            position[slot] += 1
+        for r in range(end - start):
+            order[row, start + r] = buffer[r]
+    return offsets
 
 
 @njit(**NJIT)

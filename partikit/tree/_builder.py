@@ -24,6 +24,8 @@ from partikit._kernels._tree import (
     NUMERIC,
     PROJECTION,
     best_impurity_threshold,
+    node_thresholds,
+    partition_rows,
 )
 from partikit._stats import chi2_test
 from partikit._tables import merge_rows
@@ -188,6 +190,28 @@ class _Grower:
         )
         self.builder = TreeBuilder(data.n_classes)
         self.n_pruned = 0
+        # the numeric columns' thresholds come from one compiled pass per node
+        # over rows kept sorted by every column (partition_rows keeps them so)
+        self.presorted = (
+            self.streamed_threshold
+            and params.node_features is None
+            and data.numeric.shape[1] > 0
+        )
+        self.split_score_code = IMPURITY_CODES.get(params.split_score, -1)
+
+    def _initial_order(self):
+        """Row 0: the training rows of positive weight; row ``1 + j``: the same
+        rows sorted by numeric column ``j`` (stable, NaN last) when presorted."""
+        data = self.data
+        rows = np.flatnonzero(data.weights > 0)
+        if not self.presorted:
+            return rows[None, :].copy()
+        n_numeric = data.numeric.shape[1]
+        order = np.empty((1 + n_numeric, len(rows)), dtype=np.intp)
+        order[0] = rows
+        for j in range(n_numeric):
+            order[1 + j] = rows[np.argsort(data.numeric[rows, j], kind="stable")]
+        return order
 
     # ------------------------------------------------------------------ splits
     def _categorical_candidates(self, rows, active, parent_impurity):
@@ -338,10 +362,40 @@ class _Grower:
         raw = float(node_impurity(total, code) - impurity)
         return np.array([threshold]), raw, children_table
 
-    def _numeric_candidates(self, rows, parent_impurity):
+    def _presorted_candidates(self, start, end, parent_impurity):
+        """Best threshold split of the numeric columns, all in one compiled pass."""
+        data, params = self.data, self.params
+        thresholds, raw, children, nan_child, scores = node_thresholds(
+            self.columns, self.order, start, end, data.y, data.weights,
+            data.n_classes, IMPURITY_CODES[self.numeric_impurity], self.code,
+            float(params.min_samples_leaf), self.split_score_code, parent_impurity,
+        )  # fmt: skip
+        found = np.flatnonzero(~np.isnan(thresholds))
+        if len(found) == 0:
+            return None
+        if params.split_score == "raw":
+            scores = raw[found]
+        elif params.split_score == "log_pvalue":
+            scores = np.array([-chi2_test(children[j])[2] for j in found])
+        else:
+            scores = scores[found]
+        j = int(found[np.argmax(scores)])
+        return Split(
+            kind=NUMERIC,
+            feature=j,
+            score=float(scores.max()),
+            n_children=2,
+            children_table=children[j],
+            thresholds=thresholds[j : j + 1].copy(),
+            nan_child=int(nan_child[j]),
+        )
+
+    def _numeric_candidates(self, rows, parent_impurity, start, end):
         data, params = self.data, self.params
         if data.numeric.shape[1] == 0:
             return None
+        if self.presorted:
+            return self._presorted_candidates(start, end, parent_impurity)
         best = None
         if params.node_features is None:
             candidates = (
@@ -400,17 +454,22 @@ class _Grower:
 
     def grow(self):
         data = self.data
-        rows = np.flatnonzero(data.weights > 0)
-        node, value, impurity = self._add_node(rows, 0, -1)
+        self.order = self._initial_order()
+        self.columns = np.ascontiguousarray(data.numeric.T)
+        n_rows = self.order.shape[1]
+        slot_of_row = np.zeros(len(data.y), dtype=np.intp)
+        buffer = np.empty(n_rows, dtype=np.intp)
+        node, value, impurity = self._add_node(self.order[0], 0, -1)
         active = np.ones(data.codes.shape[1], dtype=bool)
-        stack = [(node, rows, 0, active, value, impurity)]
+        stack = [(node, 0, n_rows, 0, active, value, impurity)]
         while stack:
-            node, rows, depth, active, value, impurity = stack.pop()
+            node, start, end, depth, active, value, impurity = stack.pop()
             if self._is_leaf(value, depth):
                 continue
+            rows = self.order[0, start:end]
             active = active.copy()
             best = self._categorical_candidates(rows, active, impurity)
-            numeric = self._numeric_candidates(rows, impurity)
+            numeric = self._numeric_candidates(rows, impurity, start, end)
             if numeric is not None and (best is None or numeric.score > best.score):
                 best = numeric
             if best is None:
@@ -420,18 +479,25 @@ class _Grower:
             if weighted < self.params.min_impurity_decrease:
                 continue
             best.default_child = int(np.argmax(best.children_table.sum(axis=1)))
-            slots = self._slots(best, rows)
+            slot_of_row[rows] = self._slots(best, rows)
+            offsets = partition_rows(
+                self.order, start, end, slot_of_row, best.n_children, buffer
+            )
             children = []
             pending = []
             for slot in range(best.n_children):
-                child_rows = rows[slots == slot]
+                child_start = start + offsets[slot]
+                child_end = start + offsets[slot + 1]
                 child, child_value, child_impurity = self._add_node(
-                    child_rows, depth + 1, node
+                    self.order[0, child_start:child_end], depth + 1, node
                 )
                 children.append(child)
                 pending.append(
-                    (child, child_rows, depth + 1, active, child_value, child_impurity)
-                )
+                    (
+                        child, child_start, child_end, depth + 1, active, child_value,
+                        child_impurity,
+                    )
+                )  # fmt: skip
             self.builder.set_split(node, best, children)
             # depth first, first child on top of the stack
             stack.extend(reversed(pending))

@@ -1,0 +1,88 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The tree's node kernels (all numeric columns at once, row partition) against
+their naive twins."""
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+
+from partikit._kernels._codes import IMPURITY_CODES
+from partikit._kernels._tree import node_thresholds, partition_rows
+from tests.naive import naive_impurity, naive_node_thresholds, naive_partition_rows
+
+
+def _node(rng):
+    n = int(rng.integers(1, 60))
+    n_columns = int(rng.integers(1, 5))
+    columns = rng.integers(0, int(rng.integers(1, 12)), (n_columns, n)).astype(float)
+    columns[rng.random((n_columns, n)) < rng.choice([0.0, 0.2])] = np.nan
+    y = rng.integers(0, int(rng.integers(1, 4)), n).astype(np.intp)
+    w = rng.random(n) * 3 + 0.1 if rng.random() < 0.5 else np.ones(n)
+    rows = np.sort(rng.choice(n, int(rng.integers(1, n + 1)), replace=False))
+    return columns, rows, y, w, int(y.max()) + 1
+
+
+@pytest.mark.parametrize("impurity", ["gini", "entropy"])
+@pytest.mark.parametrize("seed", range(8))
+def test_node_thresholds_matches_naive(impurity, seed):
+    rng = np.random.default_rng(seed)
+    code = IMPURITY_CODES[impurity]
+    for _ in range(10):
+        columns, rows, y, w, n_classes = _node(rng)
+        # the node's segment sits inside the whole order, as at a deep node
+        padding = 3
+        order = np.zeros((1 + len(columns), len(rows) + 2 * padding), dtype=np.intp)
+        order[0, padding:-padding] = rows
+        for j, x in enumerate(columns):
+            order[1 + j, padding:-padding] = rows[np.argsort(x[rows], kind="stable")]
+        min_leaf = float(rng.integers(0, 4))
+        total = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
+        parent = naive_impurity(total, impurity)
+        thresholds, raw, children, nan_child, scores = node_thresholds(
+            columns, order, padding, padding + len(rows), y, w, n_classes, code,
+            code, min_leaf, code, parent,
+        )  # fmt: skip
+        expected = naive_node_thresholds(
+            columns, rows, y, w, n_classes, impurity, min_leaf
+        )
+        for j, want in enumerate(expected):
+            if want is None:
+                assert np.isnan(thresholds[j])
+                continue
+            threshold, table, side = want
+            assert thresholds[j] == threshold
+            assert_allclose(children[j], table, rtol=1e-12)
+            assert nan_child[j] == side
+            sizes = table.sum(axis=1)
+            children_impurity = sum(
+                size / sizes.sum() * naive_impurity(row, impurity)
+                for size, row in zip(sizes, table, strict=True)
+                if size > 0
+            )
+            assert scores[j] == pytest.approx(parent - children_impurity, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_partition_rows_matches_naive(seed):
+    rng = np.random.default_rng(seed)
+    n = 50
+    start, end = 7, 41
+    # every row of the order holds the node's rows in its segment, in its own order
+    order = np.stack([rng.permutation(n) for _ in range(3)]).astype(np.intp)
+    for row in (1, 2):
+        order[row, start:end] = rng.permutation(order[0, start:end])
+    n_children = int(rng.integers(1, 5))
+    slot_of_row = rng.integers(0, n_children, n).astype(np.intp)
+    before = order.copy()
+    offsets = partition_rows(
+        order, start, end, slot_of_row, n_children, np.empty(n, dtype=np.intp)
+    )
+    for row in range(3):
+        expected = naive_partition_rows(before[row, start:end], slot_of_row, n_children)
+        for k in range(n_children):
+            segment = order[row, start + offsets[k] : start + offsets[k + 1]]
+            assert_array_equal(segment, expected[k])
+        # outside the node nothing moves
+        assert_array_equal(order[row, :start], before[row, :start])
+        assert_array_equal(order[row, end:], before[row, end:])
