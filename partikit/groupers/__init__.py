@@ -25,7 +25,12 @@ from partikit.groupers._chaid import (
     chaid_grouping,
 )
 from partikit.groupers._khiops import KhiopsGrouper, khiops_grouping
-from partikit.groupers._max_cut import MaxCutGrouper, edge_weights, max_cut_bipartition
+from partikit.groupers._max_cut import (
+    MaxCutGrouper,
+    edge_weights,
+    max_cut_bipartition,
+    split_cut_weights,
+)
 
 __all__ = [
     # estimators
@@ -40,4 +45,5 @@ __all__ = [
     "edge_weights",
     "khiops_grouping",
     "max_cut_bipartition",
+    "split_cut_weights",
 ]

@@ -29,6 +29,7 @@ from partikit._kernels._max_cut import (
     local_search,
     pair_weights,
     split_profile_cells,
+    split_weights,
     squared_gini_weights,
 )
 from partikit._stats import chi2_test
@@ -143,10 +144,61 @@ def edge_weights(table, weights="chi2"):
 
 def _weight_scale(table, weights):
     """The constant that turns raw kernel weights into the thesis weights."""
+    return _scale(float(table.sum()), table.shape[0], weights)
+
+
+def _scale(total_weight, n_rows, weights):
+    """:func:`_weight_scale` of a table of ``n_rows`` rows weighing ``total_weight``."""
     if weights == "squared_gini":
-        return 2.0 / float(table.sum()) ** 2
-    n = table.shape[0]
-    return 1.0 / (n - 1) if n > 2 else 1.0
+        return 2.0 / total_weight**2
+    return 1.0 / (n_rows - 1) if n_rows > 2 else 1.0
+
+
+def split_cut_weights(lefts, total, weights="chi2"):
+    """Cut weight of each split of a table in two sides, on the thesis scale.
+
+    The cut of the 2-row table ``[lefts[k], total - lefts[k]]`` (its only cut:
+    the edge between its two rows), as :func:`max_cut_bipartition` weighs it
+    (no division by ``n - 1`` for chi-square weights: the table has 2 rows), for
+    every ``k`` at once. With ``lefts`` the cumulative class counts of a numeric
+    attribute's sorted values, these are its ``t - 1`` binary attributes
+    ``x <= v_j`` scored as the max-cut criterion scores a nominal attribute
+    (thesis section 4.2.3).
+
+    Parameters
+    ----------
+    lefts : ndarray of float64 of shape (n_splits, n_classes)
+        Class counts of one side of each split.
+    total : ndarray of float64 of shape (n_classes,)
+        Class counts of the table.
+    weights : {"chi2", "squared_gini"}, default="chi2"
+        Edge weights; see :func:`edge_weights`.
+
+    Returns
+    -------
+    cut_weights : ndarray of float64 of shape (n_splits,)
+        0 for a split with an empty side.
+
+    References
+    ----------
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018, sections
+       4.2.2 and 4.2.3.
+
+    Examples
+    --------
+    The two thresholds of a numeric attribute with three distinct values:
+
+    >>> import numpy as np
+    >>> from partikit.groupers import split_cut_weights
+    >>> table = np.array([[4.0, 0.0, 1.0], [0.0, 3.0, 1.0], [2.0, 2.0, 0.0]])
+    >>> split_cut_weights(np.cumsum(table, axis=0)[:-1], table.sum(axis=0))
+    array([5.25416667, 1.10740741])
+    """
+    total = np.ascontiguousarray(total, dtype=np.float64)
+    lefts = np.ascontiguousarray(lefts, dtype=np.float64)
+    raw = split_weights(lefts, total, _KINDS[weights])
+    return raw * _scale(float(total.sum()), 2, weights)
 
 
 def _sdp_vectors(weights):
