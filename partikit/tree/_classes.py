@@ -141,9 +141,17 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
 
         A string names a method: ``"gini"`` or ``"entropy"``, the binary
         threshold of least Gini or entropy; ``"maxcut"``, the threshold of
-        largest max-cut metric; ``"block_opt"``, the optimal multiway split of
-        Block-Opt on the nodes' impurity (see ``split_score``), up to
-        ``max_bins`` intervals, their number chosen by MDL.
+        largest max-cut metric (Bodine & Hochbaum's); ``"block_opt"``, the
+        optimal multiway split of Block-Opt on the nodes' impurity (see
+        ``split_score``), up to ``max_bins`` intervals, their number chosen by
+        MDL; ``"twoing"``, ``"maxcut_squared_gini"`` or ``"maxcut_chi2"``, the
+        threshold that the categorical method of that name scores best (the
+        thesis's numeric attribute as its binary attributes ``x <= v``, each
+        valued as the method values the 2-row table of its two sides: the
+        twoing value, the squared-Gini or chi-square cut weight), its value on
+        that method's scale: with the same ``categorical_split`` and
+        ``split_score="raw"``, nominal and numeric columns compete as in the
+        thesis. A value of 0 is no split.
 
         A discretizer instance (an object with a ``cut_table`` method, such as
         ``MDLPDiscretizer()``, ``KhiopsDiscretizer(p=0.99)`` or
