@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils import Bunch
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from partikit._compat import (
@@ -32,6 +33,11 @@ from partikit._validation import (
     resolve_count,
 )
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
+from partikit.tree._pruning import (
+    ccp_pruning_path,
+    collapse_same_prediction,
+    prune_tree,
+)
 from partikit.tree._splitters import SPLITTERS
 from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
 
@@ -214,6 +220,26 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         category absent at that node in fit, a missing numeric value where none
         was seen): to the child with the most training weight, or nowhere — it
         stops and gets the node's class distribution (the thesis's rule).
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, ``{class label: weight}`` (a class left out
+        weighs 1; a label that is not a class of y is an error), or
+        ``"balanced"``: ``n / (n_classes * n_c)`` for a class of weighted count
+        ``n_c`` out of ``n`` (with ``sample_weight``, the weighted counts, so
+        that integer weights act as repeated rows). Each sample's weight is
+        multiplied by its class's, as scikit-learn's trees do: the class counts
+        of every node (``tree_.value``), hence the impurities, the splits, the
+        weighted counts of ``min_samples_split`` and ``min_samples_leaf``,
+        ``predict_proba`` and the pruning, are reweighted.
+    ccp_alpha : float, default=0.0
+        Complexity parameter of minimal cost-complexity pruning (Breiman et al.
+        1984, chapter 3), as in scikit-learn's trees: the grown tree is pruned at
+        its weakest link, the internal node ``t`` of least ``(R(t) - R(T_t)) /
+        (|leaves(T_t)| - 1)`` (``R(t)``: the node's share of the training weight
+        times its impurity; ``R(T_t)``: the sum over the leaves of its subtree;
+        a multiway node counts all the leaves below it), while that least value
+        is at most ``ccp_alpha``. 0 prunes nothing. The pruning applies to the
+        tree as grown, then ``collapse_same_prediction`` to the pruned tree.
+        :meth:`cost_complexity_pruning_path` gives the values worth trying.
 
     Attributes
     ----------
@@ -237,7 +263,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         ``tree_.pooled[t]`` is True where node ``t`` was split on pooled
         categories (see ``categorical_split``).
     n_nodes_collapsed_ : int
-        Nodes removed by ``collapse_same_prediction``.
+        Nodes removed by ``collapse_same_prediction`` (after ``ccp_alpha``'s
+        pruning, which they do not count).
     feature_importances_ : ndarray of shape (`n_features_in_`,)
         Impurity decrease brought by each feature, normalised to sum to 1.
 
@@ -320,6 +347,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_bins": [Interval(Integral, 2, None, closed="left")],
         "collapse_same_prediction": ["boolean"],
         "unknown_routing": [StrOptions({"largest_child", "stop"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
     }
 
     def __init__(
@@ -339,6 +368,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         max_bins=10,
         collapse_same_prediction=True,
         unknown_routing="largest_child",
+        class_weight=None,
+        ccp_alpha=0.0,
     ):
         self.categorical_features = categorical_features
         self.categorical_split = categorical_split
@@ -354,6 +385,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_bins = max_bins
         self.collapse_same_prediction = collapse_same_prediction
         self.unknown_routing = unknown_routing
+        self.class_weight = class_weight
+        self.ccp_alpha = ccp_alpha
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -488,6 +521,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         numeric_split = _own_copy(self.numeric_split, "numeric_split")
         self.categorical_features_ = self._categorical_mask(columns)
         weights = np.ones(n_samples) if sample_weight is None else sample_weight
+        if self.class_weight is not None:
+            weights = weights * self._class_weights(y, y_codes, weights)[y_codes]
         keep = weights > 0
         if not keep.all():
             columns = [c[keep] for c in columns]
@@ -536,10 +571,84 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             min_second_value_count=self.min_second_value_count,
             max_bins=self.max_bins,
         )
+        # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
+        # collapse (which does not change predictions) then applies to the result
+        prune = self.ccp_alpha > 0.0
         self.tree_, self.n_nodes_collapsed_ = grow_tree(
-            data, params, collapse=self.collapse_same_prediction
+            data, params, collapse=self.collapse_same_prediction and not prune
         )
+        if prune:
+            self.tree_ = prune_tree(self.tree_, self.ccp_alpha)
+            if self.collapse_same_prediction:
+                self.tree_, self.n_nodes_collapsed_ = collapse_same_prediction(
+                    self.tree_
+                )
         return self
+
+    def _class_weights(self, y, y_codes, weights):
+        """The weight of each class of ``classes_`` under ``class_weight``."""
+        if isinstance(self.class_weight, str):  # "balanced", the only string
+            # the weighted class counts, so that integer weights act as repeated
+            # rows; classes_ holds the classes of positive weight only
+            counts = np.bincount(y_codes, weights=weights, minlength=self.n_classes_)
+            return counts.sum() / (self.n_classes_ * counts)
+        labels = set(np.unique(y).tolist())
+        unknown = [key for key in self.class_weight if key not in labels]
+        if unknown:
+            raise ValueError(
+                f"class_weight names {unknown!r}, which are not classes of y; the "
+                f"classes are {sorted(labels, key=str)!r}."
+            )
+        class_weights = np.array(
+            [self.class_weight.get(label, 1.0) for label in self.classes_.tolist()],
+            dtype=object,
+        )
+        is_weight = [
+            isinstance(w, Real) and not isinstance(w, (bool, np.bool_))
+            for w in class_weights
+        ]
+        class_weights = np.where(is_weight, class_weights, np.nan).astype(np.float64)
+        bad = ~np.isfinite(class_weights) | (class_weights < 0)
+        if bad.any():
+            raise ValueError(
+                "class_weight must map classes to finite non-negative numbers; got "
+                f"{self.class_weight!r}."
+            )
+        return class_weights
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The path of minimal cost-complexity pruning, as scikit-learn's trees.
+
+        Grows the tree with ``ccp_alpha=0`` and ``collapse_same_prediction=False``
+        (the tree that ``ccp_alpha`` prunes), then prunes its weakest link over
+        and over until the root is a leaf (see the ``ccp_alpha`` parameter).
+        ``ccp_alpha`` set between two consecutive ``ccp_alphas`` gives the tree
+        pruned with the first of them.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``).
+        y : array-like of shape (n_samples,)
+            Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        ccp_path : :class:`~sklearn.utils.Bunch`
+            Dictionary-like object, with the following attributes.
+
+            ccp_alphas : ndarray
+                Effective alphas of the subtrees during pruning, non-decreasing,
+                0 first.
+            impurities : ndarray
+                Sum of ``N_t / N * impurity(t)`` over the leaves of the subtree
+                pruned with the corresponding alpha.
+        """
+        tree = clone(self).set_params(ccp_alpha=0.0, collapse_same_prediction=False)
+        tree.fit(X, y, sample_weight=sample_weight)
+        return Bunch(**ccp_pruning_path(tree.tree_))
 
     def _check_node_features(self, numeric):
         if self.node_features is None:
