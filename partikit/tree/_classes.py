@@ -228,7 +228,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         that integer weights act as repeated rows). Each sample's weight is
         multiplied by its class's, as scikit-learn's trees do: the class counts
         of every node (``tree_.value``), hence the impurities, the splits, the
-        weighted counts of ``min_samples_split`` and ``min_samples_leaf``,
+        weighted counts of ``min_samples_split`` and ``min_samples_leaf`` (which
+        scikit-learn counts in samples: a class weight below 1 makes a leaf of
+        one sample of the class too light for ``min_samples_leaf=1``),
         ``predict_proba`` and the pruning, are reweighted.
     ccp_alpha : float, default=0.0
         Complexity parameter of minimal cost-complexity pruning (Breiman et al.
