@@ -21,124 +21,48 @@ PROJECTION = 3
 
 
 @njit(**NJIT)
-def best_impurity_threshold(x, order, y_codes, weights, n_classes, criterion, min_leaf):
-    """Binary threshold of least weighted impurity, streaming over the sorted rows.
-
-    The same candidates, sums and tie-break as scoring the prefixes of the value
-    table (class counts of each distinct value) but without building it: memory
-    O(n_classes) instead of O(n_values n_classes).
-
-    Parameters
-    ----------
-    x : ndarray of float64 of shape (n,)
-        Finite values.
-    order : ndarray of intp of shape (n,)
-        A permutation sorting ``x`` increasingly.
-    y_codes : ndarray of intp of shape (n,)
-    weights : ndarray of float64 of shape (n,)
-    n_classes : int
-    criterion : int
-        ``GINI`` or ``ENTROPY``.
-    min_leaf : float
-        Least weight on each side of a candidate.
-
-    Returns
-    -------
-    threshold : float
-        Halfway between the last value on the left and the first on the right;
-        NaN when no candidate is valid (or there are fewer than two distinct
-        values).
-    impurity : float
-        The best split's weighted impurity.
-    total : ndarray of float64 of shape (n_classes,)
-        Class counts of all rows.
-    children : ndarray of float64 of shape (2, n_classes)
-        Class counts of the rows at most ``threshold`` and above it.
-    """
-    n = order.shape[0]
-    group = np.zeros(n_classes, dtype=np.float64)
-    touched = np.empty(n_classes, dtype=np.intp)
-    total = np.zeros(n_classes, dtype=np.float64)
-    left = np.zeros(n_classes, dtype=np.float64)
-    children = np.zeros((2, n_classes), dtype=np.float64)
-    best = np.inf
-    threshold = np.nan
-    # pass 0: class totals; pass 1: the candidates; pass 2: the children. Counts
-    # are summed value by value, as the value table's rows are.
-    for stage in range(3):
-        if stage == 2 and np.isnan(threshold):
-            break
-        grand = 0.0
-        for c in range(n_classes):
-            grand += total[c]
-        n_touched = 0
-        for r in range(n):
-            i = order[r]
-            label = y_codes[i]
-            if group[label] == 0.0:
-                touched[n_touched] = label
-                n_touched += 1
-            group[label] += weights[i]
-            last = r == n - 1
-            if not last and x[order[r + 1]] == x[i]:
-                continue
-            if stage == 0:
-                into = total
-            elif stage == 1:
-                into = left
-            else:
-                into = children[0] if x[i] <= threshold else children[1]
-            for t in range(n_touched):
-                into[touched[t]] += group[touched[t]]
-                group[touched[t]] = 0.0
-            n_touched = 0
-            if stage != 1 or last:
-                continue
-            size = 0.0
-            for c in range(n_classes):
-                size += left[c]
-            if size < min_leaf or grand - size < min_leaf:
-                continue
-            value = split_impurity(left, total, criterion)
-            if value < best:
-                best = value
-                threshold = x[i] / 2 + x[order[r + 1]] / 2
-    return threshold, best, total, children
-
-
-@njit(**NJIT)
-def _children_impurity(children, criterion):
-    """Weighted impurity of the rows of ``children`` (each a child's class counts)."""
-    n_children, n_classes = children.shape
+def _children_impurity(rows, criterion, first):
+    """Weighted impurity of two children, rows ``first`` and ``first + 1``."""
+    n_classes = rows.shape[1]
     total = 0.0
-    for k in range(n_children):
+    for k in range(first, first + 2):
         size = 0.0
         for c in range(n_classes):
-            size += children[k, c]
+            size += rows[k, c]
         total += size
     value = 0.0
-    for k in range(n_children):
+    for k in range(first, first + 2):
         size = 0.0
         for c in range(n_classes):
-            size += children[k, c]
+            size += rows[k, c]
         if size > 0.0:
-            value += size / total * node_impurity(children[k], criterion)
+            value += size / total * node_impurity(rows[k], criterion)
     return value
+
+
+#: Columns of the result of :func:`node_thresholds`, then the children's counts.
+THRESHOLD, RAW, SCORE, NAN_CHILD, CHILDREN = 0, 1, 2, 3, 4
 
 
 @njit(**NJIT)
 def node_thresholds(
-    columns, order, start, end, y_codes, weights, n_classes, search_criterion,
-    node_criterion, min_leaf, score_criterion, parent_impurity,
+    columns, order, start, end, y_codes, weights, search_criterion,
+    node_criterion, min_leaf, score_criterion, parent_impurity, whole_weights,
+    out, scratch, touched,
 ):  # fmt: skip
     """Binary threshold of least impurity of every numeric column at a node.
 
     One call per node for all the numeric columns: the rows of the node are
     ``order[1 + j, start:end]`` for column ``j``, already sorted by that column
     with its missing values last (:func:`partition_rows` keeps them so), hence no
-    sort at a node. Each column's threshold is :func:`best_impurity_threshold` on
-    its known values; the rows with a missing value then join the child that
-    lowers the weighted ``node_criterion`` impurity most (ties: the first).
+    sort at a node. Each column's known values are streamed over in sorted order,
+    without a value table (memory O(n_classes), not O(n_values n_classes)), with
+    the candidates, sums and tie-break of scoring the prefixes of the value table
+    (``split_impurity_threshold``): every boundary between consecutive distinct
+    values leaving at least ``min_leaf`` weight on each side, the smallest
+    threshold among equals, counts summed value by value. The rows with a missing
+    value then join the side that lowers the weighted ``node_criterion`` impurity
+    most (ties: the left).
 
     Parameters
     ----------
@@ -151,7 +75,6 @@ def node_thresholds(
         The node's segment of every row of ``order``.
     y_codes : ndarray of intp of shape (n_samples,)
     weights : ndarray of float64 of shape (n_samples,)
-    n_classes : int
     search_criterion : int
         ``GINI`` or ``ENTROPY``: the impurity the threshold minimises.
     node_criterion : int
@@ -159,79 +82,145 @@ def node_thresholds(
     min_leaf : float
         Least weight of known values on each side of a threshold.
     score_criterion : int
-        ``GINI`` or ``ENTROPY``: ``scores`` is ``parent_impurity`` minus the
-        weighted impurity of the children; -1 leaves ``scores`` NaN.
+        ``GINI`` or ``ENTROPY``: the score is ``parent_impurity`` minus the
+        weighted impurity of the children; -1 leaves it NaN.
     parent_impurity : float
+    whole_weights : bool
+        Every weight is a whole number: the class totals of a column without a
+        missing value at the node are then the node's, summed in row order
+        (exact), and its pass that sums them value by value is skipped.
+    out : ndarray of float64 of shape (n_numeric, 4 + 2 n_classes)
+        Receives, per column: the threshold (``THRESHOLD``: halfway between the
+        last value on the left and the first on the right; NaN where the column
+        has no valid one), the decrease of ``search_criterion`` impurity on the
+        known values (``RAW``), the score (``SCORE``), the side of the missing
+        values (``NAN_CHILD``, -1 where the node has none), then the class counts
+        of each side, the missing values included (``CHILDREN``: left's, then
+        right's).
+    scratch : ndarray of float64 of shape (7, n_classes)
+    touched : ndarray of intp of shape (n_classes,)
+        Scratch space.
 
-    Returns
-    -------
-    thresholds : ndarray of float64 of shape (n_numeric,)
-        NaN where a column has no valid threshold.
-    raw : ndarray of float64 of shape (n_numeric,)
-        Decrease of ``search_criterion`` impurity on the known values.
-    children : ndarray of float64 of shape (n_numeric, 2, n_classes)
-        Class counts of each side, the missing values included.
-    nan_child : ndarray of intp of shape (n_numeric,)
-        Side of the missing values, -1 where the node has none.
-    scores : ndarray of float64 of shape (n_numeric,)
-        See ``score_criterion``.
+    Notes
+    -----
+    The outputs and scratch are the caller's arrays, made once per fit: each
+    array made in a kernel costs its cold start a fraction of a second.
     """
-    n_columns = columns.shape[0]
-    thresholds = np.full(n_columns, np.nan)
-    raw = np.zeros(n_columns)
-    children = np.zeros((n_columns, 2, n_classes))
-    nan_child = np.full(n_columns, -1, dtype=np.intp)
-    scores = np.full(n_columns, np.nan)
-    nan_table = np.empty(n_classes)
-    trial = np.empty((2, n_classes))
-    for j in range(n_columns):
-        segment = order[1 + j, start:end]
+    n_classes = scratch.shape[1]
+    # scratch rows: the children (0-1), the missing values' counts (2), one
+    # value's counts (3), the known values' totals (4), the left side's (5),
+    # the node's totals (6)
+    for c in range(n_classes):
+        scratch[6, c] = 0.0
+    for r in range(start, end):
+        i = order[0, r]
+        scratch[6, y_codes[i]] += weights[i]
+    for j in range(columns.shape[0]):
+        out[j, THRESHOLD] = np.nan
+        out[j, SCORE] = np.nan
+        out[j, NAN_CHILD] = -1.0
+        segment = order[1 + j]
         x = columns[j]
-        n_known = end - start
-        while n_known > 0 and np.isnan(x[segment[n_known - 1]]):
+        n_known = end
+        while n_known > start and x[segment[n_known - 1]] != x[segment[n_known - 1]]:
             n_known -= 1
-        if n_known == 0:
+        for row in range(6):
+            for c in range(n_classes):
+                scratch[row, c] = 0.0
+        # the known values' totals: the node's when none is missing and they
+        # are sums of whole numbers (exact in any order, as the value table's)
+        for c in range(n_classes):
+            scratch[4, c] = scratch[6, c]
+        first_stage = 1 if n_known == end and whole_weights else 0
+        if first_stage == 0:
+            for c in range(n_classes):
+                scratch[4, c] = 0.0
+        best = np.inf
+        threshold = np.nan
+        right_start = end
+        # pass 0: class totals; pass 1: the candidates, the best one's left side
+        # kept in row 0
+        for stage in range(first_stage, 2):
+            grand = 0.0
+            for c in range(n_classes):
+                grand += scratch[4, c]
+            n_touched = 0
+            for r in range(start, n_known):
+                i = segment[r]
+                label = y_codes[i]
+                if scratch[3, label] == 0.0:
+                    touched[n_touched] = label
+                    n_touched += 1
+                scratch[3, label] += weights[i]
+                last = r == n_known - 1
+                if not last and x[segment[r + 1]] == x[i]:
+                    continue
+                into = 4 if stage == 0 else 5
+                for t in range(n_touched):
+                    scratch[into, touched[t]] += scratch[3, touched[t]]
+                    scratch[3, touched[t]] = 0.0
+                n_touched = 0
+                if stage != 1 or last:
+                    continue
+                size = 0.0
+                for c in range(n_classes):
+                    size += scratch[5, c]
+                if size < min_leaf or grand - size < min_leaf:
+                    continue
+                value = split_impurity(scratch[5], scratch[4], search_criterion)
+                if value < best:
+                    best = value
+                    threshold = x[i] / 2 + x[segment[r + 1]] / 2
+                    right_start = r + 1
+                    for c in range(n_classes):
+                        scratch[0, c] = scratch[5, c]
+        # the right side summed value by value, as the value table's rows are
+        # (total - left would leave rounding residue, even below zero)
+        if threshold == threshold:
+            n_touched = 0
+            for r in range(right_start, n_known):
+                i = segment[r]
+                label = y_codes[i]
+                if scratch[3, label] == 0.0:
+                    touched[n_touched] = label
+                    n_touched += 1
+                scratch[3, label] += weights[i]
+                if r < n_known - 1 and x[segment[r + 1]] == x[i]:
+                    continue
+                for t in range(n_touched):
+                    scratch[1, touched[t]] += scratch[3, touched[t]]
+                    scratch[3, touched[t]] = 0.0
+                n_touched = 0
+        if threshold != threshold:
             continue
-        threshold, impurity, total, kids = best_impurity_threshold(
-            x, segment[:n_known], y_codes, weights, n_classes, search_criterion,
-            min_leaf,
-        )  # fmt: skip
-        if np.isnan(threshold):
-            continue
-        thresholds[j] = threshold
-        raw[j] = node_impurity(total, search_criterion) - impurity
-        children[j] = kids
-        if n_known < end - start:
-            _place_missing(segment, n_known, y_codes, weights, children, j,
-                           nan_child, nan_table, trial, node_criterion)  # fmt: skip
+        out[j, THRESHOLD] = threshold
+        out[j, RAW] = node_impurity(scratch[4], search_criterion) - best
+        for r in range(n_known, end):
+            i = segment[r]
+            scratch[2, y_codes[i]] += weights[i]
+        # rows 3-4: the children with the missing values on one side
+        nan_child = -1
+        if n_known < end:
+            best_value = np.inf
+            for slot in range(2):
+                for k in range(2):
+                    for c in range(n_classes):
+                        extra = scratch[2, c] if k == slot else 0.0
+                        scratch[3 + k, c] = scratch[k, c] + extra
+                value = _children_impurity(scratch, node_criterion, 3)
+                if value < best_value:
+                    best_value = value
+                    nan_child = slot
+        out[j, NAN_CHILD] = nan_child
+        for k in range(2):
+            for c in range(n_classes):
+                extra = scratch[2, c] if k == nan_child else 0.0
+                scratch[3 + k, c] = scratch[k, c] + extra
+                out[j, CHILDREN + k * n_classes + c] = scratch[3 + k, c]
         if score_criterion >= 0:
-            scores[j] = parent_impurity - _children_impurity(
-                children[j], score_criterion
+            out[j, SCORE] = parent_impurity - _children_impurity(
+                scratch, score_criterion, 3
             )
-    return thresholds, raw, children, nan_child, scores
-
-
-@njit(**NJIT)
-def _place_missing(
-    segment, n_known, y_codes, weights, children, j, nan_child, nan_table, trial,
-    node_criterion,
-):  # fmt: skip
-    """Send the rows with a missing value to the side of least impurity."""
-    nan_table[:] = 0.0
-    for r in range(n_known, segment.shape[0]):
-        i = segment[r]
-        nan_table[y_codes[i]] += weights[i]
-    best_slot = 0
-    best_value = np.inf
-    for slot in range(2):
-        trial[:] = children[j]
-        trial[slot] += nan_table
-        value = _children_impurity(trial, node_criterion)
-        if value < best_value:
-            best_value = value
-            best_slot = slot
-    nan_child[j] = best_slot
-    children[j, best_slot] += nan_table
 
 
 @njit(**NJIT)
@@ -264,7 +253,8 @@ def partition_rows(order, start, end, slot_of_row, n_children, buffer):
         offsets[k + 1] += offsets[k]
     position = np.empty(n_children, dtype=np.intp)
     for row in range(order.shape[0]):
-        position[:] = offsets[:n_children]
+        for k in range(n_children):
+            position[k] = offsets[k]
         for r in range(start, end):
             i = order[row, r]
             slot = slot_of_row[i]

@@ -21,9 +21,13 @@ from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import (
     CATEGORICAL,
+    CHILDREN,
+    NAN_CHILD,
     NUMERIC,
     PROJECTION,
-    best_impurity_threshold,
+    RAW,
+    SCORE,
+    THRESHOLD,
     node_thresholds,
     partition_rows,
 )
@@ -304,26 +308,18 @@ class _Grower:
         y_known = y[known] if missing.any() else y
         w_known = w[known] if missing.any() else w
         order = np.argsort(x_known, kind="stable")
-        if self.streamed_threshold:
-            found = self._streamed_threshold(x_known, order, y_known, w_known)
-            if found is None:
-                return None
-            thresholds, raw, children_table = found
-        else:
-            values, table = value_table(
-                x_known, order, y_known, w_known, data.n_classes
-            )
-            if len(values) < 2:
-                return None
-            result = self.numeric_splitter(
-                values, table, self.numeric_impurity, params.min_samples_leaf,
-                params.max_bins,
-            )  # fmt: skip
-            thresholds, raw = result.thresholds, result.raw
-            if len(thresholds) == 0:
-                return None
-            slots = np.searchsorted(thresholds, values, side="left")
-            children_table = _gather(table, slots, len(thresholds) + 1)
+        values, table = value_table(x_known, order, y_known, w_known, data.n_classes)
+        if len(values) < 2:
+            return None
+        result = self.numeric_splitter(
+            values, table, self.numeric_impurity, params.min_samples_leaf,
+            params.max_bins,
+        )  # fmt: skip
+        thresholds, raw = result.thresholds, result.raw
+        if len(thresholds) == 0:
+            return None
+        slots = np.searchsorted(thresholds, values, side="left")
+        children_table = _gather(table, slots, len(thresholds) + 1)
         n_children = len(thresholds) + 1
         nan_child = -1
         if missing.any():
@@ -349,53 +345,78 @@ class _Grower:
             nan_child=nan_child,
         )
 
-    def _streamed_threshold(self, x, order, y, w):
-        """``split_impurity_threshold`` on the sorted rows: (thresholds, raw,
-        children table), or None."""
-        code = IMPURITY_CODES[self.numeric_impurity]
-        threshold, impurity, total, children_table = best_impurity_threshold(
-            x, order, y, w, self.data.n_classes, code,
-            float(self.params.min_samples_leaf),
-        )  # fmt: skip
-        if np.isnan(threshold):
-            return None
-        raw = float(node_impurity(total, code) - impurity)
-        return np.array([threshold]), raw, children_table
-
-    def _presorted_candidates(self, start, end, parent_impurity):
-        """Best threshold split of the numeric columns, all in one compiled pass."""
+    def _streamed_candidates(self, columns, order, start, end, y, w, parent_impurity):
+        """Best threshold of least Gini or entropy over ``columns``, all in one
+        compiled pass (:func:`node_thresholds`): (index, score, children table,
+        threshold, side of the missing values), or None."""
         data, params = self.data, self.params
-        thresholds, raw, children, nan_child, scores = node_thresholds(
-            self.columns, self.order, start, end, data.y, data.weights,
-            data.n_classes, IMPURITY_CODES[self.numeric_impurity], self.code,
-            float(params.min_samples_leaf), self.split_score_code, parent_impurity,
+        out = self.threshold_out[: len(columns)]
+        node_thresholds(
+            columns, order, start, end, y, w, IMPURITY_CODES[self.numeric_impurity],
+            self.code, float(params.min_samples_leaf), self.split_score_code,
+            parent_impurity, self.whole_weights, out, self.threshold_scratch,
+            self.touched,
         )  # fmt: skip
-        found = np.flatnonzero(~np.isnan(thresholds))
+        found = np.flatnonzero(~np.isnan(out[:, THRESHOLD]))
         if len(found) == 0:
             return None
+        children = out[found, CHILDREN:].reshape(len(found), 2, data.n_classes)
         if params.split_score == "raw":
-            scores = raw[found]
+            scores = out[found, RAW]
         elif params.split_score == "log_pvalue":
-            scores = np.array([-chi2_test(children[j])[2] for j in found])
+            scores = np.array([-chi2_test(table)[2] for table in children])
         else:
-            scores = scores[found]
-        j = int(found[np.argmax(scores)])
-        return Split(
-            kind=NUMERIC,
-            feature=j,
-            score=float(scores.max()),
-            n_children=2,
-            children_table=children[j],
-            thresholds=thresholds[j : j + 1].copy(),
-            nan_child=int(nan_child[j]),
+            scores = out[found, SCORE]
+        best = int(np.argmax(scores))
+        j = int(found[best])
+        threshold = out[j, THRESHOLD : THRESHOLD + 1].copy()
+        return j, float(scores[best]), children[best], threshold, int(out[j, NAN_CHILD])
+
+    def _streamed_split(self, rows, start, end, parent_impurity):
+        """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""
+        data = self.data
+        if self.params.node_features is None:
+            found = self._streamed_candidates(
+                self.columns, self.order, start, end, data.y, data.weights,
+                parent_impurity,
+            )  # fmt: skip
+            if found is None:
+                return None
+            feature, score, children_table, thresholds, nan_child = found
+            return Split(
+                kind=NUMERIC, feature=feature, score=score, n_children=2,
+                children_table=children_table, thresholds=thresholds,
+                nan_child=nan_child,
+            )  # fmt: skip
+        # node PCA: the projections of the node's rows, sorted here
+        points = data.numeric[rows]
+        y, w = data.y[rows], data.weights[rows]
+        basis = _node_basis(points, y, w, data.n_classes, self.params.node_features)
+        if len(basis) == 0:
+            return None
+        projected = np.ascontiguousarray((points @ basis.T).T)
+        order = np.empty((1 + len(basis), len(rows)), dtype=np.intp)
+        order[0] = np.arange(len(rows))
+        for m, x in enumerate(projected):
+            order[1 + m] = np.argsort(x, kind="stable")
+        found = self._streamed_candidates(
+            projected, order, 0, len(rows), y, w, parent_impurity
         )
+        if found is None:
+            return None
+        m, score, children_table, thresholds, nan_child = found
+        return Split(
+            kind=PROJECTION, feature=-1, score=score, n_children=2,
+            children_table=children_table, thresholds=thresholds,
+            projection=basis[m], nan_child=nan_child,
+        )  # fmt: skip
 
     def _numeric_candidates(self, rows, parent_impurity, start, end):
         data, params = self.data, self.params
         if data.numeric.shape[1] == 0:
             return None
-        if self.presorted:
-            return self._presorted_candidates(start, end, parent_impurity)
+        if self.streamed_threshold:
+            return self._streamed_split(rows, start, end, parent_impurity)
         best = None
         if params.node_features is None:
             candidates = (
@@ -456,6 +477,11 @@ class _Grower:
         data = self.data
         self.order = self._initial_order()
         self.columns = np.ascontiguousarray(data.numeric.T)
+        n_numeric = data.numeric.shape[1]
+        self.threshold_out = np.empty((n_numeric, CHILDREN + 2 * data.n_classes))
+        self.threshold_scratch = np.empty((7, data.n_classes))
+        self.touched = np.empty(data.n_classes, dtype=np.intp)
+        self.whole_weights = bool(np.all(data.weights == np.round(data.weights)))
         n_rows = self.order.shape[1]
         slot_of_row = np.zeros(len(data.y), dtype=np.intp)
         buffer = np.empty(n_rows, dtype=np.intp)

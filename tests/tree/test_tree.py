@@ -17,7 +17,7 @@ from sklearn.utils._param_validation import InvalidParameterError
 from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import value_table
-from partikit._kernels._tree import best_impurity_threshold
+from partikit._kernels._tree import CHILDREN, RAW, THRESHOLD, node_thresholds
 from partikit._stats import chi2_test
 from partikit._tables import midpoints
 from partikit.datasets import make_grouped_categorical, make_k_of_n
@@ -186,6 +186,19 @@ def _threshold_rows(rng, weighted):
     return x, np.argsort(x, kind="stable"), y, w, int(y.max()) + 1
 
 
+def _streamed_threshold(x, order, y, w, n_classes, code, min_leaf):
+    """The tree's streamed search on one column: (threshold, criterion value,
+    children)."""
+    out = np.empty((1, CHILDREN + 2 * n_classes))
+    node_thresholds(
+        x[None, :], np.vstack([np.arange(len(x)), order]), 0, len(x), y, w, code,
+        code, min_leaf, -1, 0.0, bool(np.all(w == np.round(w))), out,
+        np.empty((7, n_classes)),
+        np.empty(n_classes, dtype=np.intp),
+    )  # fmt: skip
+    return out[0, THRESHOLD], out[0, RAW], out[0, CHILDREN:].reshape(2, n_classes)
+
+
 @pytest.mark.parametrize("impurity", ["gini", "entropy"])
 @pytest.mark.parametrize("seed", range(10))
 def test_streamed_threshold_kernel_matches_naive(impurity, seed):
@@ -195,17 +208,20 @@ def test_streamed_threshold_kernel_matches_naive(impurity, seed):
     for weighted in (False, True):
         x, order, y, w, n_classes = _threshold_rows(rng, weighted)
         min_leaf = float(rng.integers(0, 6))
-        threshold, value, total, children = best_impurity_threshold(
-            x, order, y, w, n_classes, IMPURITY_CODES[impurity], min_leaf
+        code = IMPURITY_CODES[impurity]
+        threshold, raw, children = _streamed_threshold(
+            x, order, y, w, n_classes, code, min_leaf
         )
         naive_cut, naive_value = naive_best_threshold(
             x, y, w, n_classes, impurity, min_leaf
         )
         assert np.isnan(threshold) == (naive_cut < 0)
-        assert_allclose(total, np.bincount(y, weights=w, minlength=n_classes))
         if naive_cut < 0:
             continue
-        assert value == pytest.approx(naive_value, rel=1e-12, abs=1e-15)
+        total = np.bincount(y, weights=w, minlength=n_classes)
+        assert_allclose(children.sum(axis=0), total)
+        value = node_impurity(total, code) - raw
+        assert value == pytest.approx(naive_value, rel=1e-12, abs=1e-12)
         values = np.unique(x)
         assert values[naive_cut - 1] < threshold < values[naive_cut]
         assert_allclose(
@@ -225,14 +241,14 @@ def test_streamed_threshold_is_the_value_table_splitter_bit_for_bit(impurity):
         values, table = value_table(x, order, y, w, n_classes)
         expected = splitter(values, table, impurity, min_leaf, 2)
         code = IMPURITY_CODES[impurity]
-        threshold, value, total, children = best_impurity_threshold(
+        threshold, raw, children = _streamed_threshold(
             x, order, y, w, n_classes, code, min_leaf
         )
         if len(expected.thresholds) == 0:
             assert np.isnan(threshold)
             continue
         assert threshold == expected.thresholds[0]
-        assert node_impurity(total, code) - value == expected.raw
+        assert raw == expected.raw
         gathered = np.zeros((2, n_classes))  # the value-table route's sums
         np.add.at(gathered, (values > threshold).astype(np.intp), table)
         assert_array_equal(children, gathered)

@@ -8,7 +8,14 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels._codes import IMPURITY_CODES
-from partikit._kernels._tree import node_thresholds, partition_rows
+from partikit._kernels._tree import (
+    CHILDREN,
+    NAN_CHILD,
+    SCORE,
+    THRESHOLD,
+    node_thresholds,
+    partition_rows,
+)
 from tests.naive import naive_impurity, naive_node_thresholds, naive_partition_rows
 
 
@@ -39,10 +46,17 @@ def test_node_thresholds_matches_naive(impurity, seed):
         min_leaf = float(rng.integers(0, 4))
         total = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
         parent = naive_impurity(total, impurity)
-        thresholds, raw, children, nan_child, scores = node_thresholds(
-            columns, order, padding, padding + len(rows), y, w, n_classes, code,
-            code, min_leaf, code, parent,
+        out = np.empty((len(columns), CHILDREN + 2 * n_classes))
+        node_thresholds(
+            columns, order, padding, padding + len(rows), y, w, code, code,
+            min_leaf, code, parent, bool(np.all(w == np.round(w))), out,
+            np.empty((7, n_classes)),
+            np.empty(n_classes, dtype=np.intp),
         )  # fmt: skip
+        thresholds = out[:, THRESHOLD]
+        children = out[:, CHILDREN:].reshape(len(columns), 2, n_classes)
+        nan_child = out[:, NAN_CHILD]
+        scores = out[:, SCORE]
         expected = naive_node_thresholds(
             columns, rows, y, w, n_classes, impurity, min_leaf
         )
