@@ -42,15 +42,29 @@ from partikit.tree._splitters import SPLITTERS
 from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
 
 #: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
-#: categorical.
-_CATEGORICAL_KINDS = "OUSb"
+#: categorical; an object column is decided by its values.
+_CATEGORICAL_KINDS = "USb"
+#: ``pd.api.types.infer_dtype`` (missing values skipped) of an object column of
+#: real numbers: ints and floats, numpy's or Python's, not bools; "empty" for a
+#: column of missing values only, numeric as an all-NaN float column is.
+_NUMBER_TYPES = frozenset({"integer", "floating", "mixed-integer-float", "empty"})
 
 
-def _is_categorical_dtype(column):
+def _is_categorical_column(column):
+    """Whether ``categorical_features="from_dtype"`` makes a column categorical.
+
+    An object column, as a meta-estimator's ``np.asarray(X, dtype=object)``
+    makes of a DataFrame, is numeric when its non-missing values are all real
+    numbers, so that it gets the mask of the DataFrame's own dtypes.
+    """
     dtype = column.dtype
     if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype, pd.BooleanDtype)):
         return True
-    return getattr(dtype, "kind", "O") in _CATEGORICAL_KINDS
+    kind = getattr(dtype, "kind", "O")
+    if kind == "O":
+        values = column.to_numpy() if isinstance(column, pd.Series) else column
+        return pd.api.types.infer_dtype(values, skipna=True) not in _NUMBER_TYPES
+    return kind in _CATEGORICAL_KINDS
 
 
 def _numeric_values(column, name):
@@ -111,10 +125,19 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     ----------
     categorical_features : "from_dtype", array-like of int, str or bool, or None, \
             default="from_dtype"
-        Which columns are categorical. ``"from_dtype"``: columns of dtype object,
-        ``category``, string or bool (for a numpy array: all columns when its
-        dtype is object, string or bool, none otherwise). Otherwise indices,
-        names, or a boolean mask; None means none.
+        Which columns are categorical. ``"from_dtype"``: the columns of dtype
+        ``category``, string or bool (pandas, polars or numpy), and the columns
+        of dtype object whose non-missing values are not all real numbers (ints
+        and floats, numpy's or Python's; bools and strings are not numbers, so a
+        column of strings of digits is categorical); the other columns (int,
+        float, an object column of numbers or of missing values only) are
+        numeric. Deciding an object column by its values gives the mask of a
+        DataFrame's dtypes to ``np.asarray(df, dtype=object)``, the array that
+        meta-estimators such as ``BaggingClassifier`` pass on, with one
+        exception: a ``category`` column of numbers becomes numbers in that
+        array, hence numeric; list such a column in ``categorical_features``
+        (or make its categories strings). Otherwise indices, names, or a
+        boolean mask; None means none.
     categorical_split : str or grouper instance, default="maxcut_chi2"
         How a categorical column is split at a node.
 
@@ -405,7 +428,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         if spec is None:
             return np.zeros(n_features, dtype=bool)
         if isinstance(spec, str):  # "from_dtype", the only string allowed
-            return np.array([_is_categorical_dtype(c) for c in columns], dtype=bool)
+            return np.array([_is_categorical_column(c) for c in columns], dtype=bool)
         # object dtype keeps a mixed list such as [0, "d"] as ints and strings
         items = list(np.asarray(spec, dtype=object).ravel())
         if items and all(isinstance(item, (bool, np.bool_)) for item in items):
