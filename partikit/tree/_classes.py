@@ -42,7 +42,7 @@ from partikit.tree._splitters import SPLITTERS
 from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
 
 #: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
-#: categorical; an object column is decided by its values.
+#: categorical; a numpy object column is decided by its values.
 _CATEGORICAL_KINDS = "USb"
 #: ``pd.api.types.infer_dtype`` (missing values skipped) of an object column of
 #: real numbers: ints and floats, numpy's or Python's, not bools; "empty" for a
@@ -53,17 +53,20 @@ _NUMBER_TYPES = frozenset({"integer", "floating", "mixed-integer-float", "empty"
 def _is_categorical_column(column):
     """Whether ``categorical_features="from_dtype"`` makes a column categorical.
 
-    An object column, as a meta-estimator's ``np.asarray(X, dtype=object)``
-    makes of a DataFrame, is numeric when its non-missing values are all real
-    numbers, so that it gets the mask of the DataFrame's own dtypes.
+    A DataFrame's object column is categorical: pandas gives numbers a numeric
+    dtype, so object is a choice. A numpy object array's column, such as a
+    meta-estimator's ``np.asarray(df, dtype=object)`` holds, is numeric when its
+    non-missing values are all real numbers, so that it gets the mask of the
+    DataFrame's own dtypes.
     """
     dtype = column.dtype
     if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype, pd.BooleanDtype)):
         return True
     kind = getattr(dtype, "kind", "O")
     if kind == "O":
-        values = column.to_numpy() if isinstance(column, pd.Series) else column
-        return pd.api.types.infer_dtype(values, skipna=True) not in _NUMBER_TYPES
+        if isinstance(column, pd.Series):
+            return True
+        return pd.api.types.infer_dtype(column, skipna=True) not in _NUMBER_TYPES
     return kind in _CATEGORICAL_KINDS
 
 
@@ -125,18 +128,18 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     ----------
     categorical_features : "from_dtype", array-like of int, str or bool, or None, \
             default="from_dtype"
-        Which columns are categorical. ``"from_dtype"``: the columns of dtype
-        ``category``, string or bool (pandas, polars or numpy), and the columns
-        of dtype object whose non-missing values are not all real numbers (ints
-        and floats, numpy's or Python's; bools and strings are not numbers, so a
-        column of strings of digits is categorical); the other columns (int,
-        float, an object column of numbers or of missing values only) are
-        numeric. Deciding an object column by its values gives the mask of a
-        DataFrame's dtypes to ``np.asarray(df, dtype=object)``, the array that
-        meta-estimators such as ``BaggingClassifier`` pass on, with one
-        exception: a ``category`` column of numbers becomes numbers in that
-        array, hence numeric; list such a column in ``categorical_features``
-        (or make its categories strings). Otherwise indices, names, or a
+        Which columns are categorical. ``"from_dtype"``: for a DataFrame
+        (pandas or polars), the columns of dtype object, ``category``, string or
+        bool; for a numpy array, all columns when its dtype is string or bool,
+        none when it is numeric, and when it is object (the array that
+        meta-estimators such as ``BaggingClassifier`` pass on, ``np.asarray(df,
+        dtype=object)``) the columns whose non-missing values are not all real
+        numbers (ints and floats, numpy's or Python's; bools and strings, such
+        as ``"4_4"`` or ``"12"``, are not numbers). An object array thus gets
+        its DataFrame's mask, except for a DataFrame column of numbers of dtype
+        ``category`` or object, categorical in the DataFrame but numbers, hence
+        numeric, in the array: list such columns in ``categorical_features``
+        (or make their categories strings). Otherwise indices, names, or a
         boolean mask; None means none.
     categorical_split : str or grouper instance, default="maxcut_chi2"
         How a categorical column is split at a node.

@@ -75,7 +75,6 @@ def test_an_object_array_grows_the_tree_of_its_dataframe():
         (pd.Series([1, 2, 3, 4]), False),
         (pd.Series([1.5, np.nan, 3.0, 4.0]), False),
         (pd.Series([1, pd.NA, 3, 4], dtype="Int64"), False),
-        (pd.Series([1.5, None, 3, 4], dtype=object), False),
         (pd.Series([np.nan] * 4), False),
         (pd.Series(["a", "b", None, "a"], dtype=object), True),
         (pd.Series(["4_4", "12", "3", "4_4"], dtype=object), True),
@@ -96,19 +95,25 @@ def test_from_dtype_gives_an_object_array_its_dataframes_mask(column, categorica
     assert_array_equal(from_array.categorical_features_, [categorical, False])
 
 
-def test_a_category_column_of_numbers_needs_declaring_for_arrays():
-    """Check the documented exception: a ``category`` column of numbers is
-    categorical in its DataFrame but numbers in an object array, and
+@pytest.mark.parametrize(
+    "column",
+    [
+        pd.Categorical([3, 1, 2, 3, 1, 2]),
+        pd.Series([3, 1, 2, 3, 1, None], dtype=object),
+    ],
+)
+def test_a_dataframes_categorical_numbers_need_declaring_for_arrays(column):
+    """Check the documented exception: a column of numbers of dtype category or
+    object is categorical in its DataFrame but numbers in an object array, and
     categorical_features declares it for both."""
-    X = pd.DataFrame(
-        {"code": pd.Categorical([3, 1, 2, 3, 1, 2]), "x": [0.0, 1, 2, 3, 4, 5]}
-    )
+    X = pd.DataFrame({"code": column, "x": [0.0, 1, 2, 3, 4, 5]})
     y = [0, 1, 0, 0, 1, 0]
     array = np.asarray(X, dtype=object)
     assert PartitionTreeClassifier().fit(X, y).categorical_features_[0]
     assert not PartitionTreeClassifier().fit(array, y).categorical_features_[0]
     declared = PartitionTreeClassifier(categorical_features=[0])
     assert declared.fit(array, y).categorical_features_[0]
+    assert declared.fit(X, y).categorical_features_[0]
 
 
 def test_a_numeric_object_column_with_strings_at_predict_names_the_fix():
