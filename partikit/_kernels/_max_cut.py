@@ -41,6 +41,14 @@ MAX_EXHAUSTIVE_VERTICES = 20
 #: Kinds of weights of :func:`pair_weights`.
 SQUARED_GINI, CHI2 = 0, 1
 
+#: A local-search move must raise the cut by more than this fraction of the total
+#: edge weight (the thesis code's absolute 1e-6, made scale-free).
+RELATIVE_TOLERANCE = 1e-9
+
+#: Moves allowed to one local search on ``n`` vertices: ``MAX_MOVES_BASE +
+#: MAX_MOVES_PER_VERTEX * n``, a guard far above what occurs.
+MAX_MOVES_BASE, MAX_MOVES_PER_VERTEX = 1000, 100
+
 
 def squared_gini_weights(table):
     """Raw squared-Gini weights ``sum_{x != y} A_ix A_jy`` of every pair of rows.

@@ -12,6 +12,18 @@ from numba import njit
 
 from partikit._kernels._bipartition import node_impurity, split_impurity
 from partikit._kernels._config import NJIT
+from partikit._kernels._max_cut import (
+    CHI2,
+    CUT,
+    MAX_MOVES_BASE,
+    MAX_MOVES_PER_VERTEX,
+    MOVES,
+    RELATIVE_TOLERANCE,
+    START,
+    _chi2_rows,
+    _squared_gini_rows,
+    dense_search,
+)
 
 #: Node kinds of the flat tree.
 LEAF = 0
@@ -20,7 +32,7 @@ NUMERIC = 2
 PROJECTION = 3
 
 
-@njit(**NJIT)
+@njit(**NJIT, error_model="numpy")
 def _children_impurity(rows, criterion, first):
     """Weighted impurity of two children, rows ``first`` and ``first + 1``."""
     n_classes = rows.shape[1]
@@ -44,7 +56,7 @@ def _children_impurity(rows, criterion, first):
 THRESHOLD, RAW, SCORE, NAN_CHILD, CHILDREN = 0, 1, 2, 3, 4
 
 
-@njit(**NJIT)
+@njit(**NJIT, error_model="numpy")
 def node_thresholds(
     columns, order, start, end, y_codes, weights, search_criterion,
     node_criterion, min_leaf, score_criterion, parent_impurity, whole_weights,
@@ -107,6 +119,9 @@ def node_thresholds(
     array made in a kernel costs its cold start a fraction of a second.
     """
     n_classes = scratch.shape[1]
+    # an integer passed to another kernel as a variable: a literal argument
+    # would compile it once more (cold start)
+    trial = start - start + 3
     # scratch rows: the children (0-1), the missing values' counts (2), one
     # value's counts (3), the known values' totals (4), the left side's (5),
     # the node's totals (6)
@@ -207,7 +222,7 @@ def node_thresholds(
                     for c in range(n_classes):
                         extra = scratch[2, c] if k == slot else 0.0
                         scratch[3 + k, c] = scratch[k, c] + extra
-                value = _children_impurity(scratch, node_criterion, 3)
+                value = _children_impurity(scratch, node_criterion, trial)
                 if value < best_value:
                     best_value = value
                     nan_child = slot
@@ -219,11 +234,253 @@ def node_thresholds(
                 out[j, CHILDREN + k * n_classes + c] = scratch[3 + k, c]
         if score_criterion >= 0:
             out[j, SCORE] = parent_impurity - _children_impurity(
-                scratch, score_criterion, 3
+                scratch, score_criterion, trial
             )
 
 
-@njit(**NJIT)
+#: The stages of ``dense_search`` that a max-cut runs, in order.
+STAGES = np.array([START, MOVES, CUT])
+
+#: Columns of the result of :func:`node_max_cuts`, then the children's counts.
+STATUS, CRITERION, CAT_SCORE, STATISTIC, DOF, N_PRESENT, CAT_CHILDREN = range(7)
+#: Values of ``STATUS``: no split, a candidate, the column is dropped for the
+#: subtree (one category, or too rare a second one), too many categories for the
+#: compiled search (the caller searches it).
+NO_SPLIT, CANDIDATE, DROPPED, TOO_MANY = 0, 1, 2, 3
+
+
+@njit(**NJIT, error_model="numpy")
+def node_max_cuts(
+    codes, order, start, end, y_codes, weights, n_categories, columns, kind,
+    min_second, min_leaf, score_criterion, parent_impurity, position, present,
+    table, work, side, out, children_of,
+):  # fmt: skip
+    """Max-cut split of every categorical column at a node, in one compiled call.
+
+    For each column of ``columns``: the class counts of the categories present
+    at the node (increasing category, summed in row order), the thesis's
+    pre-filter on the second most frequent category, Pearson's chi2 statistic
+    of the table, then the max-cut of the value graph of its non-empty classes
+    with ``kind`` edge weights (GreedyCut made with the weights, then local search
+    by flips and swaps: the stages of ``dense_search`` that the grouper's
+    ``max_cut_bipartition`` runs, with the same tolerance and move guard), the
+    first category's side as child 0, and the children's class counts.
+
+    Parameters
+    ----------
+    codes : ndarray of int32 of shape (n_categorical, n_samples)
+    order : ndarray of intp of shape (n_orders, n_samples)
+        Row 0 holds the node's rows in ``[start, end)``.
+    start, end : int
+    y_codes : ndarray of intp of shape (n_samples,)
+    weights : ndarray of float64 of shape (n_samples,)
+    n_categories : ndarray of intp of shape (n_categorical,)
+    columns : ndarray of intp
+        The columns to split (the row of each in ``out`` is its index here).
+    kind : int
+        ``CHI2`` or ``SQUARED_GINI``.
+    min_second : float
+        A column whose second most frequent category weighs less is
+        ``DROPPED``; negative: no such filter.
+    min_leaf : float
+        A split with a child lighter than this is ``NO_SPLIT``.
+    score_criterion : int
+        ``GINI`` or ``ENTROPY``: ``CAT_SCORE`` is ``parent_impurity`` minus the
+        weighted impurity of the children; -1 leaves it NaN.
+    parent_impurity : float
+    position : ndarray of intp of shape (max n_categories,)
+        All -1; left so.
+    present : ndarray of intp of shape (max_present,)
+    table : ndarray of float64 of shape (max_present, n_classes)
+    work : ndarray of float64 of shape (max_present^2 + max_present (n_classes
+        + 4) + 2 n_classes,)
+    side : ndarray of uint8 of shape (max_present,)
+        Scratch space; a column with more than ``max_present`` categories at the
+        node is ``TOO_MANY``.
+    out : ndarray of float64 of shape (n_columns, 6 + 2 n_classes)
+        Per column: ``STATUS``, the cut weight on the thesis scale
+        (``CRITERION``), ``CAT_SCORE``, the chi2 ``STATISTIC`` and its ``DOF``
+        of the node table, ``N_PRESENT`` categories, then the children's class
+        counts (``CAT_CHILDREN``).
+    children_of : ndarray of intp of shape (n_columns, 2, max_present)
+        Per column: the present categories (row 0) and their child (row 1).
+    """
+    n_classes = table.shape[1]
+    max_present = table.shape[0]
+    # integers passed to other kernels as variables: a literal argument would
+    # compile the callee once more for each literal value (cold start)
+    zero = start - start
+    # work: weights (n^2), then class-major counts (n_classes x n), totals,
+    # gains, the weight to each side (2 n), the node's class counts and a
+    # children table
+    node = work[work.shape[0] - 3 * n_classes : work.shape[0] - 2 * n_classes]
+    kids = work[work.shape[0] - 2 * n_classes :].reshape(2, n_classes)
+    for c in range(n_classes):
+        node[c] = 0.0
+    for r in range(start, end):
+        i = order[0, r]
+        node[y_codes[i]] += weights[i]
+    n_kept = 0
+    for c in range(n_classes):
+        if node[c] > 0.0:
+            n_kept += 1
+    for idx in range(columns.shape[0]):
+        column = columns[idx]
+        out[idx, STATUS] = NO_SPLIT
+        out[idx, CAT_SCORE] = np.nan
+        out[idx, CRITERION] = 0.0
+        out[idx, STATISTIC] = 0.0
+        out[idx, DOF] = 0.0
+        column_codes = codes[column]
+        n = 0
+        for r in range(start, end):
+            code = column_codes[order[0, r]]
+            if position[code] < 0:
+                if n == max_present:
+                    n = max_present + 1
+                    break
+                position[code] = n
+                present[n] = code
+                n += 1
+        if n > max_present:
+            for k in range(max_present):
+                position[present[k]] = -1
+            out[idx, STATUS] = TOO_MANY
+            continue
+        # increasing categories, as a table over all of them would list them
+        for a in range(1, n):
+            code = present[a]
+            b = a - 1
+            while b >= 0 and present[b] > code:
+                present[b + 1] = present[b]
+                b -= 1
+            present[b + 1] = code
+        for k in range(n):
+            position[present[k]] = k
+            for c in range(n_classes):
+                table[k, c] = 0.0
+        for r in range(start, end):
+            i = order[0, r]
+            table[position[column_codes[i]], y_codes[i]] += weights[i]
+        for k in range(n):
+            position[present[k]] = -1
+            children_of[idx, 0, k] = present[k]
+        out[idx, N_PRESENT] = n
+        if n < 2:
+            out[idx, STATUS] = DROPPED
+            continue
+        first = -1.0
+        second = -1.0
+        statistic = 0.0
+        for k in range(n):
+            size = 0.0
+            for c in range(n_classes):
+                size += table[k, c]
+            if size > first:
+                second = first
+                first = size
+            elif size > second:
+                second = size
+        if second < min_second:
+            out[idx, STATUS] = DROPPED
+            continue
+        # Pearson's chi2 as sum_k n_k sum_c (p_kc - q_c)^2 / q_c
+        grand = 0.0
+        for c in range(n_classes):
+            grand += node[c]
+        for k in range(n):
+            size = 0.0
+            for c in range(n_classes):
+                size += table[k, c]
+            term = 0.0
+            for c in range(n_classes):
+                if node[c] > 0.0:
+                    q = node[c] / grand
+                    d = table[k, c] / size - q
+                    term += d * d / q
+            statistic += size * term
+        out[idx, STATISTIC] = statistic
+        out[idx, DOF] = (n - 1) * (n_kept - 1)
+        if n_kept < 2:
+            continue
+        graph = work[: n * n].reshape(n, n)
+        counts = work[n * n : n * n + n_kept * n].reshape(n_kept, n)
+        at = n * n + n_kept * n
+        totals = work[at : at + n]
+        gains = work[at + n : at + 2 * n]
+        to_side = work[at + 2 * n : at + 4 * n].reshape(2, n)
+        x = 0
+        for c in range(n_classes):
+            if node[c] > 0.0:
+                for k in range(n):
+                    counts[x, k] = table[k, c]
+                x += 1
+        for k in range(n):
+            totals[k] = 0.0
+            to_side[0, k] = 0.0
+            to_side[1, k] = 0.0
+            side[k] = 0
+            for m in range(n):
+                graph[k, m] = 0.0
+        # the totals summed class by class, as pair_weights sums them
+        for x in range(n_kept):
+            for k in range(n):
+                totals[k] += counts[x, k]
+        if kind == CHI2:
+            _chi2_rows(counts, totals, graph, side, to_side, zero, n)
+        else:
+            _squared_gini_rows(counts, totals, graph, side, to_side, zero, n)
+        total_weight = 0.0
+        for k in range(n):
+            for m in range(n):
+                total_weight += graph[k, m]
+        total_weight /= 2.0
+        if not total_weight > 0.0:
+            continue
+        # GreedyCut's gains, the local search, the cut: one call site, so that
+        # the search is compiled into this kernel once, not once per stage
+        cut = 0.0
+        for stage in STAGES:
+            searching = stage == MOVES
+            cut = dense_search(
+                graph, side, gains,
+                RELATIVE_TOLERANCE * total_weight if searching else 0.0,
+                MAX_MOVES_BASE + MAX_MOVES_PER_VERTEX * n if searching else zero,
+                stage,
+            )[0]  # fmt: skip
+        if kind == CHI2:
+            scale = 1.0 / (n - 1) if n > 2 else 1.0
+        else:
+            size = 0.0
+            for k in range(n):
+                size += totals[k]
+            scale = 2.0 / (size * size)
+        for c in range(n_classes):
+            kids[0, c] = 0.0
+            kids[1, c] = 0.0
+        for k in range(n):
+            child = 0 if side[k] == side[0] else 1
+            children_of[idx, 1, k] = child
+            for c in range(n_classes):
+                kids[child, c] += table[k, c]
+        small = False
+        for child in range(2):
+            size = 0.0
+            for c in range(n_classes):
+                size += kids[child, c]
+                out[idx, CAT_CHILDREN + child * n_classes + c] = kids[child, c]
+            small = small or size < min_leaf
+        if small:
+            continue
+        out[idx, STATUS] = CANDIDATE
+        out[idx, CRITERION] = cut * scale
+        if score_criterion >= 0:
+            out[idx, CAT_SCORE] = parent_impurity - _children_impurity(
+                kids, score_criterion, zero
+            )
+
+
+@njit(**NJIT, error_model="numpy")
 def partition_rows(order, start, end, slot_of_row, n_children, buffer):
     """Split a node's segment of every row of ``order`` into its children's.
 

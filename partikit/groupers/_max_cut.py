@@ -16,6 +16,9 @@ from partikit._kernels._max_cut import (
     CHI2,
     CUT,
     MAX_EXHAUSTIVE_VERTICES,
+    MAX_MOVES_BASE,
+    MAX_MOVES_PER_VERTEX,
+    RELATIVE_TOLERANCE,
     SQUARED_GINI,
     START,
     best_hyperplane_cut,
@@ -40,9 +43,6 @@ _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
 _KINDS = {"squared_gini": SQUARED_GINI, "chi2": CHI2}
 _SOLVERS = ("local_search", "sdp", "exhaustive")
 
-#: A local-search move must raise the cut by more than this fraction of the total
-#: edge weight (the thesis code's absolute 1e-6, made scale-free).
-RELATIVE_TOLERANCE = 1e-9
 
 #: Largest number of categories whose graph is searched with its dense weight
 #: matrix (128 MiB); past it, see :func:`max_cut_bipartition`.
@@ -63,7 +63,7 @@ _WORK_PER_CALL = 1 << 24
 
 def _max_moves(n_vertices):
     """Moves allowed to one local search: a guard far above what occurs."""
-    return 1000 + 100 * n_vertices
+    return MAX_MOVES_BASE + MAX_MOVES_PER_VERTEX * n_vertices
 
 
 @dataclass

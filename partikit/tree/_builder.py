@@ -18,20 +18,32 @@ from dataclasses import dataclass
 import numpy as np
 
 from partikit._kernels._bipartition import node_impurity
+from partikit._kernels._max_cut import CHI2, SQUARED_GINI
 from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import (
+    CANDIDATE,
+    CAT_CHILDREN,
+    CAT_SCORE,
     CATEGORICAL,
     CHILDREN,
+    CRITERION,
+    DOF,
+    DROPPED,
+    N_PRESENT,
     NAN_CHILD,
     NUMERIC,
     PROJECTION,
     RAW,
     SCORE,
+    STATISTIC,
+    STATUS,
     THRESHOLD,
+    TOO_MANY,
+    node_max_cuts,
     node_thresholds,
     partition_rows,
 )
-from partikit._stats import chi2_test
+from partikit._stats import chi2_test, log10_chi2_sf
 from partikit._tables import merge_rows
 from partikit.tree._splitters import (
     IMPURITY_CODES,
@@ -42,6 +54,13 @@ from partikit.tree._structure import TreeBuilder
 
 #: Singular values below this share of the largest are dropped from a node's basis.
 RANK_TOLERANCE = 1e-10
+
+#: The max-cut splitters searched by one compiled call per node (all columns).
+COMPILED_MAX_CUTS = {"maxcut_chi2": CHI2, "maxcut_squared_gini": SQUARED_GINI}
+
+#: Most categories of a column at a node that the compiled max-cut searches (its
+#: dense weights take 512 KiB); a column with more goes through the splitter.
+COMPILED_MAX_CUT_CATEGORIES = 256
 
 
 @dataclass
@@ -202,6 +221,15 @@ class _Grower:
             and data.numeric.shape[1] > 0
         )
         self.split_score_code = IMPURITY_CODES.get(params.split_score, -1)
+        split = params.categorical_split
+        self.compiled_max_cut = (
+            COMPILED_MAX_CUTS.get(split) if isinstance(split, str) else None
+        )
+        self.min_second_value_count = (
+            -1.0
+            if params.min_second_value_count is None
+            else float(params.min_second_value_count)
+        )
 
     def _initial_order(self):
         """Row 0: the training rows of positive weight; row ``1 + j``: the same
@@ -217,46 +245,129 @@ class _Grower:
             order[1 + j] = rows[np.argsort(data.numeric[rows, j], kind="stable")]
         return order
 
+    def _compiled_max_cut_space(self):
+        """Outputs and scratch of :func:`node_max_cuts`, made once per fit."""
+        data = self.data
+        n_categorical, n_classes = data.codes.shape[1], data.n_classes
+        size = COMPILED_MAX_CUT_CATEGORIES
+        self.codes = np.ascontiguousarray(data.codes.T)
+        self.position = np.full(int(data.n_categories.max(initial=0)), -1, np.intp)
+        self.present = np.empty(size, dtype=np.intp)
+        self.node_table = np.empty((size, n_classes))
+        self.work = np.empty(size * size + size * (n_classes + 4) + 3 * n_classes)
+        self.side = np.empty(size, dtype=np.uint8)
+        self.max_cut_out = np.empty((n_categorical, CAT_CHILDREN + 2 * n_classes))
+        self.children_of = np.empty((n_categorical, 2, size), dtype=np.intp)
+
     # ------------------------------------------------------------------ splits
-    def _categorical_candidates(self, rows, active, parent_impurity):
+    def _categorical_candidates(self, rows, active, parent_impurity, start, end):
         """Best categorical split; updates ``active`` (columns kept for the subtree)."""
-        params = self.params
         columns = np.flatnonzero(active)
         if len(columns) == 0:
             return None
+        if self.compiled_max_cut is not None:
+            return self._compiled_candidates(
+                rows, columns, active, parent_impurity, start, end
+            )
         best = None
         for column in columns:
-            categories, table = self._node_table(rows, column)
-            present = table.sum(axis=1)
-            if len(present) < 2:
-                active[column] = False  # one value here, hence in the whole subtree
+            split = self._categorical_split(rows, column, active, parent_impurity)
+            if split is not None and (best is None or split.score > best.score):
+                best = split
+        return best
+
+    def _categorical_split(self, rows, column, active, parent_impurity):
+        """The split of one categorical column by the splitter, or None; a column
+        that can no longer split in the subtree leaves ``active``."""
+        params = self.params
+        categories, table = self._node_table(rows, column)
+        present = table.sum(axis=1)
+        if len(present) < 2:
+            active[column] = False  # one value here, hence in the whole subtree
+            return None
+        if params.min_second_value_count is not None:
+            second = np.partition(present, len(present) - 2)[-2]
+            if second < params.min_second_value_count:
+                active[column] = False
+                return None
+        if self.log10_alpha is not None:
+            if chi2_test(table)[2] > self.log10_alpha:
+                return None
+        result = self.categorical_splitter(table, params.impurity)
+        if result.n_children < 2:
+            return None
+        children_table = _gather(table, result.child_of_row, result.n_children)
+        if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
+            return None
+        score = _score(children_table, result.raw, params.split_score, parent_impurity)
+        return Split(
+            kind=CATEGORICAL,
+            feature=int(column),
+            score=float(score),
+            n_children=result.n_children,
+            children_table=children_table,
+            category_child=self._category_child(column, categories, result),
+            pooled=result.pooled,
+        )
+
+    def _compiled_candidates(self, rows, columns, active, parent_impurity, start, end):
+        """The max-cut splits of every categorical column in one compiled call
+        (:func:`node_max_cuts`); a column with more categories at the node than
+        it takes goes through the splitter, as every other method does."""
+        data, params = self.data, self.params
+        out = self.max_cut_out[: len(columns)]
+        node_max_cuts(
+            self.codes, self.order, start, end, data.y, data.weights,
+            data.n_categories, columns, self.compiled_max_cut,
+            self.min_second_value_count, float(params.min_samples_leaf),
+            self.split_score_code, parent_impurity, self.position, self.present,
+            self.node_table, self.work, self.side, out, self.children_of,
+        )  # fmt: skip
+        status = out[:, STATUS]
+        active[columns[status == DROPPED]] = False
+        candidates = np.flatnonzero((status == CANDIDATE) | (status == TOO_MANY))
+        if len(candidates) == 0:
+            return None
+        n_classes = data.n_classes
+        children = out[:, CAT_CHILDREN:].reshape(len(columns), 2, n_classes)
+        if params.split_score == "raw":
+            scores = out[:, CRITERION]
+        elif params.split_score == "log_pvalue":
+            scores = np.full(len(columns), -np.inf)
+            for idx in np.flatnonzero(status == CANDIDATE):
+                scores[idx] = -chi2_test(children[idx])[2]
+        else:
+            scores = out[:, CAT_SCORE]
+        simple = self.log10_alpha is None and not np.any(status == TOO_MANY)
+        if simple:
+            candidates = candidates[[int(np.argmax(scores[candidates]))]]
+        best = None
+        for idx in candidates:
+            column = int(columns[idx])
+            if status[idx] == TOO_MANY:
+                split = self._categorical_split(rows, column, active, parent_impurity)
+                if split is not None and (best is None or split.score > best.score):
+                    best = split
                 continue
-            if params.min_second_value_count is not None:
-                second = np.partition(present, len(present) - 2)[-2]
-                if second < params.min_second_value_count:
-                    active[column] = False
-                    continue
-            if self.log10_alpha is not None:
-                if chi2_test(table)[2] > self.log10_alpha:
-                    continue
-            result = self.categorical_splitter(table, params.impurity)
-            if result.n_children < 2:
+            if self.log10_alpha is not None and (
+                log10_chi2_sf(out[idx, STATISTIC], int(out[idx, DOF]))
+                > self.log10_alpha
+            ):
                 continue
-            children_table = _gather(table, result.child_of_row, result.n_children)
-            if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
-                continue
-            score = _score(
-                children_table, result.raw, params.split_score, parent_impurity
-            )
-            if best is None or score > best.score:
+            if best is None or scores[idx] > best.score:
+                n_present = int(out[idx, N_PRESENT])
+                category_child = np.full(
+                    int(data.n_categories[column]), -1, dtype=np.intp
+                )
+                present = self.children_of[idx, :, :n_present]
+                category_child[present[0]] = present[1]
                 best = Split(
                     kind=CATEGORICAL,
-                    feature=int(column),
-                    score=float(score),
-                    n_children=result.n_children,
-                    children_table=children_table,
-                    category_child=self._category_child(column, categories, result),
-                    pooled=result.pooled,
+                    feature=column,
+                    score=float(scores[idx]),
+                    n_children=2,
+                    children_table=children[idx].copy(),
+                    category_child=category_child,
                 )
         return best
 
@@ -482,6 +593,8 @@ class _Grower:
         self.threshold_scratch = np.empty((7, data.n_classes))
         self.touched = np.empty(data.n_classes, dtype=np.intp)
         self.whole_weights = bool(np.all(data.weights == np.round(data.weights)))
+        if self.compiled_max_cut is not None:
+            self._compiled_max_cut_space()
         n_rows = self.order.shape[1]
         slot_of_row = np.zeros(len(data.y), dtype=np.intp)
         buffer = np.empty(n_rows, dtype=np.intp)
@@ -494,7 +607,7 @@ class _Grower:
                 continue
             rows = self.order[0, start:end]
             active = active.copy()
-            best = self._categorical_candidates(rows, active, impurity)
+            best = self._categorical_candidates(rows, active, impurity, start, end)
             numeric = self._numeric_candidates(rows, impurity, start, end)
             if numeric is not None and (best is None or numeric.score > best.score):
                 best = numeric

@@ -4,6 +4,7 @@
 their naive twins."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
@@ -16,6 +17,8 @@ from partikit._kernels._tree import (
     node_thresholds,
     partition_rows,
 )
+from partikit.datasets import make_grouped_categorical
+from partikit.tree import PartitionTreeClassifier, _builder
 from tests.naive import naive_impurity, naive_node_thresholds, naive_partition_rows
 
 
@@ -100,3 +103,48 @@ def test_partition_rows_matches_naive(seed):
         # outside the node nothing moves
         assert_array_equal(order[row, :start], before[row, :start])
         assert_array_equal(order[row, end:], before[row, end:])
+
+
+def _mixed_frame(seed, n_samples=400):
+    X, y, _ = make_grouped_categorical(
+        n_samples=n_samples, n_categories=30, n_groups=3, n_classes=3,
+        n_noise_features=1, random_state=seed,
+    )  # fmt: skip
+    rng = np.random.default_rng(seed)
+    X = X.copy()
+    X["x"] = rng.normal(size=n_samples) + (np.asarray(y) == y[0])
+    X.loc[rng.random(n_samples) < 0.1, "x"] = np.nan
+    X["rare"] = pd.Series(rng.choice(list("ab"), n_samples, p=[0.97, 0.03]))
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"categorical_split": "maxcut_squared_gini"},
+        {"split_score": "entropy", "min_samples_leaf": 5},
+        {"split_score": "raw", "chi2_alpha": 0.1, "min_second_value_count": 15},
+        {"split_score": "log_pvalue", "max_depth": 4},
+    ],
+)
+@pytest.mark.parametrize("max_categories", [256, 4])
+def test_compiled_max_cut_nodes_match_the_splitter(params, max_categories, monkeypatch):
+    """The compiled max-cut of every categorical column at a node grows the tree
+    that the max-cut splitter grows column by column (the twin), to the last bit;
+    columns with more categories at a node than it takes go to the splitter."""
+    monkeypatch.setattr(_builder, "COMPILED_MAX_CUT_CATEGORIES", max_categories)
+    for seed in range(3):
+        X, y = _mixed_frame(seed)
+        w = np.random.default_rng(seed).integers(1, 4, len(y)).astype(float)
+        compiled = PartitionTreeClassifier(**params).fit(X, y, sample_weight=w)
+        with monkeypatch.context() as patch:
+            patch.setattr(_builder, "COMPILED_MAX_CUTS", {})
+            plain = PartitionTreeClassifier(**params).fit(X, y, sample_weight=w)
+        for field in (
+            "kind", "feature", "children", "category_child", "thresholds",
+            "nan_child", "default_child", "value", "split_score",
+        ):  # fmt: skip
+            assert_array_equal(
+                getattr(compiled.tree_, field), getattr(plain.tree_, field), field
+            )
