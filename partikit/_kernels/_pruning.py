@@ -2,8 +2,6 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Minimal cost-complexity pruning: the weakest-link sequence of a grown tree."""
 
-import heapq
-
 import numpy as np
 from numba import njit
 
@@ -17,6 +15,62 @@ def _link_alpha(r_node, r_branch, n_leaves, node):
     if n_leaves[node] <= 1:
         return 0.0
     return (r_node[node] - r_branch[node]) / (n_leaves[node] - 1)
+
+
+@njit(**NJIT)
+def _before(alpha, node, other_alpha, other_node):
+    # the least alpha first; ties to the smaller node index, scikit-learn's scan
+    return alpha < other_alpha or (alpha == other_alpha and node < other_node)
+
+
+@njit(**NJIT)
+def _heap_push(alphas, nodes, stamps, size, alpha, node, stamp):
+    """Push onto the binary heap held in the first ``size`` entries of the
+    arrays (doubled when full); returns the arrays, possibly new."""
+    if size == alphas.shape[0]:
+        alphas = np.concatenate((alphas, np.empty_like(alphas)))
+        nodes = np.concatenate((nodes, np.empty_like(nodes)))
+        stamps = np.concatenate((stamps, np.empty_like(stamps)))
+    child = size
+    while child > 0:
+        parent = (child - 1) // 2
+        if not _before(alpha, node, alphas[parent], nodes[parent]):
+            break
+        alphas[child] = alphas[parent]
+        nodes[child] = nodes[parent]
+        stamps[child] = stamps[parent]
+        child = parent
+    alphas[child] = alpha
+    nodes[child] = node
+    stamps[child] = stamp
+    return alphas, nodes, stamps
+
+
+@njit(**NJIT)
+def _heap_pop(alphas, nodes, stamps, size):
+    """Remove the first entry of the heap of ``size`` entries and return it."""
+    alpha, node, stamp = alphas[0], nodes[0], stamps[0]
+    size -= 1
+    last_alpha, last_node, last_stamp = alphas[size], nodes[size], stamps[size]
+    parent = 0
+    while True:
+        child = 2 * parent + 1
+        if child >= size:
+            break
+        if child + 1 < size and _before(
+            alphas[child + 1], nodes[child + 1], alphas[child], nodes[child]
+        ):
+            child += 1
+        if not _before(alphas[child], nodes[child], last_alpha, last_node):
+            break
+        alphas[parent] = alphas[child]
+        nodes[parent] = nodes[child]
+        stamps[parent] = stamps[child]
+        parent = child
+    alphas[parent] = last_alpha
+    nodes[parent] = last_node
+    stamps[parent] = last_stamp
+    return alpha, node, stamp
 
 
 @njit(**NJIT)
@@ -77,16 +131,28 @@ def weakest_links(parent, is_leaf, children_start, n_children, children, r_node)
     impurities[0] = r_branch[0]
     if n_internal == 0:
         return pruned, alphas, impurities
-    heap = [(0.0, 0, 0)]
-    heap.pop()
+    heap_alphas = np.empty(2 * n_internal)
+    heap_nodes = np.empty(2 * n_internal, dtype=np.intp)
+    heap_stamps = np.empty(2 * n_internal, dtype=np.intp)
+    size = 0
     for node in range(n_nodes):
         if candidate[node]:
-            heap.append((_link_alpha(r_node, r_branch, n_leaves, node), node, 0))
-    heapq.heapify(heap)
+            heap_alphas, heap_nodes, heap_stamps = _heap_push(
+                heap_alphas,
+                heap_nodes,
+                heap_stamps,
+                size,
+                _link_alpha(r_node, r_branch, n_leaves, node),
+                node,
+                0,
+            )
+            size += 1
     stack = np.empty(n_nodes, dtype=np.intp)
     step = 0
     while candidate[0]:
-        alpha, best, stamp = heapq.heappop(heap)
+        alpha, best, stamp = _heap_pop(heap_alphas, heap_nodes, heap_stamps, size)
+        size -= 1
+        # entries of pruned nodes, or of alphas changed since, are stale
         if not candidate[best] or stamp != version[best]:
             continue
         # the branch below the pruned node leaves the subtree
@@ -114,10 +180,16 @@ def weakest_links(parent, is_leaf, children_start, n_children, children, r_node)
             n_leaves[node] -= n_pruned_leaves
             r_branch[node] += r_diff
             version[node] += 1
-            heapq.heappush(
-                heap,
-                (_link_alpha(r_node, r_branch, n_leaves, node), node, version[node]),
+            heap_alphas, heap_nodes, heap_stamps = _heap_push(
+                heap_alphas,
+                heap_nodes,
+                heap_stamps,
+                size,
+                _link_alpha(r_node, r_branch, n_leaves, node),
+                node,
+                version[node],
             )
+            size += 1
             node = parent[node]
         pruned[step] = best
         step += 1
