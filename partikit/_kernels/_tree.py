@@ -60,7 +60,7 @@ THRESHOLD, RAW, SCORE, NAN_CHILD, CHILDREN = 0, 1, 2, 3, 4
 def node_thresholds(
     columns, order, start, end, y_codes, weights, search_criterion,
     node_criterion, min_leaf, score_criterion, parent_impurity, whole_weights,
-    out, scratch, touched,
+    score_field, out, scratch, touched,
 ):  # fmt: skip
     """Binary threshold of least impurity of every numeric column at a node.
 
@@ -101,6 +101,9 @@ def node_thresholds(
         Every weight is a whole number: the class totals of a column without a
         missing value at the node are then the node's, summed in row order
         (exact), and its pass that sums them value by value is skipped.
+    score_field : int
+        ``SCORE`` or ``RAW``: the field that ranks the columns; -1: none (the
+        caller ranks them).
     out : ndarray of float64 of shape (n_numeric, 4 + 2 n_classes)
         Receives, per column: the threshold (``THRESHOLD``: halfway between the
         last value on the left and the first on the right; NaN where the column
@@ -113,6 +116,12 @@ def node_thresholds(
     touched : ndarray of intp of shape (n_classes,)
         Scratch space.
 
+    Returns
+    -------
+    best_column : int
+        The first column of largest ``score_field`` among those with a
+        threshold; -1 when there is none (or ``score_field`` is -1).
+
     Notes
     -----
     The outputs and scratch are the caller's arrays, made once per fit: each
@@ -122,6 +131,7 @@ def node_thresholds(
     # an integer passed to another kernel as a variable: a literal argument
     # would compile it once more (cold start)
     trial = start - start + 3
+    best_column = -1
     # scratch rows: the children (0-1), the missing values' counts (2), one
     # value's counts (3), the known values' totals (4), the left side's (5),
     # the node's totals (6)
@@ -236,6 +246,11 @@ def node_thresholds(
             out[j, SCORE] = parent_impurity - _children_impurity(
                 scratch, score_criterion, trial
             )
+        if score_field >= 0 and (
+            best_column < 0 or out[j, score_field] > out[best_column, score_field]
+        ):
+            best_column = j
+    return best_column
 
 
 #: The stages of ``dense_search`` that a max-cut runs, in order.
@@ -251,8 +266,8 @@ NO_SPLIT, CANDIDATE, DROPPED, TOO_MANY = 0, 1, 2, 3
 
 @njit(**NJIT, error_model="numpy")
 def node_max_cuts(
-    codes, order, start, end, y_codes, weights, n_categories, columns, kind,
-    min_second, min_leaf, score_criterion, parent_impurity, position, present,
+    codes, order, start, end, y_codes, weights, active, kind, min_second,
+    min_leaf, score_criterion, parent_impurity, score_field, position, present,
     table, work, side, out, children_of,
 ):  # fmt: skip
     """Max-cut split of every categorical column at a node, in one compiled call.
@@ -274,9 +289,8 @@ def node_max_cuts(
     start, end : int
     y_codes : ndarray of intp of shape (n_samples,)
     weights : ndarray of float64 of shape (n_samples,)
-    n_categories : ndarray of intp of shape (n_categorical,)
-    columns : ndarray of intp
-        The columns to split (the row of each in ``out`` is its index here).
+    active : ndarray of bool of shape (n_categorical,)
+        The columns to split; a ``DROPPED`` column is set False.
     kind : int
         ``CHI2`` or ``SQUARED_GINI``.
     min_second : float
@@ -288,6 +302,9 @@ def node_max_cuts(
         ``GINI`` or ``ENTROPY``: ``CAT_SCORE`` is ``parent_impurity`` minus the
         weighted impurity of the children; -1 leaves it NaN.
     parent_impurity : float
+    score_field : int
+        ``CAT_SCORE`` or ``CRITERION``: the candidates' field that ranks them;
+        -1: none (the caller ranks them).
     position : ndarray of intp of shape (max n_categories,)
         All -1; left so.
     present : ndarray of intp of shape (max_present,)
@@ -297,13 +314,21 @@ def node_max_cuts(
     side : ndarray of uint8 of shape (max_present,)
         Scratch space; a column with more than ``max_present`` categories at the
         node is ``TOO_MANY``.
-    out : ndarray of float64 of shape (n_columns, 6 + 2 n_classes)
+    out : ndarray of float64 of shape (n_categorical, 6 + 2 n_classes)
         Per column: ``STATUS``, the cut weight on the thesis scale
         (``CRITERION``), ``CAT_SCORE``, the chi2 ``STATISTIC`` and its ``DOF``
         of the node table, ``N_PRESENT`` categories, then the children's class
         counts (``CAT_CHILDREN``).
-    children_of : ndarray of intp of shape (n_columns, 2, max_present)
+    children_of : ndarray of intp of shape (n_categorical, 2, max_present)
         Per column: the present categories (row 0) and their child (row 1).
+
+    Returns
+    -------
+    best_column : int
+        The first candidate of largest ``score_field``, -1 when there is none
+        (or ``score_field`` is -1).
+    n_too_many : int
+        Columns left ``TOO_MANY``.
     """
     n_classes = table.shape[1]
     max_present = table.shape[0]
@@ -324,9 +349,13 @@ def node_max_cuts(
     for c in range(n_classes):
         if node[c] > 0.0:
             n_kept += 1
-    for idx in range(columns.shape[0]):
-        column = columns[idx]
+    best_column = -1
+    n_too_many = 0
+    for column in range(active.shape[0]):
+        idx = column
         out[idx, STATUS] = NO_SPLIT
+        if not active[column]:
+            continue
         out[idx, CAT_SCORE] = np.nan
         out[idx, CRITERION] = 0.0
         out[idx, STATISTIC] = 0.0
@@ -346,6 +375,7 @@ def node_max_cuts(
             for k in range(max_present):
                 position[present[k]] = -1
             out[idx, STATUS] = TOO_MANY
+            n_too_many += 1
             continue
         # increasing categories, as a table over all of them would list them
         for a in range(1, n):
@@ -368,6 +398,7 @@ def node_max_cuts(
         out[idx, N_PRESENT] = n
         if n < 2:
             out[idx, STATUS] = DROPPED
+            active[column] = False
             continue
         first = -1.0
         second = -1.0
@@ -383,6 +414,7 @@ def node_max_cuts(
                 second = size
         if second < min_second:
             out[idx, STATUS] = DROPPED
+            active[column] = False
             continue
         # Pearson's chi2 as sum_k n_k sum_c (p_kc - q_c)^2 / q_c
         grand = 0.0
@@ -478,6 +510,11 @@ def node_max_cuts(
             out[idx, CAT_SCORE] = parent_impurity - _children_impurity(
                 kids, score_criterion, zero
             )
+        if score_field >= 0 and (
+            best_column < 0 or out[idx, score_field] > out[best_column, score_field]
+        ):
+            best_column = column
+    return best_column, n_too_many
 
 
 @njit(**NJIT, error_model="numpy")

@@ -28,7 +28,6 @@ from partikit._kernels._tree import (
     CHILDREN,
     CRITERION,
     DOF,
-    DROPPED,
     N_PRESENT,
     NAN_CHILD,
     NUMERIC,
@@ -225,6 +224,14 @@ class _Grower:
         self.compiled_max_cut = (
             COMPILED_MAX_CUTS.get(split) if isinstance(split, str) else None
         )
+        # the field of node_max_cuts' output that holds the score; the kernel
+        # ranks the splits itself unless a chi2 pre-filter must drop some first
+        self.max_cut_score_field = (
+            CRITERION if params.split_score == "raw" else CAT_SCORE
+        )
+        self.max_cut_ranked = (
+            params.chi2_alpha is None and params.split_score != "log_pvalue"
+        )
         self.min_second_value_count = (
             -1.0
             if params.min_second_value_count is None
@@ -266,9 +273,7 @@ class _Grower:
         if len(columns) == 0:
             return None
         if self.compiled_max_cut is not None:
-            return self._compiled_candidates(
-                rows, columns, active, parent_impurity, start, end
-            )
+            return self._compiled_candidates(rows, active, parent_impurity, start, end)
         best = None
         for column in columns:
             split = self._categorical_split(rows, column, active, parent_impurity)
@@ -310,66 +315,62 @@ class _Grower:
             pooled=result.pooled,
         )
 
-    def _compiled_candidates(self, rows, columns, active, parent_impurity, start, end):
+    def _compiled_candidates(self, rows, active, parent_impurity, start, end):
         """The max-cut splits of every categorical column in one compiled call
         (:func:`node_max_cuts`); a column with more categories at the node than
         it takes goes through the splitter, as every other method does."""
         data, params = self.data, self.params
-        out = self.max_cut_out[: len(columns)]
-        node_max_cuts(
-            self.codes, self.order, start, end, data.y, data.weights,
-            data.n_categories, columns, self.compiled_max_cut,
-            self.min_second_value_count, float(params.min_samples_leaf),
-            self.split_score_code, parent_impurity, self.position, self.present,
+        out = self.max_cut_out
+        score_field = self.max_cut_score_field
+        ranked = self.max_cut_ranked
+        best_column, n_too_many = node_max_cuts(
+            self.codes, self.order, start, end, data.y, data.weights, active,
+            self.compiled_max_cut, self.min_second_value_count,
+            float(params.min_samples_leaf), self.split_score_code, parent_impurity,
+            score_field if ranked else -1, self.position, self.present,
             self.node_table, self.work, self.side, out, self.children_of,
         )  # fmt: skip
+        if ranked and n_too_many == 0:
+            if best_column < 0:
+                return None
+            return self._compiled_split(best_column, out[best_column, score_field])
         status = out[:, STATUS]
-        active[columns[status == DROPPED]] = False
-        candidates = np.flatnonzero((status == CANDIDATE) | (status == TOO_MANY))
-        if len(candidates) == 0:
-            return None
-        n_classes = data.n_classes
-        children = out[:, CAT_CHILDREN:].reshape(len(columns), 2, n_classes)
-        if params.split_score == "raw":
-            scores = out[:, CRITERION]
-        elif params.split_score == "log_pvalue":
-            scores = np.full(len(columns), -np.inf)
-            for idx in np.flatnonzero(status == CANDIDATE):
-                scores[idx] = -chi2_test(children[idx])[2]
-        else:
-            scores = out[:, CAT_SCORE]
-        simple = self.log10_alpha is None and not np.any(status == TOO_MANY)
-        if simple:
-            candidates = candidates[[int(np.argmax(scores[candidates]))]]
         best = None
-        for idx in candidates:
-            column = int(columns[idx])
-            if status[idx] == TOO_MANY:
+        for column in np.flatnonzero((status == CANDIDATE) | (status == TOO_MANY)):
+            if status[column] == TOO_MANY:
                 split = self._categorical_split(rows, column, active, parent_impurity)
-                if split is not None and (best is None or split.score > best.score):
-                    best = split
-                continue
-            if self.log10_alpha is not None and (
-                log10_chi2_sf(out[idx, STATISTIC], int(out[idx, DOF]))
-                > self.log10_alpha
-            ):
-                continue
-            if best is None or scores[idx] > best.score:
-                n_present = int(out[idx, N_PRESENT])
-                category_child = np.full(
-                    int(data.n_categories[column]), -1, dtype=np.intp
-                )
-                present = self.children_of[idx, :, :n_present]
-                category_child[present[0]] = present[1]
-                best = Split(
-                    kind=CATEGORICAL,
-                    feature=column,
-                    score=float(scores[idx]),
-                    n_children=2,
-                    children_table=children[idx].copy(),
-                    category_child=category_child,
-                )
+            else:
+                if self.log10_alpha is not None and (
+                    log10_chi2_sf(out[column, STATISTIC], int(out[column, DOF]))
+                    > self.log10_alpha
+                ):
+                    continue
+                if params.split_score == "log_pvalue":
+                    score = -chi2_test(self._max_cut_children(column))[2]
+                else:
+                    score = out[column, score_field]
+                split = self._compiled_split(column, score)
+            if split is not None and (best is None or split.score > best.score):
+                best = split
         return best
+
+    def _max_cut_children(self, column):
+        return self.max_cut_out[column, CAT_CHILDREN:].reshape(2, self.data.n_classes)
+
+    def _compiled_split(self, column, score):
+        """The Split of column ``column`` from the outputs of node_max_cuts."""
+        n_present = int(self.max_cut_out[column, N_PRESENT])
+        category_child = np.full(int(self.data.n_categories[column]), -1, dtype=np.intp)
+        present = self.children_of[column, :, :n_present]
+        category_child[present[0]] = present[1]
+        return Split(
+            kind=CATEGORICAL,
+            feature=int(column),
+            score=float(score),
+            n_children=2,
+            children_table=self._max_cut_children(column).copy(),
+            category_child=category_child,
+        )
 
     def _node_table(self, rows, column):
         """The categories of ``column`` present among ``rows`` (increasing) and
@@ -462,26 +463,35 @@ class _Grower:
         threshold, side of the missing values), or None."""
         data, params = self.data, self.params
         out = self.threshold_out[: len(columns)]
-        node_thresholds(
+        ranked = params.split_score != "log_pvalue"
+        score_field = RAW if params.split_score == "raw" else SCORE
+        best = node_thresholds(
             columns, order, start, end, y, w, IMPURITY_CODES[self.numeric_impurity],
             self.code, float(params.min_samples_leaf), self.split_score_code,
-            parent_impurity, self.whole_weights, out, self.threshold_scratch,
-            self.touched,
+            parent_impurity, self.whole_weights, score_field if ranked else -1, out,
+            self.threshold_scratch, self.touched,
         )  # fmt: skip
-        found = np.flatnonzero(~np.isnan(out[:, THRESHOLD]))
-        if len(found) == 0:
+        if not ranked:
+            found = np.flatnonzero(~np.isnan(out[:, THRESHOLD]))
+            if len(found) == 0:
+                return None
+            scores = [
+                -chi2_test(out[j, CHILDREN:].reshape(2, data.n_classes))[2]
+                for j in found
+            ]
+            best = int(found[int(np.argmax(scores))])
+            score = max(scores)
+        elif best < 0:
             return None
-        children = out[found, CHILDREN:].reshape(len(found), 2, data.n_classes)
-        if params.split_score == "raw":
-            scores = out[found, RAW]
-        elif params.split_score == "log_pvalue":
-            scores = np.array([-chi2_test(table)[2] for table in children])
         else:
-            scores = out[found, SCORE]
-        best = int(np.argmax(scores))
-        j = int(found[best])
-        threshold = out[j, THRESHOLD : THRESHOLD + 1].copy()
-        return j, float(scores[best]), children[best], threshold, int(out[j, NAN_CHILD])
+            score = out[best, score_field]
+        return (
+            best,
+            float(score),
+            out[best, CHILDREN:].reshape(2, data.n_classes).copy(),
+            out[best, THRESHOLD : THRESHOLD + 1].copy(),
+            int(out[best, NAN_CHILD]),
+        )
 
     def _streamed_split(self, rows, start, end, parent_impurity):
         """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""

@@ -50,9 +50,9 @@ def test_node_thresholds_matches_naive(impurity, seed):
         total = np.bincount(y[rows], weights=w[rows], minlength=n_classes)
         parent = naive_impurity(total, impurity)
         out = np.empty((len(columns), CHILDREN + 2 * n_classes))
-        node_thresholds(
+        best = node_thresholds(
             columns, order, padding, padding + len(rows), y, w, code, code,
-            min_leaf, code, parent, bool(np.all(w == np.round(w))), out,
+            min_leaf, code, parent, bool(np.all(w == np.round(w))), SCORE, out,
             np.empty((7, n_classes)),
             np.empty(n_classes, dtype=np.intp),
         )  # fmt: skip
@@ -63,6 +63,12 @@ def test_node_thresholds_matches_naive(impurity, seed):
         expected = naive_node_thresholds(
             columns, rows, y, w, n_classes, impurity, min_leaf
         )
+        found = [j for j, want in enumerate(expected) if want is not None]
+        if found:
+            ranked = scores[found]
+            assert best == found[int(np.argmax(ranked))]
+        else:
+            assert best == -1
         for j, want in enumerate(expected):
             if want is None:
                 assert np.isnan(thresholds[j])
