@@ -560,41 +560,12 @@ def partition_rows(order, start, end, slot_of_row, n_children, buffer):
 
 
 @njit(**NJIT)
-def _child_slot(
-    node, codes, numeric, i, kind, feature, map_start, category_child,
-    threshold_start, thresholds, n_children, projection_start, projections,
-    nan_child,
-):  # fmt: skip
-    """Child slot of row ``i`` at ``node``; -1 when the rule does not know it."""
-    k = kind[node]
-    if k == CATEGORICAL:
-        code = codes[i, feature[node]]
-        if code < 0:
-            return -1
-        return category_child[map_start[node] + code]
-    if k == NUMERIC:
-        x = numeric[i, feature[node]]
-    else:
-        x = 0.0
-        start = projection_start[node]
-        for d in range(numeric.shape[1]):
-            x += numeric[i, d] * projections[start + d]
-    if np.isnan(x):
-        return nan_child[node]
-    slot = 0
-    start = threshold_start[node]
-    while slot < n_children[node] - 1 and x > thresholds[start + slot]:
-        slot += 1
-    return slot
-
-
-@njit(**NJIT)
 def traverse(
     codes, numeric, kind, feature, children_start, children, n_children,
     map_start, category_child, threshold_start, thresholds, projection_start,
-    projections, nan_child, default_child, stop_on_unknown, max_depth,
+    projections, nan_child, default_child, stop_on_unknown, paths,
 ):  # fmt: skip
-    """Path of every row from the root to where it stops.
+    """Walk every row from the root to where it stops.
 
     Parameters
     ----------
@@ -606,30 +577,42 @@ def traverse(
     stop_on_unknown : bool
         A row whose value the node's rule does not know stops at the node (True)
         or follows ``default_child`` (False).
-    max_depth : int
-
-    Returns
-    -------
-    paths : ndarray of intp of shape (n_samples, max_depth + 1)
-        Nodes visited, root first, padded with -1.
+    paths : ndarray of intp of shape (n_samples, max_depth + 1) or (n_samples, 1)
+        Receives the nodes visited, root first (the caller fills it with -1); with
+        one column, only the node where each row stops.
     """
     n = codes.shape[0]
-    paths = np.full((n, max_depth + 1), -1, dtype=np.intp)
+    whole_path = paths.shape[1] > 1
     for i in range(n):
         node = 0
         depth = 0
         paths[i, 0] = 0
         while kind[node] != LEAF:
-            slot = _child_slot(
-                node, codes, numeric, i, kind, feature, map_start,
-                category_child, threshold_start, thresholds, n_children,
-                projection_start, projections, nan_child,
-            )  # fmt: skip
+            k = kind[node]
+            slot = -1
+            if k == CATEGORICAL:
+                code = codes[i, feature[node]]
+                if code >= 0:
+                    slot = category_child[map_start[node] + code]
+            else:
+                if k == NUMERIC:
+                    x = numeric[i, feature[node]]
+                else:
+                    x = 0.0
+                    start = projection_start[node]
+                    for d in range(numeric.shape[1]):
+                        x += numeric[i, d] * projections[start + d]
+                if x != x:
+                    slot = nan_child[node]
+                else:
+                    slot = 0
+                    start = threshold_start[node]
+                    while slot < n_children[node] - 1 and x > thresholds[start + slot]:
+                        slot += 1
             if slot < 0:
                 if stop_on_unknown:
                     break
                 slot = default_child[node]
             node = children[children_start[node] + slot]
             depth += 1
-            paths[i, depth] = node
-    return paths
+            paths[i, depth if whole_path else 0] = node

@@ -689,19 +689,17 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             )
 
     # ---------------------------------------------------------------- predict
-    def _paths(self, X):
+    def _paths(self, X, *, whole=True):
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
         codes, numeric = self._encode(columns, fit=False)
         self._check_node_features(numeric)
         return self.tree_.paths(
-            codes, numeric, stop_on_unknown=self.unknown_routing == "stop"
+            codes,
+            numeric,
+            stop_on_unknown=self.unknown_routing == "stop",
+            whole=whole,
         )
-
-    @staticmethod
-    def _last_nodes(paths):
-        depth = np.count_nonzero(paths >= 0, axis=1) - 1
-        return paths[np.arange(len(paths)), depth]
 
     def apply(self, X):
         """Index of the node where each sample ends.
@@ -719,7 +717,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         node : ndarray of intp of shape (n_samples,)
             Index of that node in ``tree_``.
         """
-        return self._last_nodes(self._paths(X))
+        return self._paths(X, whole=False)[:, 0]
 
     def decision_path(self, X):
         """Nodes visited by each sample.
@@ -776,8 +774,11 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         y : ndarray of shape (n_samples,)
             Predicted class labels.
         """
-        proba = self.predict_proba(X)
-        return self.classes_[np.argmax(proba, axis=1)]
+        # a node's class: the argmax of its normalised counts, as predict_proba
+        # gives them to each of its samples
+        value = self.tree_.value
+        node_class = np.argmax(value / value.sum(axis=1, keepdims=True), axis=1)
+        return self.classes_[node_class[self.apply(X)]]
 
     # -------------------------------------------------------------- inspection
     def get_depth(self):

@@ -93,9 +93,12 @@ class Tree:
         start = self.children_start[node]
         return self.children[start : start + self.n_children[node]]
 
-    def paths(self, codes, numeric, *, stop_on_unknown):
-        """Nodes visited by every row, root first, padded with -1."""
-        return traverse(
+    def paths(self, codes, numeric, *, stop_on_unknown, whole=True):
+        """Nodes visited by every row, root first, padded with -1; with
+        ``whole=False`` only the node where each row stops (one column)."""
+        width = self.max_depth + 1 if whole else 1
+        paths = np.full((codes.shape[0], width), -1, dtype=np.intp)
+        traverse(
             codes,
             numeric,
             self.kind,
@@ -112,8 +115,9 @@ class Tree:
             self.nan_child,
             self.default_child,
             stop_on_unknown,
-            self.max_depth,
+            paths,
         )
+        return paths
 
 
 class TreeBuilder:

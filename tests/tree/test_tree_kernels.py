@@ -154,3 +154,20 @@ def test_compiled_max_cut_nodes_match_the_splitter(params, max_categories, monke
             assert_array_equal(
                 getattr(compiled.tree_, field), getattr(plain.tree_, field), field
             )
+
+
+@pytest.mark.parametrize("routing", ["largest_child", "stop"])
+def test_apply_is_the_last_node_of_the_path(routing):
+    """The one-column walk of apply ends where the whole path of decision_path
+    ends, and predict is predict_proba's argmax."""
+    X, y = _mixed_frame(0)
+    tree = PartitionTreeClassifier(unknown_routing=routing).fit(X[:300], y[:300])
+    paths = tree.decision_path(X).toarray()
+    nodes = tree.apply(X)
+    depth = tree.tree_.depth
+    for row, node in enumerate(nodes):
+        visited = np.flatnonzero(paths[row])
+        assert node == visited[np.argmax(depth[visited])]
+    assert_array_equal(
+        tree.predict(X), tree.classes_[np.argmax(tree.predict_proba(X), axis=1)]
+    )
