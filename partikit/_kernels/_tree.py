@@ -58,7 +58,7 @@ THRESHOLD, RAW, SCORE, NAN_CHILD, CHILDREN = 0, 1, 2, 3, 4
 
 @njit(**NJIT, error_model="numpy")
 def node_thresholds(
-    columns, order, start, end, y_codes, weights, search_criterion,
+    columns, use, order, start, end, y_codes, weights, search_criterion,
     node_criterion, min_leaf, score_criterion, parent_impurity, whole_weights,
     score_field, out, scratch, touched,
 ):  # fmt: skip
@@ -80,6 +80,8 @@ def node_thresholds(
     ----------
     columns : ndarray of float64 of shape (n_numeric, n_samples)
         The numeric columns, one per row; NaN for a missing value.
+    use : ndarray of bool of shape (n_numeric,)
+        The columns searched (the others get no threshold).
     order : ndarray of intp of shape (1 + n_numeric, n_samples)
         Row 0: the rows of each node in increasing index; row ``1 + j``: the rows
         of each node sorted by column ``j``, stable, NaN last.
@@ -144,6 +146,8 @@ def node_thresholds(
         out[j, THRESHOLD] = np.nan
         out[j, SCORE] = np.nan
         out[j, NAN_CHILD] = -1.0
+        if not use[j]:
+            continue
         segment = order[1 + j]
         x = columns[j]
         n_known = end

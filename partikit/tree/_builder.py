@@ -12,6 +12,7 @@ the cores of the groupers and discretizers (:mod:`partikit.tree._splitters`).
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
 
@@ -106,6 +107,9 @@ class GrowthParameters:
     chi2_alpha: float | None
     min_second_value_count: float | None
     max_bins: int
+    max_features: int | None = None
+    max_leaf_nodes: int | None = None
+    random_state: np.random.RandomState | None = None
 
     @property
     def impurity(self):
@@ -211,6 +215,7 @@ class _Grower:
             None if params.chi2_alpha is None else math.log10(params.chi2_alpha)
         )
         self.builder = TreeBuilder(data.n_classes)
+        self.rng = params.random_state
         self.n_pruned = 0
         # the numeric columns' thresholds come from one compiled pass per node
         # over rows kept sorted by every column (partition_rows keeps them so)
@@ -457,7 +462,9 @@ class _Grower:
             nan_child=nan_child,
         )
 
-    def _streamed_candidates(self, columns, order, start, end, y, w, parent_impurity):
+    def _streamed_candidates(
+        self, columns, use, order, start, end, y, w, parent_impurity
+    ):
         """Best threshold of least Gini or entropy over ``columns``, all in one
         compiled pass (:func:`node_thresholds`): (index, score, children table,
         threshold, side of the missing values), or None."""
@@ -466,7 +473,8 @@ class _Grower:
         ranked = params.split_score != "log_pvalue"
         score_field = RAW if params.split_score == "raw" else SCORE
         best = node_thresholds(
-            columns, order, start, end, y, w, IMPURITY_CODES[self.numeric_impurity],
+            columns, use, order, start, end, y, w,
+            IMPURITY_CODES[self.numeric_impurity],
             self.code, float(params.min_samples_leaf), self.split_score_code,
             parent_impurity, self.whole_weights, score_field if ranked else -1, out,
             self.threshold_scratch, self.touched,
@@ -493,12 +501,12 @@ class _Grower:
             int(out[best, NAN_CHILD]),
         )
 
-    def _streamed_split(self, rows, start, end, parent_impurity):
+    def _streamed_split(self, rows, start, end, parent_impurity, use):
         """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""
         data = self.data
         if self.params.node_features is None:
             found = self._streamed_candidates(
-                self.columns, self.order, start, end, data.y, data.weights,
+                self.columns, use, self.order, start, end, data.y, data.weights,
                 parent_impurity,
             )  # fmt: skip
             if found is None:
@@ -510,49 +518,70 @@ class _Grower:
                 nan_child=nan_child,
             )  # fmt: skip
         # node PCA: the projections of the node's rows, sorted here
-        points = data.numeric[rows]
-        y, w = data.y[rows], data.weights[rows]
-        basis = _node_basis(points, y, w, data.n_classes, self.params.node_features)
+        points, basis = self._projections(rows, use)
         if len(basis) == 0:
             return None
+        y, w = data.y[rows], data.weights[rows]
         projected = np.ascontiguousarray((points @ basis.T).T)
         order = np.empty((1 + len(basis), len(rows)), dtype=np.intp)
         order[0] = np.arange(len(rows))
         for m, x in enumerate(projected):
             order[1 + m] = np.argsort(x, kind="stable")
         found = self._streamed_candidates(
-            projected, order, 0, len(rows), y, w, parent_impurity
-        )
+            projected, np.ones(len(basis), dtype=bool), order, 0, len(rows), y, w,
+            parent_impurity,
+        )  # fmt: skip
         if found is None:
             return None
         m, score, children_table, thresholds, nan_child = found
         return Split(
             kind=PROJECTION, feature=-1, score=score, n_children=2,
             children_table=children_table, thresholds=thresholds,
-            projection=basis[m], nan_child=nan_child,
+            projection=self._embed(basis[m], use), nan_child=nan_child,
         )  # fmt: skip
 
-    def _numeric_candidates(self, rows, parent_impurity, start, end):
+    def _projections(self, rows, use):
+        """The node's points over the numeric columns in ``use`` and the
+        directions of node PCA among them."""
+        data = self.data
+        points = data.numeric[rows]
+        if not use.all():
+            points = points[:, use]
+        basis = _node_basis(
+            points, data.y[rows], data.weights[rows], data.n_classes,
+            self.params.node_features,
+        )  # fmt: skip
+        return points, basis
+
+    def _embed(self, direction, use):
+        """A direction over the columns in ``use`` as one over every numeric
+        column (zero on the others), as the tree stores it."""
+        if use.all():
+            return direction
+        full = np.zeros(len(use))
+        full[use] = direction
+        return full
+
+    def _numeric_candidates(self, rows, parent_impurity, start, end, use):
+        """Best split of the numeric columns in ``use`` (or of their node PCA
+        projections)."""
         data, params = self.data, self.params
-        if data.numeric.shape[1] == 0:
+        if not use.any():
             return None
         if self.streamed_threshold:
-            return self._streamed_split(rows, start, end, parent_impurity)
+            return self._streamed_split(rows, start, end, parent_impurity, use)
         best = None
         if params.node_features is None:
             candidates = (
-                (data.numeric[rows, j], NUMERIC, j, None)
-                for j in range(data.numeric.shape[1])
+                (data.numeric[rows, j], NUMERIC, int(j), None)
+                for j in np.flatnonzero(use)
             )
         else:
-            points = data.numeric[rows]
-            basis = _node_basis(
-                points, data.y[rows], data.weights[rows], data.n_classes,
-                params.node_features,
-            )  # fmt: skip
+            points, basis = self._projections(rows, use)
             projected = points @ basis.T
             candidates = (
-                (projected[:, m], PROJECTION, -1, basis[m]) for m in range(len(basis))
+                (projected[:, m], PROJECTION, -1, self._embed(basis[m], use))
+                for m in range(len(basis))
             )
         for x, kind, feature, projection in candidates:
             split = self._threshold_split(
@@ -594,11 +623,99 @@ class _Grower:
             or np.count_nonzero(value) < 2
         )
 
+    def _best_split(self, rows, start, end, active, impurity):
+        """The node's best split, or None; ``active`` loses the categorical
+        columns that can no longer split in the subtree.
+
+        With ``max_features``, the active categorical and the numeric columns are
+        drawn in a random order and the first ``max_features`` searched; when
+        none of them splits the node, the others are (as scikit-learn's trees
+        search on until a valid split is found).
+        """
+        if self.params.max_features is None:
+            return self._candidates(
+                rows, start, end, active, self.every_numeric, impurity
+            )
+        n_categorical = len(active)
+        features = np.concatenate(
+            [np.flatnonzero(active), n_categorical + np.arange(len(self.every_numeric))]
+        )
+        drawn = self.rng.permutation(features)
+        k = self.params.max_features
+        for chosen in (drawn[:k], drawn[k:]):
+            if len(chosen) == 0:
+                continue
+            categorical = chosen[chosen < n_categorical]
+            mask = np.zeros(n_categorical, dtype=bool)
+            mask[categorical] = True
+            use = np.zeros(len(self.every_numeric), dtype=bool)
+            use[chosen[chosen >= n_categorical] - n_categorical] = True
+            best = self._candidates(rows, start, end, mask, use, impurity)
+            active[categorical] = mask[categorical]
+            if best is not None:
+                return best
+        return None
+
+    def _candidates(self, rows, start, end, categorical, use, impurity):
+        """Best split among the categorical columns of the mask ``categorical``
+        (updated as ``active`` is) and the numeric columns in ``use``; ties go
+        to the categorical columns."""
+        best = self._categorical_candidates(rows, categorical, impurity, start, end)
+        numeric = self._numeric_candidates(rows, impurity, start, end, use)
+        if numeric is not None and (best is None or numeric.score > best.score):
+            best = numeric
+        return best
+
+    def _evaluate(self, record):
+        """(split, active columns of the subtree, weighted impurity decrease) of
+        a node record, or None for a leaf."""
+        node, start, end, depth, active, value, impurity = record
+        if self._is_leaf(value, depth):
+            return None
+        rows = self.order[0, start:end]
+        active = active.copy()
+        best = self._best_split(rows, start, end, active, impurity)
+        if best is None:
+            return None
+        decrease = impurity - children_impurity(best.children_table, self.code)
+        weighted = value.sum() / self.total_weight * decrease
+        if weighted < self.params.min_impurity_decrease:
+            return None
+        best.default_child = int(np.argmax(best.children_table.sum(axis=1)))
+        return best, active, weighted
+
+    def _split(self, record, best, active):
+        """Split the node of ``record``; returns its children's records."""
+        node, start, end, depth, _, _, _ = record
+        rows = self.order[0, start:end]
+        self.slot_of_row[rows] = self._slots(best, rows)
+        offsets = partition_rows(
+            self.order, start, end, self.slot_of_row, best.n_children, self.buffer
+        )
+        children = []
+        records = []
+        for slot in range(best.n_children):
+            child_start = start + offsets[slot]
+            child_end = start + offsets[slot + 1]
+            child, child_value, child_impurity = self._add_node(
+                self.order[0, child_start:child_end], depth + 1, node
+            )
+            children.append(child)
+            records.append(
+                (
+                    child, child_start, child_end, depth + 1, active, child_value,
+                    child_impurity,
+                )
+            )  # fmt: skip
+        self.builder.set_split(node, best, children)
+        return records
+
     def grow(self):
         data = self.data
         self.order = self._initial_order()
         self.columns = np.ascontiguousarray(data.numeric.T)
         n_numeric = data.numeric.shape[1]
+        self.every_numeric = np.ones(n_numeric, dtype=bool)
         self.threshold_out = np.empty((n_numeric, CHILDREN + 2 * data.n_classes))
         self.threshold_scratch = np.empty((7, data.n_classes))
         self.touched = np.empty(data.n_classes, dtype=np.intp)
@@ -606,50 +723,42 @@ class _Grower:
         if self.compiled_max_cut is not None:
             self._compiled_max_cut_space()
         n_rows = self.order.shape[1]
-        slot_of_row = np.zeros(len(data.y), dtype=np.intp)
-        buffer = np.empty(n_rows, dtype=np.intp)
+        self.slot_of_row = np.zeros(len(data.y), dtype=np.intp)
+        self.buffer = np.empty(n_rows, dtype=np.intp)
         node, value, impurity = self._add_node(self.order[0], 0, -1)
         active = np.ones(data.codes.shape[1], dtype=bool)
-        stack = [(node, 0, n_rows, 0, active, value, impurity)]
-        while stack:
-            node, start, end, depth, active, value, impurity = stack.pop()
-            if self._is_leaf(value, depth):
+        root = (node, 0, n_rows, 0, active, value, impurity)
+        if self.params.max_leaf_nodes is None:
+            stack = [root]
+            while stack:
+                record = stack.pop()
+                found = self._evaluate(record)
+                if found is None:
+                    continue
+                best, active, _ = found
+                # depth first, first child on top of the stack
+                stack.extend(reversed(self._split(record, best, active)))
+            return self.builder
+        # best first: the leaf whose split decreases the weighted impurity most
+        # (ties: the earliest node), a split that would make more leaves than
+        # allowed left out
+        frontier = []
+
+        def push(record):
+            found = self._evaluate(record)
+            if found is not None:
+                best, active, weighted = found
+                heapq.heappush(frontier, (-weighted, record[0], record, best, active))
+
+        push(root)
+        n_leaves = 1
+        while frontier:
+            _, _, record, best, active = heapq.heappop(frontier)
+            if n_leaves + best.n_children - 1 > self.params.max_leaf_nodes:
                 continue
-            rows = self.order[0, start:end]
-            active = active.copy()
-            best = self._categorical_candidates(rows, active, impurity, start, end)
-            numeric = self._numeric_candidates(rows, impurity, start, end)
-            if numeric is not None and (best is None or numeric.score > best.score):
-                best = numeric
-            if best is None:
-                continue
-            decrease = impurity - children_impurity(best.children_table, self.code)
-            weighted = value.sum() / self.total_weight * decrease
-            if weighted < self.params.min_impurity_decrease:
-                continue
-            best.default_child = int(np.argmax(best.children_table.sum(axis=1)))
-            slot_of_row[rows] = self._slots(best, rows)
-            offsets = partition_rows(
-                self.order, start, end, slot_of_row, best.n_children, buffer
-            )
-            children = []
-            pending = []
-            for slot in range(best.n_children):
-                child_start = start + offsets[slot]
-                child_end = start + offsets[slot + 1]
-                child, child_value, child_impurity = self._add_node(
-                    self.order[0, child_start:child_end], depth + 1, node
-                )
-                children.append(child)
-                pending.append(
-                    (
-                        child, child_start, child_end, depth + 1, active, child_value,
-                        child_impurity,
-                    )
-                )  # fmt: skip
-            self.builder.set_split(node, best, children)
-            # depth first, first child on top of the stack
-            stack.extend(reversed(pending))
+            n_leaves += best.n_children - 1
+            for child in self._split(record, best, active):
+                push(child)
         return self.builder
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils import Bunch
+from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
 from partikit._compat import (
@@ -268,6 +268,28 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         is at most ``ccp_alpha``. 0 prunes nothing. The pruning applies to the
         tree as grown, then ``collapse_same_prediction`` to the pruned tree.
         :meth:`cost_complexity_pruning_path` gives the values worth trying.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features searched at each node, as in scikit-learn's trees: an int, a
+        fraction of the features (at least one), ``sqrt`` or ``log2`` of their
+        number, or None for all. At each node the categorical columns still in
+        use and the numeric columns are drawn in a random order (see
+        ``random_state``) and the first ``max_features`` are searched; if none
+        of them splits the node, the others are, so that a node is not left a
+        leaf for an unlucky draw. With ``node_features``, the projections are
+        those of the numeric columns drawn. What makes the trees of a
+        random-forest-like ensemble differ (see :ref:`tree_meta_estimators`).
+    max_leaf_nodes : int or None, default=None
+        Grow the tree best first with at most this many leaves: among the
+        leaves that can be split, the one whose split decreases the weighted
+        impurity most (``N_t / N * (impurity - children impurity)``, ties to the
+        earlier node) is split next, until no leaf is left or splitting one
+        would make more leaves than allowed (a multiway split of ``k`` children
+        adds ``k - 1``; a leaf whose split would not fit is left as is and the
+        next one tried). None grows depth first with no such limit.
+    random_state : int, RandomState instance or None, default=None
+        Draws the order of the features at each node for ``max_features``; an
+        int gives the same tree at every fit. Unused when ``max_features`` is
+        None (the search is then deterministic).
 
     Attributes
     ----------
@@ -377,6 +399,14 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         "unknown_routing": [StrOptions({"largest_child", "stop"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
+        "max_features": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+            StrOptions({"sqrt", "log2"}),
+            None,
+        ],
+        "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+        "random_state": ["random_state"],
     }
 
     def __init__(
@@ -398,6 +428,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         unknown_routing="largest_child",
         class_weight=None,
         ccp_alpha=0.0,
+        max_features=None,
+        max_leaf_nodes=None,
+        random_state=None,
     ):
         self.categorical_features = categorical_features
         self.categorical_split = categorical_split
@@ -415,6 +448,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.unknown_routing = unknown_routing
         self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -598,6 +634,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             chi2_alpha=self.chi2_alpha,
             min_second_value_count=self.min_second_value_count,
             max_bins=self.max_bins,
+            max_features=self._max_features(),
+            max_leaf_nodes=self.max_leaf_nodes,
+            random_state=check_random_state(self.random_state),
         )
         # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
         # collapse (which does not change predictions) then applies to the result
@@ -612,6 +651,28 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
                     self.tree_
                 )
         return self
+
+    def _max_features(self):
+        """``max_features`` as a number of features, or None for all of them."""
+        n_features = self.n_features_in_
+        spec = self.max_features
+        if spec is None:
+            return None
+        if spec == "sqrt":
+            count = int(math.sqrt(n_features))
+        elif spec == "log2":
+            count = int(math.log2(n_features))
+        elif isinstance(spec, Integral):
+            if spec > n_features:
+                raise ValueError(
+                    f"max_features must be at most the number of features "
+                    f"({n_features}); got {spec}."
+                )
+            count = spec
+        else:
+            count = int(spec * n_features)
+        count = max(1, count)
+        return None if count >= n_features else count
 
     def _class_weights(self, y, y_codes, weights):
         """The weight of each class of ``classes_`` under ``class_weight``."""
@@ -776,9 +837,10 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         # a node's class: the argmax of its normalised counts, as predict_proba
         # gives them to each of its samples
+        nodes = self.apply(X)
         value = self.tree_.value
         node_class = np.argmax(value / value.sum(axis=1, keepdims=True), axis=1)
-        return self.classes_[node_class[self.apply(X)]]
+        return self.classes_[node_class[nodes]]
 
     # -------------------------------------------------------------- inspection
     def get_depth(self):

@@ -191,7 +191,7 @@ def _streamed_threshold(x, order, y, w, n_classes, code, min_leaf):
     children)."""
     out = np.empty((1, CHILDREN + 2 * n_classes))
     node_thresholds(
-        x[None, :], np.vstack([np.arange(len(x)), order]), 0, len(x), y, w, code,
+        x[None, :], np.ones(1, dtype=bool), np.vstack([np.arange(len(x)), order]), 0, len(x), y, w, code,
         code, min_leaf, -1, 0.0, bool(np.all(w == np.round(w))), -1, out,
         np.empty((7, n_classes)),
         np.empty(n_classes, dtype=np.intp),

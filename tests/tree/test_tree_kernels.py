@@ -51,7 +51,7 @@ def test_node_thresholds_matches_naive(impurity, seed):
         parent = naive_impurity(total, impurity)
         out = np.empty((len(columns), CHILDREN + 2 * n_classes))
         best = node_thresholds(
-            columns, order, padding, padding + len(rows), y, w, code, code,
+            columns, np.ones(len(columns), dtype=bool), order, padding, padding + len(rows), y, w, code, code,
             min_leaf, code, parent, bool(np.all(w == np.round(w))), SCORE, out,
             np.empty((7, n_classes)),
             np.empty(n_classes, dtype=np.intp),
