@@ -34,3 +34,19 @@ def _disk_cache_available():
 
 
 NJIT = {"cache": _disk_cache_available(), "nogil": True}
+
+
+def is_ready(kernel):
+    """Whether calling ``kernel`` compiles nothing: it is compiled in this process
+    or its machine code is in numba's disk cache (for this source and CPU).
+
+    Reads numba's cache index (a private structure, hence the guard: any change
+    of it answers False, which only costs a caller the wait it would otherwise
+    avoid).
+    """
+    if not hasattr(kernel, "signatures") or kernel.signatures:
+        return True  # compiled, or plain Python (NUMBA_DISABLE_JIT=1)
+    try:
+        return bool(kernel._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - no disk cache, or another numba layout
+        return False

@@ -522,7 +522,7 @@ def node_max_cuts(
 
 
 @njit(**NJIT, error_model="numpy")
-def partition_rows(order, start, end, slot_of_row, n_children, buffer):
+def partition_rows(order, start, end, slot_of_row, offsets, buffer):
     """Split a node's segment of every row of ``order`` into its children's.
 
     Stable: within each child the rows keep their order, so row 0 stays in
@@ -536,31 +536,31 @@ def partition_rows(order, start, end, slot_of_row, n_children, buffer):
     start, end : int
     slot_of_row : ndarray of intp of shape (n_samples,)
         Child of each row of the node (read only at the node's rows).
-    n_children : int
-    buffer : ndarray of intp of shape (n_samples,)
-        Scratch space.
-
-    Returns
-    -------
     offsets : ndarray of intp of shape (n_children + 1,)
+        Receives the children's offsets (the caller's array: an array made
+        here would cost the cold start).
+    buffer : ndarray of intp of shape (n_samples + n_children,)
+        Scratch space.
     """
-    offsets = np.zeros(n_children + 1, dtype=np.intp)
+    n_children = offsets.shape[0] - 1
+    for k in range(n_children + 1):
+        offsets[k] = 0
     for r in range(start, end):
         offsets[slot_of_row[order[0, r]] + 1] += 1
     for k in range(n_children):
         offsets[k + 1] += offsets[k]
-    position = np.empty(n_children, dtype=np.intp)
+    # the next free place of each child, at the end of the buffer
+    position = buffer.shape[0] - n_children
     for row in range(order.shape[0]):
         for k in range(n_children):
-            position[k] = offsets[k]
+            buffer[position + k] = offsets[k]
         for r in range(start, end):
             i = order[row, r]
             slot = slot_of_row[i]
-            buffer[position[slot]] = i
-            position[slot] += 1
+            buffer[buffer[position + slot]] = i
+            buffer[position + slot] += 1
         for r in range(end - start):
             order[row, start + r] = buffer[r]
-    return offsets
 
 
 @njit(**NJIT)

@@ -51,9 +51,9 @@ def test_node_thresholds_matches_naive(impurity, seed):
         parent = naive_impurity(total, impurity)
         out = np.empty((len(columns), CHILDREN + 2 * n_classes))
         best = node_thresholds(
-            columns, np.ones(len(columns), dtype=bool), order, padding, padding + len(rows), y, w, code, code,
-            min_leaf, code, parent, bool(np.all(w == np.round(w))), SCORE, out,
-            np.empty((7, n_classes)),
+            columns, np.ones(len(columns), dtype=bool), order, padding,
+            padding + len(rows), y, w, code, code, min_leaf, code, parent,
+            bool(np.all(w == np.round(w))), SCORE, out, np.empty((7, n_classes)),
             np.empty(n_classes, dtype=np.intp),
         )  # fmt: skip
         thresholds = out[:, THRESHOLD]
@@ -98,9 +98,9 @@ def test_partition_rows_matches_naive(seed):
     n_children = int(rng.integers(1, 5))
     slot_of_row = rng.integers(0, n_children, n).astype(np.intp)
     before = order.copy()
-    offsets = partition_rows(
-        order, start, end, slot_of_row, n_children, np.empty(n, dtype=np.intp)
-    )
+    offsets = np.empty(n_children + 1, dtype=np.intp)
+    buffer = np.empty(n + n_children, dtype=np.intp)
+    partition_rows(order, start, end, slot_of_row, offsets, buffer)
     for row in range(3):
         expected = naive_partition_rows(before[row, start:end], slot_of_row, n_children)
         for k in range(n_children):
@@ -171,3 +171,23 @@ def test_apply_is_the_last_node_of_the_path(routing):
     assert_array_equal(
         tree.predict(X), tree.classes_[np.argmax(tree.predict_proba(X), axis=1)]
     )
+
+
+def test_the_compiled_max_cut_takes_over_mid_fit(monkeypatch):
+    """Not yet compiled nor cached, the compiled max-cut takes over from the
+    splitter after COMPILE_MAX_CUT_AFTER columns: the tree does not change."""
+    X, y = _mixed_frame(1, n_samples=600)
+    with monkeypatch.context() as patch:
+        patch.setattr(_builder, "COMPILED_MAX_CUTS", {})
+        plain = PartitionTreeClassifier().fit(X, y)
+    monkeypatch.setattr(_builder, "is_ready", lambda kernel: False)
+    monkeypatch.setattr(_builder, "COMPILE_MAX_CUT_AFTER", 12)
+    calls = []
+    compiled = _builder.node_max_cuts
+    monkeypatch.setattr(
+        _builder, "node_max_cuts", lambda *args: calls.append(1) or compiled(*args)
+    )
+    switched = PartitionTreeClassifier().fit(X, y)
+    assert 0 < len(calls) < plain.tree_.n_nodes
+    for field in ("kind", "feature", "children", "category_child", "thresholds"):
+        assert_array_equal(getattr(switched.tree_, field), getattr(plain.tree_, field))
