@@ -1,13 +1,17 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Depth-first growth of a partition tree: stopping rules, pre-filters, splits.
+"""Growth of a partition tree (depth first, or best first with a leaf budget):
+stopping rules, pre-filters, splits.
 
-At each node the builder makes the node's tables (per categorical column, the
-class counts of the categories present at the node; per numeric column, one
-sort, its threshold of least impurity streamed over the sorted rows), applies the
-pre-filters, asks the splitter of every remaining attribute for its split, scores
-the splits on one scale (``split_score``) and keeps the best. The splitters call
-the cores of the groupers and discretizers (:mod:`partikit.tree._splitters`).
+The numeric columns are sorted once, at the root, and a node is a segment of
+the rows in each column's order, which every split partitions stably. At each
+node one compiled pass finds the threshold of least impurity of every numeric
+column, another builds the tables of the categorical columns (the categories
+present at the node) and, for the max-cut methods, splits them all; the other
+methods get the node's tables one column at a time through the splitters
+(:mod:`partikit.tree._splitters`), which call the cores of the groupers and
+discretizers. The splits are scored on one scale (``split_score``) and the best
+is kept.
 """
 
 from __future__ import annotations
