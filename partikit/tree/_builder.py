@@ -622,11 +622,14 @@ class _Grower:
         return slots
 
     # ------------------------------------------------------------------- growth
-    def _add_node(self, rows, depth, parent):
-        value = np.bincount(
-            self.data.y[rows], weights=self.data.weights[rows],
-            minlength=self.data.n_classes,
-        )  # fmt: skip
+    def _add_node(self, rows, depth, parent, value=None):
+        """Add a node; ``value``, its class counts, are counted from its rows
+        when not given."""
+        if value is None:
+            value = np.bincount(
+                self.data.y[rows], weights=self.data.weights[rows],
+                minlength=self.data.n_classes,
+            )  # fmt: skip
         impurity = node_impurity(value, self.code)
         return self.builder.add_node(value, impurity, depth, parent), value, impurity
 
@@ -716,8 +719,11 @@ class _Grower:
         for slot in range(best.n_children):
             child_start = start + offsets[slot]
             child_end = start + offsets[slot + 1]
+            # whole weights sum exactly in any order: the split's counts are
+            # the child's
+            counts = best.children_table[slot].copy() if self.whole_weights else None
             child, child_value, child_impurity = self._add_node(
-                self.order[0, child_start:child_end], depth + 1, node
+                self.order[0, child_start:child_end], depth + 1, node, counts
             )
             children.append(child)
             records.append(
