@@ -147,7 +147,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         A string names a method, run with its default settings. Binary:
         ``"maxcut_chi2"``, ``"maxcut_squared_gini"`` (max-cut of the value graph,
         greedy cut and local search, Pereira & Laber), ``"twoing"`` (at most 20
-        classes), ``"exhaustive"`` (at most 20 categories), ``"exact_two_class"``
+        classes; exponential in them: about 1 ms per node of 30 categories at 10
+        classes, 30 ms at 15, 1.3 s at 20), ``"exhaustive"`` (at most 20
+        categories), ``"exact_two_class"``
         (two classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
         ``"sliq_ext"``; those that minimise an impurity minimise the nodes'
         impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
