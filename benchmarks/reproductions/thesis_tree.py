@@ -700,19 +700,22 @@ def report_accuracy(report, data, results, n_repetitions):
         )
     )
     report.add()
-    report.add(
-        f"Within tolerance: {compared - len(outside)} of {compared} compared cells"
-        + (
-            "; outside: "
-            + "; ".join(
-                f"{n} {c} ({d:+.2f} points, bound ±{t:.2f})" for n, c, d, t in outside
-            )
-            if outside
-            else "."
-        )
-    )
+    report.add(_tolerance_line(compared, outside))
     report.add()
     return outside
+
+
+def _tolerance_line(compared, outside):
+    """How many compared cells are within tolerance, and which are not."""
+    if not outside:
+        return f"Within tolerance: {compared} of {compared} compared cells."
+    cells = "; ".join(
+        f"{n} {c} ({d:+.2f} points, bound ±{t:.2f})" for n, c, d, t in outside
+    )
+    return (
+        f"Within tolerance: {compared - len(outside)} of {compared} compared "
+        f"cells; outside: {cells}"
+    )
 
 
 def report_speed(report, data, results):
@@ -1153,17 +1156,7 @@ def report_numeric(report, data, results, n_repetitions):
         )
     )
     report.add()
-    report.add(
-        f"Within tolerance: {compared - len(outside)} of {compared} compared cells"
-        + (
-            "; outside: "
-            + "; ".join(
-                f"{n} {c} ({d:+.2f} points, bound ±{t:.2f})" for n, c, d, t in outside
-            )
-            if outside
-            else "."
-        )
-    )
+    report.add(_tolerance_line(compared, outside))
     report.add()
     return outside
 

@@ -135,6 +135,21 @@ def _interval_sizes(table, cuts):
     return np.add.reduceat(table.sum(axis=1), np.concatenate([[0], cuts]))
 
 
+def _threshold_candidates(values, table, min_leaf):
+    """The class totals, the left side of every threshold between consecutive
+    values (cumulative rows) and which thresholds leave ``min_leaf`` weight on
+    each side; None when there is no valid threshold."""
+    if len(values) < 2:
+        return None
+    total = table.sum(axis=0)
+    lefts = np.ascontiguousarray(np.cumsum(table, axis=0)[:-1])
+    left_size = lefts.sum(axis=1)
+    valid = (left_size >= min_leaf) & (total.sum() - left_size >= min_leaf)
+    if not valid.any():
+        return None
+    return total, lefts, valid
+
+
 def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
     """The binary threshold of least weighted impurity (Gini or entropy).
 
@@ -142,14 +157,10 @@ def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
     leaving less than ``min_leaf`` weight on a side are not. Ties go to the
     smallest threshold. The criterion value is the impurity decrease.
     """
-    if len(values) < 2:
+    candidates = _threshold_candidates(values, table, min_leaf)
+    if candidates is None:
         return NumericSplit(np.zeros(0), 0.0)
-    total = table.sum(axis=0)
-    lefts = np.ascontiguousarray(np.cumsum(table, axis=0)[:-1])
-    left_size = lefts.sum(axis=1)
-    valid = (left_size >= min_leaf) & (total.sum() - left_size >= min_leaf)
-    if not valid.any():
-        return NumericSplit(np.zeros(0), 0.0)
+    total, lefts, valid = candidates
     code = IMPURITY_CODES[impurity]
     impurities = candidate_impurities(lefts, total, code)
     impurities[~valid] = np.inf
@@ -185,14 +196,10 @@ def _criterion_threshold_splitter(name):
     """A numeric splitter scoring thresholds as the categorical ``name`` would."""
 
     def split(values, table, impurity, min_leaf, max_bins):
-        if len(values) < 2:
+        candidates = _threshold_candidates(values, table, min_leaf)
+        if candidates is None:
             return NumericSplit(np.zeros(0), 0.0)
-        total = table.sum(axis=0)
-        lefts = np.ascontiguousarray(np.cumsum(table, axis=0)[:-1])
-        left_size = lefts.sum(axis=1)
-        valid = (left_size >= min_leaf) & (total.sum() - left_size >= min_leaf)
-        if not valid.any():
-            return NumericSplit(np.zeros(0), 0.0)
+        total, lefts, valid = candidates
         criteria = _threshold_criteria(lefts, total, name)
         criteria[~valid] = -np.inf
         best = int(np.argmax(criteria))  # the first maximum: the smallest threshold
