@@ -8,7 +8,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils.class_weight import compute_class_weight, compute_sample_weight
+from sklearn.utils.class_weight import compute_sample_weight
 
 from partikit.tree import PartitionTreeClassifier, export_text
 
@@ -53,9 +53,10 @@ def test_class_weight_multiplies_sample_weight_and_balanced_counts_weights():
     balanced = PartitionTreeClassifier(class_weight="balanced", max_depth=4)
     balanced.fit(X, y, sample_weight)
     classes = np.unique(y)
-    per_class = compute_class_weight(
-        "balanced", classes=classes, y=y, sample_weight=sample_weight
-    )
+    # n / (n_classes * n_c) on the weighted counts (scikit-learn >= 1.6's
+    # compute_class_weight with sample_weight; older ones have no such argument)
+    counts = np.array([sample_weight[y == c].sum() for c in classes])
+    per_class = sample_weight.sum() / (len(classes) * counts)
     expected_weight = sample_weight * per_class[np.searchsorted(classes, y)]
     expected = PartitionTreeClassifier(max_depth=4).fit(X, y, expected_weight)
     _assert_same_trees(balanced, expected)
