@@ -276,7 +276,7 @@ def node_max_cuts(
 ):  # fmt: skip
     """Max-cut split of every categorical column at a node, in one compiled call.
 
-    For each column of ``columns``: the class counts of the categories present
+    For each ``active`` column: the class counts of the categories present
     at the node (increasing category, summed in row order), the thesis's
     pre-filter on the second most frequent category, Pearson's chi2 statistic
     of the table, then the max-cut of the value graph of its non-empty classes
@@ -314,7 +314,7 @@ def node_max_cuts(
     present : ndarray of intp of shape (max_present,)
     table : ndarray of float64 of shape (max_present, n_classes)
     work : ndarray of float64 of shape (max_present^2 + max_present (n_classes
-        + 4) + 2 n_classes,)
+        + 4) + 3 n_classes,)
     side : ndarray of uint8 of shape (max_present,)
         Scratch space; a column with more than ``max_present`` categories at the
         node is ``TOO_MANY``.
