@@ -191,9 +191,9 @@ def _streamed_threshold(x, order, y, w, n_classes, code, min_leaf):
     children)."""
     out = np.empty((1, CHILDREN + 2 * n_classes))
     node_thresholds(
-        x[None, :], np.ones(1, dtype=bool), np.vstack([np.arange(len(x)), order]), 0, len(x), y, w, code,
-        code, min_leaf, -1, 0.0, bool(np.all(w == np.round(w))), -1, out,
-        np.empty((7, n_classes)),
+        x[None, :], np.ones(1, dtype=bool), np.vstack([np.arange(len(x)), order]),
+        0, len(x), y, w, code, code, min_leaf, -1, 0.0,
+        bool(np.all(w == np.round(w))), -1, out, np.empty((7, n_classes)),
         np.empty(n_classes, dtype=np.intp),
     )  # fmt: skip
     return out[0, THRESHOLD], out[0, RAW], out[0, CHILDREN:].reshape(2, n_classes)
