@@ -925,8 +925,9 @@ def naive_threshold_children(x, y_codes, weights, n_classes, threshold):
     return children
 
 
-def naive_node_thresholds(columns, rows, y_codes, weights, n_classes, impurity,
-                          min_leaf):
+def naive_node_thresholds(
+    columns, rows, y_codes, weights, n_classes, impurity, min_leaf
+):
     """Per numeric column of ``rows``: the least-impurity threshold of its known
     values (naive_best_threshold), then the missing rows on the side whose
     children have the least weighted impurity (ties: left). Returns, per column,
