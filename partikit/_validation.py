@@ -403,7 +403,9 @@ def sorting_order(uniques, kind):
     return np.argsort(uniques, kind="stable")
 
 
-def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
+def factorize_column(
+    column, feature_name, *, sort=True, known=None
+) -> FactorizedColumn:
     """Turn one column into sorted categories and integer codes.
 
     A pandas ``category`` column uses its own codes, translated through a lookup
@@ -424,11 +426,22 @@ def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
         them up (transform): sorting a million strings takes about a second. An
         integer column over a small range then has every integer of its range
         as categories, present in the column or not (no count of its values).
+    known : ndarray or None, default=None
+        With ``sort=False``, the categories learned in fit (sorted, the missing
+        value last when seen). An Arrow-backed string column whose values are
+        all among them is looked up in them by pyarrow (``index_in``: a hash
+        table of the known values, probed by each row, a third faster than
+        encoding the rows); its categories are then the known strings. Any
+        other column, or one holding a value unseen in fit, is factorized.
 
     Returns
     -------
     FactorizedColumn
     """
+    if known is not None and not sort:
+        looked_up = _arrow_lookup(column, known)
+        if looked_up is not None:
+            return looked_up
     if isinstance(column, pd.Series) and isinstance(column.dtype, pd.CategoricalDtype):
         uniques = np.asarray(column.cat.categories)
         # a read-only view of the column's own codes (Series.cat.codes copies them)
@@ -455,6 +468,32 @@ def factorize_column(column, feature_name, *, sort=True) -> FactorizedColumn:
     lookup[0] = -1
     lookup[1:][order] = np.arange(len(uniques))
     return FactorizedColumn(uniques[order], raw_codes, lookup, kind)
+
+
+def _arrow_lookup(column, known):
+    """An Arrow-backed string column as codes into the known strings, or None
+    when it is not one or holds a string that is not among them."""
+    if not isinstance(column, pd.Series) or not _arrow_backed(column.dtype):
+        return None
+    strings = [value for value in known if isinstance(value, str)]
+    n_known = len(known) - (1 if len(known) and pd.isna(known[-1]) else 0)
+    if len(strings) != n_known:
+        return None  # numbers in fit: the kinds differ, category_lookup says so
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    values = column.array.__arrow_array__()
+    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        return None
+    index = pc.index_in(values, value_set=pa.array(strings, type=values.type))
+    # a null index is a missing value or a string unseen in fit
+    if index.null_count != values.null_count:
+        return None
+    raw_codes = np.asarray(index.fill_null(-1).to_numpy(), dtype=np.intp)
+    lookup = np.arange(-1, len(strings), dtype=np.intp)
+    return FactorizedColumn(
+        np.array(strings, dtype=object), raw_codes, lookup, STRING_KIND
+    )
 
 
 def append_missing(categories):

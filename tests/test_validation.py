@@ -4,6 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_array_equal
+from sklearn.base import clone
 
 from partikit._validation import (
     _MAX_COUNTED_LABEL_RANGE,
@@ -260,3 +261,65 @@ def test_python_string_columns_factorize_like_pandas(dtype, chunk, monkeypatch):
     assert_array_equal(codes, expected_codes)
     assert_array_equal(uniques, np.asarray(expected_uniques, dtype=object))
     assert uniques.dtype == object
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "large_string[pyarrow]"])
+@pytest.mark.parametrize("fit_missing", [False, True])
+def test_arrow_strings_are_looked_up_in_the_known_categories(dtype, fit_missing):
+    """An Arrow-backed string column whose values were all seen in fit is coded
+    by pyarrow's index_in into the known categories; unseen values, numbers in
+    fit or another dtype take the factorizer, to the same codes."""
+    pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
+    if dtype.startswith("large"):
+        import pyarrow as pa
+
+        dtype = pd.ArrowDtype(pa.large_string())
+    known = np.array(["a", "b", "c"] + ([np.nan] if fit_missing else []), dtype=object)
+    column = pd.Series(["c", None, "a", "a", "b", None], dtype=dtype)
+    looked_up = factorize_column(column, "x", sort=False, known=known)
+    assert list(looked_up.categories) == ["a", "b", "c"]
+    codes = looked_up.lookup[np.asarray(looked_up.raw_codes) + 1]
+    assert_array_equal(codes, [2, -1, 0, 0, 1, -1])
+    # a value unseen in fit: the factorizer, whose codes say the same
+    unseen = pd.Series(["c", "z", None], dtype=dtype)
+    factorized = factorize_column(unseen, "x", sort=False, known=known)
+    values = factorized.categories[factorized.lookup[factorized.raw_codes + 1]]
+    assert list(values[[0, 1]]) == ["c", "z"]
+    assert factorized.lookup[factorized.raw_codes[2] + 1] == -1
+    # numbers in fit: no lookup (category_lookup reports the kinds)
+    numbers = factorize_column(column, "x", sort=False, known=np.array([1.0, 2.0]))
+    assert numbers.kind == "string" and "z" not in list(numbers.categories)
+
+
+def test_arrow_string_transforms_equal_object_transforms():
+    """Groupers, the aggregator and the tree code Arrow-backed strings as they
+    code the same strings in an object column, unseen values included."""
+    pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
+    from partikit.groupers import AttributeAggregator, KhiopsGrouper
+    from partikit.tree import PartitionTreeClassifier
+
+    rng = np.random.default_rng(0)
+    values = rng.choice(list("abcdefgh"), 400).astype(object)
+    values[rng.random(400) < 0.1] = None
+    y = (np.isin(values, list("abc")) + rng.random(400) < 0.8).astype(int)
+    other = rng.choice(list("xy"), 400).astype(object)
+    objects = pd.DataFrame({"v": values, "w": other}, dtype=object)
+    arrow = objects.astype("string[pyarrow]")
+    new = pd.DataFrame({"v": ["a", None, "h"], "w": ["x", "y", "x"]})
+    unseen = pd.DataFrame({"v": ["a", "q"], "w": ["x", "x"]})
+    for estimator in (
+        KhiopsGrouper(handle_unknown="default_group"),
+        AttributeAggregator([["v", "w"]], grouper=KhiopsGrouper()),
+        PartitionTreeClassifier(),
+    ):
+        on_arrow = clone(estimator).fit(arrow, y)
+        on_objects = clone(estimator).fit(objects, y)
+        method = "predict" if hasattr(estimator, "predict") else "transform"
+        for frame in (new, unseen):
+            assert_array_equal(
+                getattr(on_arrow, method)(frame.astype("string[pyarrow]")),
+                getattr(on_objects, method)(frame.astype(object)),
+            )
+    strict = KhiopsGrouper(handle_unknown="error").fit(arrow, y)
+    with pytest.raises(ValueError, match=r"unknown categories in column 'v'.*'q'"):
+        strict.transform(unseen.astype("string[pyarrow]"))

@@ -416,7 +416,9 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     def _encode_column(self, column, j, out):
         """Write the group id of every row of column ``j`` into ``out[:, j]``."""
         name = feature_name(self, j)
-        factorized = factorize_column(column, name, sort=False)
+        factorized = factorize_column(
+            column, name, sort=False, known=self.categories_[j]
+        )
         lookup = category_lookup(
             factorized, self.categories_[j], self.group_ids_[j], self._kinds[j], name
         )

@@ -130,7 +130,7 @@ def member_lookup(member, column, name):
     lookup : ndarray of intp
         The level of each raw code + 1, -1 for a value not seen in fit.
     """
-    factorized = factorize_column(column, name, sort=False)
+    factorized = factorize_column(column, name, sort=False, known=member.categories)
     levels = np.arange(len(member.categories), dtype=np.intp)
     lookup = category_lookup(factorized, member.categories, levels, member.kind, name)
     return factorized.raw_codes, lookup

@@ -532,7 +532,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         for c, j in enumerate(categorical):
             name = feature_name(self, j)
             # predict only looks categories up: no sort of them
-            factorized = factorize_column(columns[j], name, sort=fit)
+            factorized = factorize_column(
+                columns[j], name, sort=fit, known=None if fit else self.categories_[j]
+            )
             if fit:
                 has_missing = bool(np.any(factorized.raw_codes < 0))
                 categories = factorized.categories
