@@ -510,19 +510,8 @@ def accuracy_rows(data, results):
                 rows.append(head + [cell, thesis, "", "", "", ""])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
-            diff = ok = ""
-            if ref is not None:
-                compared += 1
-                delta = mean - ref[0]
-                diff = f"{delta:+.2f}"
-                within = abs(delta) <= tolerance(ref[1])
-                ok = (
-                    f"yes (±{tolerance(ref[1]):.2f})"
-                    if within
-                    else (f"**no** (±{tolerance(ref[1]):.2f})")
-                )
-                if not within:
-                    outside.append((name, label, delta, tolerance(ref[1])))
+            diff, ok = _against_thesis(mean, ref, (name, label), outside)
+            compared += ref is not None
             rows.append(
                 head
                 + [
@@ -703,6 +692,19 @@ def report_accuracy(report, data, results, n_repetitions):
     report.add(_tolerance_line(compared, outside))
     report.add()
     return outside
+
+
+def _against_thesis(mean, ref, cell, outside):
+    """The difference to the thesis's (mean, std) and whether it is within
+    tolerance, as two table cells; a cell outside it joins ``outside``."""
+    if ref is None:
+        return "", ""
+    delta = mean - ref[0]
+    bound = tolerance(ref[1])
+    within = abs(delta) <= bound
+    if not within:
+        outside.append((*cell, delta, bound))
+    return f"{delta:+.2f}", ("yes" if within else "**no**") + f" (±{bound:.2f})"
 
 
 def _tolerance_line(compared, outside):
@@ -1057,15 +1059,8 @@ def numeric_accuracy_rows(data, results):
                 rows.append(head + [cell, thesis, "", "", nominal, "", "", thesis_s])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
-            diff = ok = ""
-            if ref is not None:
-                compared += 1
-                delta = mean - ref[0]
-                diff = f"{delta:+.2f}"
-                within = abs(delta) <= tolerance(ref[1])
-                ok = ("yes" if within else "**no**") + f" (±{tolerance(ref[1]):.2f})"
-                if not within:
-                    outside.append((name, label, delta, tolerance(ref[1])))
+            diff, ok = _against_thesis(mean, ref, (name, label), outside)
+            compared += ref is not None
             rows.append(
                 head
                 + [
