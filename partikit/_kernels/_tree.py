@@ -33,17 +33,22 @@ PROJECTION = 3
 
 
 @njit(**NJIT, error_model="numpy")
-def _children_impurity(rows, criterion, first):
-    """Weighted impurity of two children, rows ``first`` and ``first + 1``."""
+def children_impurity(rows, criterion, first, n_children):
+    """Weighted impurity of the children whose class counts are rows ``first``
+    to ``first + n_children - 1`` of ``rows`` (each row's sum in class order).
+
+    The one computation of a split's impurity: the node kernels score their
+    candidates with it and the builder every other split.
+    """
     n_classes = rows.shape[1]
     total = 0.0
-    for k in range(first, first + 2):
+    for k in range(first, first + n_children):
         size = 0.0
         for c in range(n_classes):
             size += rows[k, c]
         total += size
     value = 0.0
-    for k in range(first, first + 2):
+    for k in range(first, first + n_children):
         size = 0.0
         for c in range(n_classes):
             size += rows[k, c]
@@ -133,6 +138,7 @@ def node_thresholds(
     # an integer passed to another kernel as a variable: a literal argument
     # would compile it once more (cold start)
     trial = start - start + 3
+    two = trial - 1
     best_column = -1
     # scratch rows: the children (0-1), the missing values' counts (2), one
     # value's counts (3), the known values' totals (4), the left side's (5),
@@ -236,7 +242,7 @@ def node_thresholds(
                     for c in range(n_classes):
                         extra = scratch[2, c] if k == slot else 0.0
                         scratch[3 + k, c] = scratch[k, c] + extra
-                value = _children_impurity(scratch, node_criterion, trial)
+                value = children_impurity(scratch, node_criterion, trial, two)
                 if value < best_value:
                     best_value = value
                     nan_child = slot
@@ -247,8 +253,8 @@ def node_thresholds(
                 scratch[3 + k, c] = scratch[k, c] + extra
                 out[j, CHILDREN + k * n_classes + c] = scratch[3 + k, c]
         if score_criterion >= 0:
-            out[j, SCORE] = parent_impurity - _children_impurity(
-                scratch, score_criterion, trial
+            out[j, SCORE] = parent_impurity - children_impurity(
+                scratch, score_criterion, trial, two
             )
         if score_field >= 0 and (
             best_column < 0 or out[j, score_field] > out[best_column, score_field]
@@ -356,14 +362,13 @@ def node_max_cuts(
     best_column = -1
     n_too_many = 0
     for column in range(active.shape[0]):
-        idx = column
-        out[idx, STATUS] = NO_SPLIT
+        out[column, STATUS] = NO_SPLIT
         if not active[column]:
             continue
-        out[idx, CAT_SCORE] = np.nan
-        out[idx, CRITERION] = 0.0
-        out[idx, STATISTIC] = 0.0
-        out[idx, DOF] = 0.0
+        out[column, CAT_SCORE] = np.nan
+        out[column, CRITERION] = 0.0
+        out[column, STATISTIC] = 0.0
+        out[column, DOF] = 0.0
         column_codes = codes[column]
         n = 0
         for r in range(start, end):
@@ -378,7 +383,7 @@ def node_max_cuts(
         if n > max_present:
             for k in range(max_present):
                 position[present[k]] = -1
-            out[idx, STATUS] = TOO_MANY
+            out[column, STATUS] = TOO_MANY
             n_too_many += 1
             continue
         # increasing categories, as a table over all of them would list them
@@ -398,10 +403,10 @@ def node_max_cuts(
             table[position[column_codes[i]], y_codes[i]] += weights[i]
         for k in range(n):
             position[present[k]] = -1
-            children_of[idx, 0, k] = present[k]
-        out[idx, N_PRESENT] = n
+            children_of[column, 0, k] = present[k]
+        out[column, N_PRESENT] = n
         if n < 2:
-            out[idx, STATUS] = DROPPED
+            out[column, STATUS] = DROPPED
             active[column] = False
             continue
         first = -1.0
@@ -417,7 +422,7 @@ def node_max_cuts(
             elif size > second:
                 second = size
         if second < min_second:
-            out[idx, STATUS] = DROPPED
+            out[column, STATUS] = DROPPED
             active[column] = False
             continue
         # Pearson's chi2 as sum_k n_k sum_c (p_kc - q_c)^2 / q_c
@@ -435,8 +440,8 @@ def node_max_cuts(
                     d = table[k, c] / size - q
                     term += d * d / q
             statistic += size * term
-        out[idx, STATISTIC] = statistic
-        out[idx, DOF] = (n - 1) * (n_kept - 1)
+        out[column, STATISTIC] = statistic
+        out[column, DOF] = (n - 1) * (n_kept - 1)
         if n_kept < 2:
             continue
         graph = work[: n * n].reshape(n, n)
@@ -496,7 +501,7 @@ def node_max_cuts(
             kids[1, c] = 0.0
         for k in range(n):
             child = 0 if side[k] == side[0] else 1
-            children_of[idx, 1, k] = child
+            children_of[column, 1, k] = child
             for c in range(n_classes):
                 kids[child, c] += table[k, c]
         small = False
@@ -504,18 +509,18 @@ def node_max_cuts(
             size = 0.0
             for c in range(n_classes):
                 size += kids[child, c]
-                out[idx, CAT_CHILDREN + child * n_classes + c] = kids[child, c]
+                out[column, CAT_CHILDREN + child * n_classes + c] = kids[child, c]
             small = small or size < min_leaf
         if small:
             continue
-        out[idx, STATUS] = CANDIDATE
-        out[idx, CRITERION] = cut * scale
+        out[column, STATUS] = CANDIDATE
+        out[column, CRITERION] = cut * scale
         if score_criterion >= 0:
-            out[idx, CAT_SCORE] = parent_impurity - _children_impurity(
-                kids, score_criterion, zero
+            out[column, CAT_SCORE] = parent_impurity - children_impurity(
+                kids, score_criterion, zero, zero + 2
             )
         if score_field >= 0 and (
-            best_column < 0 or out[idx, score_field] > out[best_column, score_field]
+            best_column < 0 or out[column, score_field] > out[best_column, score_field]
         ):
             best_column = column
     return best_column, n_too_many

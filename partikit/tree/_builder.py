@@ -48,6 +48,7 @@ from partikit._kernels._tree import (
     node_thresholds,
     partition_rows,
 )
+from partikit._kernels._tree import children_impurity as impurity_of_children
 from partikit._stats import chi2_test, log10_chi2_sf
 from partikit._tables import merge_rows
 from partikit.tree._splitters import (
@@ -147,14 +148,10 @@ class Split:
 
 
 def children_impurity(children_table, code):
-    """Weighted impurity of the children (rows of ``children_table``)."""
-    sizes = children_table.sum(axis=1)
-    total = sizes.sum()
-    return sum(
-        size / total * node_impurity(row, code)
-        for size, row in zip(sizes, children_table, strict=True)
-        if size > 0
-    )
+    """Weighted impurity of the children (rows of ``children_table``), as the
+    node kernels compute it."""
+    table = np.ascontiguousarray(children_table, dtype=np.float64)
+    return impurity_of_children(table, code, 0, len(table))
 
 
 def _score(children_table, raw, split_score, parent_impurity):
@@ -521,41 +518,39 @@ class _Grower:
     def _streamed_split(self, rows, start, end, parent_impurity, use):
         """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""
         data = self.data
+        basis = None
         if self.params.node_features is None:
             found = self._streamed_candidates(
                 self.columns, use, self.order, start, end, data.y, data.weights,
                 parent_impurity,
             )  # fmt: skip
-            if found is None:
+        else:
+            # node PCA: the projections of the node's rows, sorted here
+            points, basis = self._projections(rows, use)
+            if len(basis) == 0:
                 return None
-            feature, score, children_table, thresholds, nan_child = found
-            return Split(
-                kind=NUMERIC, feature=feature, score=score, n_children=2,
-                children_table=children_table, thresholds=thresholds,
-                nan_child=nan_child,
+            projected = np.ascontiguousarray((points @ basis.T).T)
+            order = np.empty((1 + len(basis), len(rows)), dtype=np.intp)
+            order[0] = np.arange(len(rows))
+            for m, x in enumerate(projected):
+                order[1 + m] = np.argsort(x, kind="stable")
+            found = self._streamed_candidates(
+                projected, np.ones(len(basis), dtype=bool), order, 0, len(rows),
+                data.y[rows], data.weights[rows], parent_impurity,
             )  # fmt: skip
-        # node PCA: the projections of the node's rows, sorted here
-        points, basis = self._projections(rows, use)
-        if len(basis) == 0:
-            return None
-        y, w = data.y[rows], data.weights[rows]
-        projected = np.ascontiguousarray((points @ basis.T).T)
-        order = np.empty((1 + len(basis), len(rows)), dtype=np.intp)
-        order[0] = np.arange(len(rows))
-        for m, x in enumerate(projected):
-            order[1 + m] = np.argsort(x, kind="stable")
-        found = self._streamed_candidates(
-            projected, np.ones(len(basis), dtype=bool), order, 0, len(rows), y, w,
-            parent_impurity,
-        )  # fmt: skip
         if found is None:
             return None
-        m, score, children_table, thresholds, nan_child = found
+        index, score, children_table, thresholds, nan_child = found
         return Split(
-            kind=PROJECTION, feature=-1, score=score, n_children=2,
-            children_table=children_table, thresholds=thresholds,
-            projection=self._embed(basis[m], use), nan_child=nan_child,
-        )  # fmt: skip
+            kind=NUMERIC if basis is None else PROJECTION,
+            feature=index if basis is None else -1,
+            score=score,
+            n_children=2,
+            children_table=children_table,
+            thresholds=thresholds,
+            projection=None if basis is None else self._embed(basis[index], use),
+            nan_child=nan_child,
+        )
 
     def _projections(self, rows, use):
         """The node's points over the numeric columns in ``use`` and the
