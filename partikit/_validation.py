@@ -250,6 +250,10 @@ def factorize(column):
         # to the same codes and values (its missing values are NaN or pd.NA).
         column = np.asarray(column.array)
     n_rows = len(column)
+    if _arrow_backed(dtype):
+        encoded = _arrow_factorize(column)
+        if encoded is not None:
+            return encoded
     if n_rows <= _FACTORIZE_CHUNK or _arrow_backed(dtype):
         # pyarrow's dictionary encoding hashes into a table of the distinct
         # values, not of the rows: whole, it is a third faster than by chunks
@@ -281,6 +285,98 @@ def factorize(column):
             out=codes[start : start + len(chunk_codes)],
         )
     return codes, np.asarray(seen)
+
+
+#: Rows per thread, at least, when an Arrow column is encoded or looked up by slices.
+_MIN_ARROW_ROWS_PER_THREAD = 1 << 18
+#: The threads of :func:`_arrow_slices`: (process id, number, executor), made at
+#: first use.
+_arrow_threads = (None, 0, None)
+
+
+def _arrow_slices(column, work):
+    """Run ``work(values, start)`` on row slices of an Arrow string column, in threads.
+
+    pyarrow's hash kernels (``dictionary_encode``, ``index_in``) run in one
+    thread and release the GIL; a column of at least twice
+    ``_MIN_ARROW_ROWS_PER_THREAD`` rows is cut into one slice per thread, up to
+    pyarrow's CPU count (``pyarrow.set_cpu_count``). The threads are kept for
+    the process (new threads cost pyarrow's allocator about a quarter of the
+    time saved), and made anew in a forked child.
+
+    Returns
+    -------
+    results : list or None
+        ``work``'s results by slice (``start``: the slice's first row); None
+        for a column that is not Arrow strings, or too short to share out.
+    """
+    global _arrow_threads
+    if not isinstance(column, pd.Series) or not _arrow_backed(column.dtype):
+        return None
+    import pyarrow as pa
+
+    n_threads = min(pa.cpu_count(), len(column) // _MIN_ARROW_ROWS_PER_THREAD)
+    if n_threads < 2:
+        return None
+    values = column.array.__arrow_array__()
+    if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        return None
+    import os
+    from concurrent.futures import ThreadPoolExecutor
+
+    pid, size, pool = _arrow_threads
+    if pid != os.getpid() or size < n_threads:
+        pool = ThreadPoolExecutor(n_threads, thread_name_prefix="partikit-arrow")
+        _arrow_threads = (os.getpid(), n_threads, pool)
+    bounds = np.linspace(0, len(values), n_threads + 1).astype(np.intp)
+    slices = [
+        values.slice(start, n)
+        for start, n in zip(bounds[:-1], np.diff(bounds), strict=True)
+    ]
+    return list(pool.map(work, slices, bounds[:-1]))
+
+
+def _arrow_factorize(column):
+    """Codes and uniques of an Arrow-backed string column, encoded by slices in
+    threads (:func:`_arrow_slices`); None when it cannot be shared out.
+
+    Each thread dictionary-encodes its slice; the slices' dictionaries are
+    united in row order, and each slice's indices are translated into the
+    united codes. The codes and uniques are ``pd.factorize``'s: the categories
+    in the order of their first row, -1 for a missing value (1M rows of 1,000
+    strings: 10 ms in 2 threads, against 16 ms).
+    """
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    def encode(part, start):
+        # a chunked slice is encoded into one dictionary that all its chunks share
+        encoded = pc.dictionary_encode(part).combine_chunks()
+        return encoded.dictionary, encoded.indices.fill_null(-1).to_numpy()
+
+    sliced = _arrow_slices(column, encode)
+    if sliced is None:
+        return None
+    codes = np.empty(len(column), dtype=np.intp)
+    uniques = sliced[0][0]
+    start = 0
+    for dictionary, indices in sliced:
+        position = pc.index_in(dictionary, value_set=uniques)
+        new = position.is_null().to_numpy(zero_copy_only=False)
+        lookup = position.fill_null(0).to_numpy().astype(np.intp)
+        if new.any():
+            lookup[new] = len(uniques) + np.arange(int(new.sum()))
+            uniques = pa.concat_arrays([uniques, dictionary.filter(new)])
+        # index -1 (missing) takes the appended -1 (mode="wrap"); a few
+        # milliseconds, most of them the first writes to the codes' pages
+        np.take(
+            np.append(lookup, -1),
+            indices,
+            mode="wrap",
+            out=codes[start : start + len(indices)],
+        )
+        start += len(indices)
+    return codes, uniques.to_numpy(zero_copy_only=False)
 
 
 def _arrow_backed(dtype):
@@ -485,11 +581,21 @@ def _arrow_lookup(column, known):
     values = column.array.__arrow_array__()
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         return None
-    index = pc.index_in(values, value_set=pa.array(strings, type=values.type))
-    # a null index is a missing value or a string unseen in fit
-    if index.null_count != values.null_count:
+    value_set = pa.array(strings, type=values.type)
+
+    raw_codes = np.empty(len(values), dtype=np.intp)
+
+    def look_up(part, start):
+        index = pc.index_in(part, value_set=value_set)
+        # a null index is a missing value or a string unseen in fit
+        found = index.null_count == part.null_count
+        if found:
+            raw_codes[start : start + len(part)] = index.fill_null(-1).to_numpy()
+        return found
+
+    found = _arrow_slices(column, look_up) or [look_up(values, 0)]
+    if not all(found):
         return None
-    raw_codes = np.asarray(index.fill_null(-1).to_numpy(), dtype=np.intp)
     lookup = np.arange(-1, len(strings), dtype=np.intp)
     return FactorizedColumn(
         np.array(strings, dtype=object), raw_codes, lookup, STRING_KIND

@@ -8,6 +8,7 @@ from sklearn.base import clone
 
 from partikit._validation import (
     _MAX_COUNTED_LABEL_RANGE,
+    _arrow_backed,
     _encode_labels,
     check_classification_y,
     factorize_column,
@@ -289,6 +290,76 @@ def test_arrow_strings_are_looked_up_in_the_known_categories(dtype, fit_missing)
     # numbers in fit: no lookup (category_lookup reports the kinds)
     numbers = factorize_column(column, "x", sort=False, known=np.array([1.0, 2.0]))
     assert numbers.kind == "string" and "z" not in list(numbers.categories)
+
+
+@pytest.fixture
+def arrow_in_threads(monkeypatch):
+    """Arrow string columns of a few rows shared out to 3 threads."""
+    pa = pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
+    import partikit._validation as validation
+
+    monkeypatch.setattr(validation, "_MIN_ARROW_ROWS_PER_THREAD", 4)
+    n_cpus = pa.cpu_count()
+    pa.set_cpu_count(3)
+    yield validation
+    pa.set_cpu_count(n_cpus)
+
+
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "str", "large_string"])
+@pytest.mark.parametrize("n_chunks", [1, 4])
+def test_arrow_strings_factorized_in_threads_like_pandas(
+    arrow_in_threads, dtype, n_chunks
+):
+    """Check that an Arrow string column encoded by slices in threads gets
+    pd.factorize's codes and uniques (first-row order, -1 missing), whatever its
+    chunks, and that a lookup by slices finds or misses as the whole does."""
+    import pyarrow as pa
+
+    validation = arrow_in_threads
+    rng = np.random.default_rng(1)
+    values = rng.choice(["b", "a", "c", "d", None], size=40).astype(object)
+    values[:10] = "a"  # the first slice lacks the later categories
+    values[35] = "late"  # one category seen only in the last slice
+    if dtype == "large_string":
+        dtype = pd.ArrowDtype(pa.large_string())
+    elif dtype == "str" and not _arrow_backed(pd.Series(["a"], dtype="str").dtype):
+        pytest.skip("this pandas' 'str' dtype is not Arrow-backed")
+    column = pd.Series(values, dtype=dtype)
+    if n_chunks > 1:
+        chunked = pa.chunked_array(np.array_split(values, n_chunks), type=pa.string())
+        column = pd.Series(pd.arrays.ArrowExtensionArray(chunked))
+    assert validation._arrow_factorize(column) is not None  # shared out
+    codes, uniques = validation.factorize(column)
+    expected_codes, expected_uniques = pd.factorize(column, use_na_sentinel=True)
+    assert_array_equal(codes, expected_codes)
+    assert_array_equal(uniques, np.asarray(expected_uniques, dtype=object))
+    known = np.array(sorted(set(uniques)), dtype=object)
+    looked_up = factorize_column(column, "x", sort=False, known=known)
+    assert_array_equal(
+        looked_up.lookup[looked_up.raw_codes + 1],
+        np.searchsorted(known, uniques)[codes].astype(np.intp) * (codes >= 0)
+        - (codes < 0),
+    )
+    # "late" unseen in fit: the last slice misses, and the factorizer takes over
+    fewer = known[known != "late"]
+    factorized = factorize_column(column, "x", sort=False, known=fewer)
+    assert "late" in list(factorized.categories)
+
+
+def test_arrow_threads_are_made_anew_after_a_fork(arrow_in_threads):
+    """A forked child does not wait on its parent's threads (which it lacks)."""
+    import multiprocessing
+
+    validation = arrow_in_threads
+    column = pd.Series(["a", "b", None, "c"] * 5, dtype="string[pyarrow]")
+    validation.factorize(column)  # the parent's threads exist
+    try:
+        context = multiprocessing.get_context("fork")
+    except ValueError:
+        pytest.skip("no fork on this platform")
+    with context.Pool(1) as pool:
+        codes, uniques = pool.apply_async(validation.factorize, (column,)).get(30)
+    assert_array_equal(codes, pd.factorize(column)[0])
 
 
 def test_arrow_string_transforms_equal_object_transforms():
