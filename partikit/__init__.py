@@ -10,6 +10,7 @@ trees whose splits are exactly those partitions.
 
 import warnings
 
+from partikit._column_tables import ColumnTables, JointTable, column_tables
 from partikit._kernels._config import NJIT
 from partikit._report import Report, report
 from partikit._version import __version__
@@ -39,6 +40,8 @@ __all__ = [
     "AttributeAggregator",
     "BlockOptDiscretizer",
     "CHAIDGrouper",
+    "ColumnTables",
+    "JointTable",
     "KhiopsDiscretizer",
     "KhiopsGrouper",
     "MDLPDiscretizer",
@@ -46,5 +49,6 @@ __all__ = [
     "PartitionTreeClassifier",
     "Report",
     "__version__",
+    "column_tables",
     "report",
 ]

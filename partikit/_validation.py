@@ -821,6 +821,123 @@ def resolve_count(count, total) -> float:
     return float(count) * float(total)
 
 
+#: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
+#: categorical; a numpy object column is decided by its values.
+_CATEGORICAL_KINDS = "USb"
+#: ``pd.api.types.infer_dtype`` (missing values skipped) of an object column of
+#: real numbers: ints and floats, numpy's or Python's, not bools; "empty" for a
+#: column of missing values only, numeric as an all-NaN float column is.
+_NUMBER_TYPES = frozenset({"integer", "floating", "mixed-integer-float", "empty"})
+
+
+def is_categorical_column(column):
+    """Whether ``categorical_features="from_dtype"`` makes a column categorical.
+
+    A DataFrame's object column is categorical: pandas gives numbers a numeric
+    dtype, so object is a choice. A numpy object array's column, such as a
+    meta-estimator's ``np.asarray(df, dtype=object)`` holds, is numeric when its
+    non-missing values are all real numbers, so that it gets the mask of the
+    DataFrame's own dtypes.
+    """
+    dtype = column.dtype
+    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype, pd.BooleanDtype)):
+        return True
+    kind = getattr(dtype, "kind", "O")
+    if kind == "O":
+        if isinstance(column, pd.Series):
+            return True
+        return pd.api.types.infer_dtype(column, skipna=True) not in _NUMBER_TYPES
+    return kind in _CATEGORICAL_KINDS
+
+
+def numeric_values(column, name):
+    """A column as float64 (NaN missing); a clear error for strings or infinity."""
+    if isinstance(column, np.ndarray) and column.dtype == np.float64:
+        values = column
+    elif isinstance(column, pd.Series):
+        try:
+            values = column.to_numpy(dtype=np.float64, na_value=np.nan)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Column {name!r} is treated as numeric but holds non-numeric "
+                f"values ({exc}); list it in categorical_features."
+            ) from exc
+    else:
+        try:
+            values = np.asarray(
+                pd.to_numeric(pd.Series(column), errors="raise"), dtype=np.float64
+            )
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                f"Column {name!r} is treated as numeric but holds non-numeric "
+                f"values ({exc}); list it in categorical_features."
+            ) from exc
+    if np.isinf(values).any():
+        raise ValueError(
+            f"Input X contains infinity in numeric column {name!r}; a numeric value "
+            "must be finite (NaN is a missing value)."
+        )
+    return values
+
+
+def categorical_mask(spec, columns, names):
+    """Which columns are categorical, by a ``categorical_features`` value.
+
+    Parameters
+    ----------
+    spec : "from_dtype", "all", array-like of int, str or bool, or None
+        ``"from_dtype"``: :func:`is_categorical_column` of each column;
+        ``"all"``: every column; None: none; else column indices, names or a
+        boolean mask.
+    columns : list
+        The columns, as :func:`check_categorical_X` returns them.
+    names : list of str
+        The feature names (``x0, x1, ...`` without names).
+
+    Returns
+    -------
+    mask : ndarray of bool of shape (n_features,)
+    """
+    n_features = len(columns)
+    if spec is None:
+        return np.zeros(n_features, dtype=bool)
+    if isinstance(spec, str):
+        if spec == "all":
+            return np.ones(n_features, dtype=bool)
+        return np.array([is_categorical_column(c) for c in columns], dtype=bool)
+    # object dtype keeps a mixed list such as [0, "d"] as ints and strings
+    items = list(np.asarray(spec, dtype=object).ravel())
+    if items and all(isinstance(item, (bool, np.bool_)) for item in items):
+        if len(items) != n_features:
+            raise ValueError(
+                f"categorical_features as a boolean mask must have "
+                f"{n_features} entries (one per feature), got {len(items)}."
+            )
+        return np.array(items, dtype=bool)
+    mask = np.zeros(n_features, dtype=bool)
+    for item in items:
+        if isinstance(item, str):
+            if item not in names:
+                raise ValueError(
+                    f"categorical_features names {item!r}, which is not a "
+                    f"feature of X; features: {names}."
+                )
+            mask[names.index(item)] = True
+        elif isinstance(item, (numbers.Integral, np.integer)):
+            if not -n_features <= item < n_features:
+                raise ValueError(
+                    f"categorical_features index {item} is out of range for X "
+                    f"with {n_features} features."
+                )
+            mask[item] = True
+        else:
+            raise ValueError(
+                "categorical_features must hold column indices, column names "
+                f"or booleans; got {item!r}."
+            )
+    return mask
+
+
 def feature_name(estimator, j) -> str:
     """Name of feature ``j``: ``feature_names_in_[j]``, else ``x{j}``."""
     names = getattr(estimator, "feature_names_in_", None)

@@ -13,11 +13,19 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._column_tables import NUMERIC, count_tables
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, interval_labels
-from partikit._kernels._multisplit import segment_sums, value_table
+from partikit._kernels._multisplit import segment_sums
+from partikit._partial import (
+    check_classes,
+    check_tables,
+    forget_chunks,
+    partial_tables,
+    set_input_features,
+)
 from partikit._tables import check_table, midpoints
 from partikit._validation import (
     check_classification_y,
@@ -135,11 +143,85 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         self : object
             The fitted discretizer.
         """
-        X = check_numeric_X(self, X, reset=True)
+        forget_chunks(self)
+        tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
+        return self._fit_tables(tables)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, sample_weight=None, classes=None):
+        """Learn the cut points from one more chunk of rows.
+
+        The chunk's value tables are added to those of the chunks before it
+        (since the last ``fit``), and the cuts learned anew from the sum: after
+        every call the discretizer is the one ``fit`` gives on all the chunks
+        so far, concatenated (same cut points and outputs).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The chunk; the same columns in every call.
+        y : array-like of shape (n_samples,)
+            Its class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights of its rows.
+        classes : array-like of shape (n_classes,), default=None
+            Every class label the chunks may hold, on the first call (a later
+            call may repeat it): a label outside it raises a ``ValueError``.
+            ``classes_`` holds the classes seen so far, as ``fit`` would.
+
+        Returns
+        -------
+        self : object
+            The discretizer fitted on every chunk so far. Until the chunks hold
+            two classes it is not fitted, and the call raises ``ValueError``
+            (the chunk is counted).
+        """
+        first = not hasattr(self, "_partial_tables")
+        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
+        self._partial_tables = partial_tables(self, tables, classes, first)
+        return self._fit_tables(self._partial_tables)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_tables(self, tables):
+        """Learn the cut points of every column from its counted value table.
+
+        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight,
+        categorical_features=None))``: tables counted elsewhere (by chunks, in
+        other processes, on a cluster) and added give the discretizer that
+        ``fit`` gives on all their rows.
+
+        Parameters
+        ----------
+        tables : ColumnTables
+            From :func:`~partikit.column_tables`, every column counted as
+            numeric, with a target of two classes or more.
+
+        Returns
+        -------
+        self : object
+            The fitted discretizer.
+        """
+        forget_chunks(self)
+        check_tables(self, tables, NUMERIC)
+        return self._fit_tables(tables)
+
+    def _count(self, X, y, sample_weight, *, reset, min_classes):
+        """The :class:`ColumnTables` of a checked (X, y, sample_weight)."""
+        X = check_numeric_X(self, X, reset=reset)
         check_lengths(self, [X], y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
-        y_codes, classes = check_classification_y(y, sample_weight)
-        return self._fit_prepared(X, y_codes, classes, sample_weight)
+        y_codes, classes = check_classification_y(
+            y, sample_weight, min_classes=min_classes
+        )
+        return self._count_checked(X, y_codes, classes, sample_weight)
+
+    def _count_checked(self, X, y_codes, classes, sample_weight):
+        names = [feature_name(self, j) for j in range(X.shape[1])]
+        return count_tables(
+            [X[:, j] for j in range(X.shape[1])], names,
+            hasattr(self, "feature_names_in_"), y_codes, classes, sample_weight,
+            np.zeros(X.shape[1], dtype=bool), n_jobs=self.n_jobs,
+        )  # fmt: skip
 
     def _fit_prepared(self, X, y_codes, classes, sample_weight):
         """Fit on X, y and ``sample_weight`` that the caller has checked itself.
@@ -163,14 +245,26 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         -------
         self : object
         """
-        self.classes_ = classes
+        forget_chunks(self)
+        tables = self._count_checked(X, y_codes, classes, sample_weight)
+        return self._fit_tables(tables, stacklevel=6)
+
+    def _fit_tables(self, tables, stacklevel=5):
+        """Fit from tables whose columns and names are already checked.
+
+        ``stacklevel`` of the columns' warnings: 5 for the public methods (this
+        method, the public one and its ``_fit_context`` wrapper between
+        ``fit_columns`` and the caller).
+        """
+        set_input_features(self, tables)
+        check_classes(tables)
+        self.classes_ = tables.classes
         self._start_fit()
         fitted = fit_columns(
             self._fit_column,
-            ((X[:, j], j, y_codes, sample_weight) for j in range(X.shape[1])),
+            ((tables.values[j], tables.tables[j], j) for j in range(tables.n_features)),
             self.n_jobs,
-            # one frame more than fit_columns assumes: fit calls this method
-            stacklevel=5,
+            stacklevel=stacklevel,
         )
         self.bin_edges_ = np.empty(len(fitted), dtype=object)
         for j, f in enumerate(fitted):
@@ -183,41 +277,13 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         self._end_fit()
         return self
 
-    def _fit_column(self, x, j, y_codes, sample_weight):
+    def _fit_column(self, values, table, j):
         name = feature_name(self, j)
         n_classes = len(self.classes_)
-        # + 0.0 turns -0.0 into 0.0: they are one value.
-        x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
-        missing = np.isnan(x)
-        keep = ~missing
-        weights = None
-        if sample_weight is not None:
-            positive = sample_weight > 0
-            keep &= positive
-            missing &= positive
-            weights = sample_weight[keep]
-        every_row = bool(keep.all())
-        kept = x if every_row else x[keep]
-        if weights is None:
-            # Rows of equal value add up to the same integer counts in any
-            # order, so the unstable sort (4 times faster on a million floats)
-            # gives the same table; float weights keep the stable order, the
-            # order of their sums.
-            order = np.argsort(kept)
-        else:
-            order = np.argsort(kept, kind="stable")
-        values, table = value_table(
-            kept,
-            order,
-            np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp),
-            None if weights is None else np.ascontiguousarray(weights, np.float64),
-            n_classes,
-        )
-        missing_row = np.bincount(
-            y_codes[missing],
-            weights=None if sample_weight is None else sample_weight[missing],
-            minlength=n_classes,
-        ).astype(np.float64)
+        missing_row = table[-1]
+        # (rows of zero weight add no value to a column's table: every row has
+        # weight)
+        table = table[:-1]
         messages = []
         if len(values) == 0:
             messages.append(

@@ -13,15 +13,26 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._column_tables import (
+    CATEGORICAL,
+    count_categorical,
+    count_tables,
+)
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
 from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, members_label
 from partikit._kernels._tables import apply_lookup
+from partikit._partial import (
+    check_classes,
+    check_tables,
+    forget_chunks,
+    partial_tables,
+    set_input_features,
+)
 from partikit._stats import weight_of_evidence
-from partikit._tables import build_table, check_table, merge_rows
+from partikit._tables import check_table, merge_rows
 from partikit._validation import (
-    NUMERIC_KIND,
     append_missing,
     category_lookup,
     check_categorical_X,
@@ -30,7 +41,6 @@ from partikit._validation import (
     check_sample_weight,
     factorize_column,
     feature_name,
-    small_integer_range,
 )
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
@@ -66,66 +76,15 @@ class PreparedColumn(NamedTuple):
     table : ndarray of float64 of shape (len(categories) + 1, n_classes)
         Their class counts, the missing values' last; rows of zero weight are
         dropped by ``fit`` as for any column.
+    ordered_categories : ndarray or None, default=None
+        The categories of a pandas ordered ``Categorical`` column, in their
+        order; None for any other column.
     """
 
     categories: np.ndarray
     kind: str
     table: np.ndarray
-
-
-#: Cells of a table indexed by an integer column's values counted directly
-#: when the column is short (longer columns may have as many cells as rows).
-_MIN_DIRECT_CELLS = 1 << 16
-
-
-def column_table(column, name, y_codes, sample_weight, n_classes):
-    """Categories of a column and their contingency table, the missing row last.
-
-    An integer column whose range of values makes a table no larger than the
-    column (``range x n_classes`` cells at most the number of rows) is counted
-    through its values in one pass: a row of the table per value of the range,
-    the values absent from the column left empty (the caller drops empty rows),
-    with no codes, no ``bincount`` of the values and no lookup. Any other column
-    is factorized first (:func:`~partikit._validation.factorize_column`). Both
-    give the same table rows, summed in row order.
-
-    Parameters
-    ----------
-    column : pandas Series or 1-D ndarray
-    name : str
-        The column's name, for error messages.
-    y_codes : ndarray of intp of shape (n_samples,)
-    sample_weight : ndarray of float64 of shape (n_samples,) or None
-    n_classes : int
-
-    Returns
-    -------
-    categories : ndarray
-        Sorted values, one per table row but the last.
-    kind : {"string", "numeric"}
-    table : ndarray of float64 of shape (len(categories) + 1, n_classes)
-        The last row counts the missing values.
-    """
-    span = small_integer_range(
-        column, max(len(y_codes), _MIN_DIRECT_CELLS) // max(n_classes, 1)
-    )
-    if span is not None:
-        values, low, n_values = span
-        table = build_table(
-            values, y_codes, sample_weight, n_values + 1, n_classes, offset=low
-        )
-        categories = (np.arange(n_values) + low).astype(values.dtype)
-        return categories, NUMERIC_KIND, table
-    factorized = factorize_column(column, name)
-    table = build_table(
-        factorized.raw_codes,
-        y_codes,
-        sample_weight,
-        len(factorized.categories) + 1,
-        n_classes,
-        lookup=factorized.lookup,
-    )
-    return factorized.categories, factorized.kind, table
+    ordered_categories: np.ndarray | None = None
 
 
 def _ordered_categories(column):
@@ -254,12 +213,96 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
         self : object
             The fitted grouper.
         """
-        columns = check_categorical_X(self, X, reset=True)
-        self._start_fit()
+        forget_chunks(self)
+        tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
+        return self._fit_tables(tables)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, sample_weight=None, classes=None):
+        """Learn the groups from one more chunk of rows.
+
+        The chunk's tables are added to those of the chunks before it (since
+        the last ``fit``), and the groups learned anew from the sum: after
+        every call the grouper is the one ``fit`` gives on all the chunks so
+        far, concatenated (same categories, groups and outputs).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The chunk; the same columns in every call.
+        y : array-like of shape (n_samples,)
+            Its class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights of its rows.
+        classes : array-like of shape (n_classes,), default=None
+            Every class label the chunks may hold, on the first call (a later
+            call may repeat it): a label outside it raises a ``ValueError``.
+            ``classes_`` holds the classes seen so far, as ``fit`` would.
+
+        Returns
+        -------
+        self : object
+            The grouper fitted on every chunk so far. Until the chunks hold two
+            classes it is not fitted, and the call raises ``ValueError`` (the
+            chunk is counted).
+        """
+        first = not hasattr(self, "_partial_tables")
+        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
+        self._partial_tables = partial_tables(self, tables, classes, first)
+        return self._fit_tables(self._partial_tables)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_tables(self, tables):
+        """Learn the groups of every column from its counted table.
+
+        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight,
+        categorical_features="all"))``: tables counted elsewhere (by chunks,
+        in other processes, on a cluster) and added give the grouper that
+        ``fit`` gives on all their rows.
+
+        Parameters
+        ----------
+        tables : ColumnTables
+            From :func:`~partikit.column_tables`, every column counted as
+            categorical, with a target of two classes or more.
+
+        Returns
+        -------
+        self : object
+            The fitted grouper.
+        """
+        forget_chunks(self)
+        check_tables(self, tables, CATEGORICAL)
+        return self._fit_tables(tables)
+
+    def _count(self, X, y, sample_weight, *, reset, min_classes):
+        """The :class:`ColumnTables` of a checked (X, y, sample_weight)."""
+        columns = check_categorical_X(self, X, reset=reset)
         check_lengths(self, columns, y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
-        y_codes, classes = check_classification_y(y, sample_weight)
-        return self._fit_columns(columns, y_codes, classes, sample_weight)
+        y_codes, classes = check_classification_y(
+            y, sample_weight, min_classes=min_classes
+        )
+        names = [feature_name(self, j) for j in range(len(columns))]
+        return count_tables(
+            columns, names, hasattr(self, "feature_names_in_"), y_codes, classes,
+            sample_weight, np.ones(len(columns), dtype=bool), n_jobs=self.n_jobs,
+        )  # fmt: skip
+
+    def _fit_tables(self, tables):
+        """Fit from tables whose columns and names are already checked."""
+        set_input_features(self, tables)
+        check_classes(tables)
+        self._start_fit()
+        columns = [
+            PreparedColumn(values, kind, table, ordered)
+            for values, kind, table, ordered in zip(
+                tables.values, tables.value_kinds, tables.tables,
+                tables.ordered_categories, strict=True,
+            )
+        ]  # fmt: skip
+        # fit_columns, this method, the public method, its _fit_context wrapper
+        return self._fit_columns(columns, None, tables.classes, None, stacklevel=6)
 
     def _fit_prepared(self, columns, names, y_codes, classes, sample_weight):
         """Fit on columns some of which come with their table already counted.
@@ -293,7 +336,7 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
         self._start_fit()
         return self._fit_columns(columns, y_codes, classes, sample_weight)
 
-    def _fit_columns(self, columns, y_codes, classes, sample_weight):
+    def _fit_columns(self, columns, y_codes, classes, sample_weight, stacklevel=5):
         self.classes_ = classes
         if self.encode == "woe" and len(self.classes_) != 2:
             raise ValueError(
@@ -306,8 +349,7 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
             ((column, j, y_codes, sample_weight, n_classes)
              for j, column in enumerate(columns)),
             self.n_jobs,
-            # one frame more than fit_columns assumes: fit calls this method
-            stacklevel=5,
+            stacklevel=stacklevel,
         )  # fmt: skip
         self.categories_ = [f.categories for f in fitted]
         self.group_ids_ = [f.group_ids for f in fitted]
@@ -329,11 +371,12 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
         name = feature_name(self, j)
         if isinstance(column, PreparedColumn):
-            categories, kind, table = column
+            categories, kind, table, ordered = column
         else:
-            categories, kind, table = column_table(
+            categories, kind, table = count_categorical(
                 column, name, y_codes, sample_weight, n_classes
             )
+            ordered = _ordered_categories(column)
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0
@@ -347,7 +390,7 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
         if has_missing:
             categories = append_missing(categories)
         n_known = len(categories) - has_missing
-        context = ColumnContext(j, name, _ordered_categories(column), has_missing)
+        context = ColumnContext(j, name, ordered, has_missing)
         order = self._category_order(categories[:n_known], context)
         if order is not None:
             rows = np.concatenate([order, np.arange(n_known, len(categories))])

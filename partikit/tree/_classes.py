@@ -8,7 +8,6 @@ import math
 from numbers import Integral, Real
 
 import numpy as np
-import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import Bunch, check_random_state
@@ -23,6 +22,7 @@ from partikit._compat import (
 )
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._validation import (
+    categorical_mask,
     category_lookup,
     check_categorical_X,
     check_classification_y,
@@ -30,6 +30,7 @@ from partikit._validation import (
     check_sample_weight,
     factorize_column,
     feature_name,
+    numeric_values,
     resolve_count,
 )
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
@@ -40,62 +41,6 @@ from partikit.tree._pruning import (
 )
 from partikit.tree._splitters import SPLITTERS
 from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
-
-#: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
-#: categorical; a numpy object column is decided by its values.
-_CATEGORICAL_KINDS = "USb"
-#: ``pd.api.types.infer_dtype`` (missing values skipped) of an object column of
-#: real numbers: ints and floats, numpy's or Python's, not bools; "empty" for a
-#: column of missing values only, numeric as an all-NaN float column is.
-_NUMBER_TYPES = frozenset({"integer", "floating", "mixed-integer-float", "empty"})
-
-
-def _is_categorical_column(column):
-    """Whether ``categorical_features="from_dtype"`` makes a column categorical.
-
-    A DataFrame's object column is categorical: pandas gives numbers a numeric
-    dtype, so object is a choice. A numpy object array's column, such as a
-    meta-estimator's ``np.asarray(df, dtype=object)`` holds, is numeric when its
-    non-missing values are all real numbers, so that it gets the mask of the
-    DataFrame's own dtypes.
-    """
-    dtype = column.dtype
-    if isinstance(dtype, (pd.CategoricalDtype, pd.StringDtype, pd.BooleanDtype)):
-        return True
-    kind = getattr(dtype, "kind", "O")
-    if kind == "O":
-        if isinstance(column, pd.Series):
-            return True
-        return pd.api.types.infer_dtype(column, skipna=True) not in _NUMBER_TYPES
-    return kind in _CATEGORICAL_KINDS
-
-
-def _numeric_values(column, name):
-    """A column as float64 (NaN missing); a clear error for strings or infinity."""
-    if isinstance(column, pd.Series):
-        try:
-            values = column.to_numpy(dtype=np.float64, na_value=np.nan)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"Column {name!r} is treated as numeric but holds non-numeric "
-                f"values ({exc}); list it in categorical_features."
-            ) from exc
-    else:
-        try:
-            values = np.asarray(
-                pd.to_numeric(pd.Series(column), errors="raise"), dtype=np.float64
-            )
-        except (TypeError, ValueError) as exc:
-            raise ValueError(
-                f"Column {name!r} is treated as numeric but holds non-numeric "
-                f"values ({exc}); list it in categorical_features."
-            ) from exc
-    if np.isinf(values).any():
-        raise ValueError(
-            f"Input X contains infinity in numeric column {name!r}; a numeric value "
-            "must be finite (NaN is a missing value)."
-        )
-    return values
 
 
 def _own_copy(method, name):
@@ -464,44 +409,8 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ input
     def _categorical_mask(self, columns):
-        n_features = len(columns)
-        spec = self.categorical_features
-        if spec is None:
-            return np.zeros(n_features, dtype=bool)
-        if isinstance(spec, str):  # "from_dtype", the only string allowed
-            return np.array([_is_categorical_column(c) for c in columns], dtype=bool)
-        # object dtype keeps a mixed list such as [0, "d"] as ints and strings
-        items = list(np.asarray(spec, dtype=object).ravel())
-        if items and all(isinstance(item, (bool, np.bool_)) for item in items):
-            if len(items) != n_features:
-                raise ValueError(
-                    f"categorical_features as a boolean mask must have "
-                    f"{n_features} entries (one per feature), got {len(items)}."
-                )
-            return np.array(items, dtype=bool)
-        mask = np.zeros(n_features, dtype=bool)
-        names = [feature_name(self, j) for j in range(n_features)]
-        for item in items:
-            if isinstance(item, str):
-                if item not in names:
-                    raise ValueError(
-                        f"categorical_features names {item!r}, which is not a "
-                        f"feature of X; features: {names}."
-                    )
-                mask[names.index(item)] = True
-            elif isinstance(item, (Integral, np.integer)):
-                if not -n_features <= item < n_features:
-                    raise ValueError(
-                        f"categorical_features index {item} is out of range for X "
-                        f"with {n_features} features."
-                    )
-                mask[item] = True
-            else:
-                raise ValueError(
-                    "categorical_features must hold column indices, column names "
-                    f"or booleans; got {item!r}."
-                )
-        return mask
+        names = [feature_name(self, j) for j in range(len(columns))]
+        return categorical_mask(self.categorical_features, columns, names)
 
     def _check_split_parameters(self, n_classes):
         # the limits of the string methods; a grouper instance checks its own
@@ -550,7 +459,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             )
             codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
         for c, j in enumerate(numeric):
-            values[:, c] = _numeric_values(columns[j], feature_name(self, j))
+            values[:, c] = numeric_values(columns[j], feature_name(self, j))
         return codes, values
 
     # -------------------------------------------------------------------- fit

@@ -1,0 +1,665 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Column tables: the additive statistics every transformer learns from.
+
+Stage 1 of every fit (ARCHITECTURE section 1) as a public object. A
+:class:`ColumnTables` holds, for each column of X, its contingency table:
+categories x classes for a categorical column, distinct values x classes (in
+increasing value order) for a numeric one, the missing values in a last row.
+The table of a union of row chunks is the sum of the chunks' tables, so
+``column_tables(A) + column_tables(B)`` equals ``column_tables(A and B)`` (new
+categories, values and classes extend it): ``partial_fit`` and Dask only
+change how the tables are built, never the algorithms that read them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator
+
+from partikit._kernels._multisplit import value_table
+from partikit._tables import build_table
+from partikit._validation import (
+    NUMERIC_KIND,
+    STRING_KIND,
+    categorical_mask,
+    check_categorical_X,
+    check_classification_y,
+    check_sample_weight,
+    factorize_column,
+    numeric_values,
+    small_integer_range,
+    sorting_order,
+)
+
+#: Kinds of the columns of a :class:`ColumnTables`.
+CATEGORICAL = "categorical"
+NUMERIC = "numeric"
+
+#: Cells of a table indexed by an integer column's values counted directly
+#: when the column is short (longer columns may have as many cells as rows).
+_MIN_DIRECT_CELLS = 1 << 16
+
+
+def count_categorical(column, name, y_codes, sample_weight, n_classes):
+    """Categories of a column and their contingency table, the missing row last.
+
+    An integer column whose range of values makes a table no larger than the
+    column (``range x n_classes`` cells at most the number of rows) is counted
+    through its values in one pass: a row of the table per value of the range,
+    the values absent from the column left empty, with no codes, no
+    ``bincount`` of the values and no lookup. Any other column is factorized
+    first (:func:`~partikit._validation.factorize_column`). Both give the same
+    table rows, summed in row order. Categories of zero weight keep an empty row
+    (a fit drops them, as it drops any category absent from its rows).
+
+    Parameters
+    ----------
+    column : pandas Series or 1-D ndarray
+    name : str
+        The column's name, for error messages.
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+
+    Returns
+    -------
+    categories : ndarray
+        Sorted values, one per table row but the last.
+    kind : {"string", "numeric"}
+    table : ndarray of float64 of shape (len(categories) + 1, n_classes)
+        The last row counts the missing values.
+    """
+    span = small_integer_range(
+        column, max(len(y_codes), _MIN_DIRECT_CELLS) // max(n_classes, 1)
+    )
+    if span is not None:
+        values, low, n_values = span
+        table = build_table(
+            values, y_codes, sample_weight, n_values + 1, n_classes, offset=low
+        )
+        categories = (np.arange(n_values) + low).astype(values.dtype)
+        return categories, NUMERIC_KIND, table
+    factorized = factorize_column(column, name)
+    table = build_table(
+        factorized.raw_codes,
+        y_codes,
+        sample_weight,
+        len(factorized.categories) + 1,
+        n_classes,
+        lookup=factorized.lookup,
+    )
+    return factorized.categories, factorized.kind, table
+
+
+def count_numeric(x, y_codes, sample_weight, n_classes):
+    """Distinct values of a numeric column and their table, the missing row last.
+
+    Rows of zero weight are left out (their values are not values of the
+    column), and -0.0 is 0.0.
+
+    Parameters
+    ----------
+    x : ndarray of float64 of shape (n_samples,)
+        NaN: missing.
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+
+    Returns
+    -------
+    values : ndarray of float64
+        The distinct values, increasing.
+    table : ndarray of float64 of shape (len(values) + 1, n_classes)
+        Class counts of each value, in value order, then of the missing values.
+    """
+    # + 0.0 turns -0.0 into 0.0: they are one value.
+    x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
+    missing = np.isnan(x)
+    keep = ~missing
+    weights = None
+    if sample_weight is not None:
+        positive = sample_weight > 0
+        keep &= positive
+        missing &= positive
+        weights = sample_weight[keep]
+    every_row = bool(keep.all())
+    kept = x if every_row else x[keep]
+    if weights is None:
+        # Rows of equal value add up to the same integer counts in any order,
+        # so the unstable sort (4 times faster on a million floats) gives the
+        # same table; float weights keep the stable order, the order of their
+        # sums.
+        order = np.argsort(kept)
+    else:
+        order = np.argsort(kept, kind="stable")
+    values, table = value_table(
+        kept,
+        order,
+        np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp),
+        None if weights is None else np.ascontiguousarray(weights, np.float64),
+        n_classes,
+    )
+    missing_row = np.bincount(
+        y_codes[missing],
+        weights=None if sample_weight is None else sample_weight[missing],
+        minlength=n_classes,
+    ).astype(np.float64)
+    return values, np.vstack([table, missing_row[None, :]])
+
+
+class ColumnTables:
+    """The contingency table of every column of (X, y): what partikit fits from.
+
+    Built by :func:`column_tables`; read by the ``fit_tables`` method of every
+    grouper, discretizer and :class:`~partikit.groupers.AttributeAggregator`,
+    whose ``fit`` is ``fit_tables(column_tables(X, y, sample_weight))``.
+    Tables are additive: ``a + b`` is the tables of the rows of ``a`` and of
+    ``b`` together (new categories, values and classes extend them), exactly
+    so with integer weights (or none), to the rounding of the sums with
+    fractional weights. ``sum(parts)`` works too. The object holds numpy arrays
+    only: it pickles to about the size of its tables.
+
+    Parameters
+    ----------
+    feature_names : array-like of str
+        The columns' names (``x0, x1, ...`` for an array without names).
+    has_feature_names : bool
+        Whether the names came from X (a DataFrame): a transformer fitted from
+        the tables then has ``feature_names_in_``.
+    classes : ndarray or None
+        The sorted class labels seen with positive weight; None for tables
+        counted without a target (one count column).
+    kinds : list of {"categorical", "numeric"}
+        How each column was counted.
+    values : list of ndarray
+        Per column: the sorted categories (missing excluded) of a categorical
+        column; the distinct values (float64, increasing) of a numeric one.
+    tables : list of ndarray of float64 of shape (len(values[j]) + 1, n_classes)
+        Per column: the class counts (weighted) of each value, in the order of
+        ``values[j]``, the missing values' last. A value seen only with zero
+        weight has an empty row.
+    value_kinds : list of {"string", "numeric"} or None
+        Per categorical column: whether its categories are strings or numbers
+        (a column whose kind changes at transform is reported); None for a
+        numeric column.
+    ordered_categories : list of ndarray or None
+        Per column: the categories of a pandas ordered ``Categorical`` column,
+        in their order (CHAID's ordinal predictors); None otherwise.
+    joint : dict or None, default=None
+        Joint tables of sets of columns (:func:`column_tables`'s ``joint``),
+        keyed by the tuple of their column indices: each a
+        :class:`JointTable`.
+
+    See Also
+    --------
+    column_tables : Count the tables of (X, y).
+
+    Notes
+    -----
+    Each parameter is kept as the attribute of the same name.
+    """
+
+    def __init__(
+        self, *, feature_names, has_feature_names, classes, kinds, values, tables,
+        value_kinds, ordered_categories, joint=None,
+    ):  # fmt: skip
+        self.feature_names = np.asarray(feature_names, dtype=object)
+        self.has_feature_names = bool(has_feature_names)
+        self.classes = classes
+        self.kinds = list(kinds)
+        self.values = list(values)
+        self.tables = list(tables)
+        self.value_kinds = list(value_kinds)
+        self.ordered_categories = list(ordered_categories)
+        self.joint = dict(joint or {})
+
+    @property
+    def n_features(self):
+        """Number of columns."""
+        return len(self.kinds)
+
+    @property
+    def n_classes(self):
+        """Number of table columns (1 without a target)."""
+        return 1 if self.classes is None else len(self.classes)
+
+    def __repr__(self):
+        target = "no target" if self.classes is None else f"{len(self.classes)} classes"
+        columns = ", ".join(
+            f"{name!r} ({kind}, {len(values)} values)"
+            for name, kind, values in zip(
+                self.feature_names, self.kinds, self.values, strict=True
+            )
+        )
+        joint = f"; joint tables of {list(self.joint)}" if self.joint else ""
+        return f"ColumnTables({target}: {columns}{joint})"
+
+    def __radd__(self, other):
+        # sum(parts) starts from 0
+        if isinstance(other, int) and other == 0:
+            return self
+        return NotImplemented
+
+    def __add__(self, other):
+        """The tables of both sets of rows (see the class docstring)."""
+        if not isinstance(other, ColumnTables):
+            return NotImplemented
+        if list(self.feature_names) != list(other.feature_names) or (
+            self.kinds != other.kinds
+        ):
+            raise ValueError(
+                "These tables count other columns and cannot be added: "
+                f"{_describe(self)} against {_describe(other)}."
+            )
+        if (self.classes is None) != (other.classes is None):
+            raise ValueError(
+                "Tables counted with a target and tables counted without one "
+                "cannot be added."
+            )
+        classes, columns_a, columns_b = _merge_classes(self.classes, other.classes)
+        n_classes = 1 if classes is None else len(classes)
+        values, tables, value_kinds, ordered = [], [], [], []
+        for j in range(self.n_features):
+            name = self.feature_names[j]
+            if self.ordered_categories[j] is None:
+                same = other.ordered_categories[j] is None
+            else:
+                same = other.ordered_categories[j] is not None and np.array_equal(
+                    self.ordered_categories[j], other.ordered_categories[j]
+                )
+            if not same:
+                raise ValueError(
+                    f"Column {name!r} is an ordered categorical column with other "
+                    "categories in one set of rows than in the other; give it the "
+                    "same categories in every chunk."
+                )
+            kind = _merged_value_kind(self, other, j)
+            merged, rows_a, rows_b = _merge_values(
+                self.values[j], other.values[j], kind
+            )
+            table = np.zeros((len(merged) + 1, n_classes))
+            table[np.ix_(np.append(rows_a, len(merged)), columns_a)] += self.tables[j]
+            table[np.ix_(np.append(rows_b, len(merged)), columns_b)] += other.tables[j]
+            values.append(merged)
+            tables.append(table)
+            value_kinds.append(kind)
+            ordered.append(self.ordered_categories[j])
+        if set(self.joint) != set(other.joint):
+            raise ValueError(
+                "These tables hold joint tables of other sets of columns "
+                f"({sorted(self.joint)} against {sorted(other.joint)}) and cannot "
+                "be added."
+            )
+        joint = {
+            members: self.joint[members].merge(
+                other.joint[members], columns_a, columns_b, n_classes
+            )
+            for members in self.joint
+        }
+        return ColumnTables(
+            feature_names=self.feature_names,
+            has_feature_names=self.has_feature_names,
+            classes=classes,
+            kinds=self.kinds,
+            values=values,
+            tables=tables,
+            value_kinds=value_kinds,
+            ordered_categories=ordered,
+            joint=joint,
+        )
+
+
+class JointTable:
+    """The contingency table of the value combinations of a set of columns.
+
+    Each parameter is kept as the attribute of the same name.
+
+    Parameters
+    ----------
+    members : tuple of int
+        The columns, in increasing order.
+    values : list of ndarray
+        Each member's sorted categories (missing excluded).
+    value_kinds : list of {"string", "numeric"}
+    codes : ndarray of intp of shape (n_combinations, n_members)
+        Each combination seen (with any weight) as the position of each
+        member's value in ``values`` (``len(values[m])``: missing), rows in
+        increasing lexicographic order.
+    table : ndarray of float64 of shape (n_combinations, n_classes)
+        The class counts (weighted) of each combination.
+    """
+
+    def __init__(self, members, values, value_kinds, codes, table):
+        self.members = tuple(members)
+        self.values = list(values)
+        self.value_kinds = list(value_kinds)
+        self.codes = codes
+        self.table = table
+
+    def merge(self, other, columns_a, columns_b, n_classes):
+        """The joint table of both sets of rows.
+
+        Parameters
+        ----------
+        other : JointTable
+            Of the same columns.
+        columns_a, columns_b : ndarray of intp
+            The column of the merged classes of each of this table's classes,
+            and of ``other``'s.
+        n_classes : int
+            Number of merged classes.
+
+        Returns
+        -------
+        merged : JointTable
+            The combinations of both, each once, in lexicographic order.
+        """
+        values, kinds, codes_a, codes_b = [], [], [], []
+        for m in range(len(self.members)):
+            kind = _pick_kind(
+                self.value_kinds[m], other.value_kinds[m], self.values[m],
+                other.values[m], f"x{self.members[m]}",
+            )  # fmt: skip
+            merged, rows_a, rows_b = _merge_values(
+                self.values[m], other.values[m], kind
+            )
+            # the missing value stays last
+            codes_a.append(np.append(rows_a, len(merged))[self.codes[:, m]])
+            codes_b.append(np.append(rows_b, len(merged))[other.codes[:, m]])
+            values.append(merged)
+            kinds.append(kind)
+        codes = np.vstack([np.column_stack(codes_a), np.column_stack(codes_b)]).astype(
+            np.intp
+        )
+        stacked = np.zeros((len(codes), n_classes))
+        stacked[np.ix_(np.arange(len(self.codes)), columns_a)] = self.table
+        stacked[np.ix_(len(self.codes) + np.arange(len(other.codes)), columns_b)] = (
+            other.table
+        )
+        unique, inverse = _unique_rows(codes, [len(v) + 1 for v in values])
+        table = np.zeros((len(unique), n_classes))
+        np.add.at(table, inverse, stacked)
+        return JointTable(self.members, values, kinds, unique, table)
+
+
+def _describe(tables):
+    return str(
+        [f"{n} ({k})" for n, k in zip(tables.feature_names, tables.kinds, strict=True)]
+    )
+
+
+def _merge_classes(a, b):
+    """The union of two class arrays and where each one's columns go."""
+    if a is None:
+        return None, np.zeros(1, dtype=np.intp), np.zeros(1, dtype=np.intp)
+    if len(a) == len(b) and np.array_equal(a, b):
+        columns = np.arange(len(a))
+        return a, columns, columns
+    try:
+        classes = np.union1d(a, b)
+    except TypeError as exc:
+        raise ValueError(
+            f"The class labels of the two tables cannot be sorted together ({exc}): "
+            f"{a.tolist()!r} and {b.tolist()!r}."
+        ) from exc
+    return (
+        classes,
+        np.searchsorted(classes, a).astype(np.intp),
+        np.searchsorted(classes, b).astype(np.intp),
+    )
+
+
+def _pick_kind(kind_a, kind_b, values_a, values_b, name):
+    """The value kind of a merged categorical column (an empty side has none)."""
+    if len(values_a) == 0:
+        return kind_b
+    if len(values_b) == 0 or kind_a == kind_b:
+        return kind_a
+    raise TypeError(
+        f"Column {name!r} holds strings in one set of rows and numbers in the "
+        "other; the categories of a column must be all strings or all numbers."
+    )
+
+
+def _merged_value_kind(a, b, j):
+    if a.kinds[j] == NUMERIC:
+        return None
+    return _pick_kind(
+        a.value_kinds[j], b.value_kinds[j], a.values[j], b.values[j],
+        a.feature_names[j],
+    )  # fmt: skip
+
+
+def _merge_values(a, b, kind):
+    """The sorted union of two sorted value arrays, and where each one's go."""
+    if len(a) == len(b) and (a is b or np.array_equal(a, b)):
+        rows = np.arange(len(a))
+        return a, rows, rows
+    if kind == STRING_KIND:
+        union = pd.unique(np.concatenate([a.astype(object), b.astype(object)]))
+        merged = union[sorting_order(union, STRING_KIND)]
+        index = pd.Index(merged)
+        return merged, index.get_indexer(a), index.get_indexer(b)
+    merged = np.union1d(a, b)
+    return (
+        merged,
+        np.searchsorted(merged, a).astype(np.intp),
+        np.searchsorted(merged, b).astype(np.intp),
+    )
+
+
+def _unique_rows(codes, sizes):
+    """Distinct rows of a code matrix, in lexicographic order, and the inverse."""
+    if np.prod(np.asarray(sizes, dtype=float)) < 2.0**62:
+        keys = np.ravel_multi_index(codes.T, sizes) if len(codes) else codes[:, 0]
+        unique_keys, inverse = np.unique(keys, return_inverse=True)
+        unique = np.column_stack(np.unravel_index(unique_keys, sizes)).astype(np.intp)
+        return unique.reshape(len(unique_keys), len(sizes)), inverse.ravel()
+    unique, inverse = np.unique(codes, axis=0, return_inverse=True)
+    return unique.astype(np.intp), inverse.ravel()
+
+
+class _Counter(BaseEstimator):
+    """What :func:`column_tables` validates X against (names and width)."""
+
+
+def column_tables(
+    X, y=None, sample_weight=None, *, categorical_features="from_dtype", joint=None,
+    n_jobs=None,
+):  # fmt: skip
+    """Count the contingency table of every column of X against y.
+
+    Stage 1 of every partikit fit, as an object that adds up: the tables of
+    row chunks summed are the tables of all their rows. Fit a transformer
+    from them with its ``fit_tables`` method (``fit`` is
+    ``fit_tables(column_tables(X, y, sample_weight))``); build them by chunks,
+    in other processes or on a cluster, and add them with ``+``.
+
+    Read more in the :ref:`User Guide <large_data>`.
+
+    Parameters
+    ----------
+    X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+        The columns; NaN, None and ``pd.NA`` are missing values (the last row
+        of each table).
+    y : array-like of shape (n_samples,), default=None
+        Class labels; None counts the rows only (one count column), which an
+        unsupervised :class:`~partikit.groupers.AttributeAggregator` needs.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Frequency weights; rows of zero weight add nothing but the categories
+        they hold (an empty row, dropped by a fit).
+    categorical_features : "from_dtype", "all", array-like of int, str or bool, \
+            or None, default="from_dtype"
+        Which columns are counted as categorical (categories x classes), the
+        others as numeric (distinct values x classes). ``"from_dtype"``: as
+        :class:`~partikit.tree.PartitionTreeClassifier` decides (for a
+        DataFrame, the object, ``category``, string and bool columns);
+        ``"all"``: every column (a grouper groups integer columns too); None:
+        none (for a discretizer).
+    joint : list of lists of str or int, default=None
+        Sets of categorical columns whose joint table (the table of their value
+        combinations, :class:`JointTable`) is counted too: what an
+        :class:`~partikit.groupers.AttributeAggregator` learns its aggregates
+        from.
+    n_jobs : int or None, default=None
+        Columns counted in parallel (threads); None means 1.
+
+    Returns
+    -------
+    tables : ColumnTables
+        The tables of every column (and of the ``joint`` sets).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit import column_tables
+    >>> from partikit.groupers import KhiopsGrouper
+    >>> X = pd.DataFrame({"city": ["a", "b", "a", "c"] * 25})
+    >>> y = [0, 1, 0, 1] * 25
+    >>> tables = column_tables(X[:50], y[:50]) + column_tables(X[50:], y[50:])
+    >>> tables.tables[0]
+    array([[50.,  0.],
+           [ 0., 25.],
+           [ 0., 25.],
+           [ 0.,  0.]])
+    >>> KhiopsGrouper().fit_tables(tables).groups_[0]
+    [array(['a'], dtype=object), array(['b', 'c'], dtype=object)]
+    """
+    counter = _Counter()
+    columns = check_categorical_X(counter, X, reset=True)
+    names = [str(name) for name in getattr(counter, "feature_names_in_", [])] or [
+        f"x{j}" for j in range(len(columns))
+    ]
+    n_samples = len(columns[0])
+    if y is not None:
+        y_size = np.asarray(y).shape[0] if np.ndim(y) else -1
+        if y_size != n_samples:
+            raise ValueError(
+                f"X has {n_samples} rows but y has {np.size(y)}: they must have the "
+                "same number of samples."
+            )
+    sample_weight = check_sample_weight(sample_weight, n_samples)
+    if y is None:
+        y_codes, classes = np.zeros(n_samples, dtype=np.intp), None
+    else:
+        y_codes, classes = check_classification_y(y, sample_weight, min_classes=1)
+    mask = categorical_mask(categorical_features, columns, names)
+    return count_tables(
+        columns, names, hasattr(counter, "feature_names_in_"), y_codes, classes,
+        sample_weight, mask, joint=joint, n_jobs=n_jobs,
+    )  # fmt: skip
+
+
+def count_tables(
+    columns, names, has_feature_names, y_codes, classes, sample_weight, mask, *,
+    joint=None, n_jobs=None,
+):  # fmt: skip
+    """The :class:`ColumnTables` of checked columns and target.
+
+    What :func:`column_tables` and every transformer's ``fit`` do once they
+    have checked X, y and ``sample_weight``.
+
+    Parameters
+    ----------
+    columns : list
+        As :func:`~partikit._validation.check_categorical_X` returns them (or
+        the float64 columns of :func:`~partikit._validation.check_numeric_X`).
+    names : list of str
+    has_feature_names : bool
+    y_codes : ndarray of intp of shape (n_samples,)
+    classes : ndarray or None
+        None: no target (``y_codes`` all 0, one count column).
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    mask : ndarray of bool of shape (n_features,)
+        The categorical columns.
+    joint : list of lists of str or int, default=None
+    n_jobs : int or None, default=None
+
+    Returns
+    -------
+    tables : ColumnTables
+    """
+    n_classes = 1 if classes is None else len(classes)
+    arguments = [
+        (columns[j], names[j], bool(mask[j]), y_codes, sample_weight, n_classes)
+        for j in range(len(columns))
+    ]
+    if n_jobs is None or n_jobs == 1 or len(columns) == 1:
+        counted = [_count_column(*args) for args in arguments]
+    else:
+        counted = Parallel(n_jobs=n_jobs, prefer="threads")(
+            delayed(_count_column)(*args) for args in arguments
+        )
+    joint_tables = {}
+    for given in joint or []:
+        members = tuple(sorted({_column_position(key, names) for key in given}))
+        not_categorical = [names[j] for j in members if not mask[j]]
+        if not_categorical:
+            raise ValueError(
+                f"joint names the numeric columns {not_categorical}; a joint table "
+                "combines categorical columns (list them in categorical_features)."
+            )
+        joint_tables[members] = _count_joint(
+            [columns[j] for j in members], [names[j] for j in members], members,
+            y_codes, sample_weight, n_classes,
+        )  # fmt: skip
+    return ColumnTables(
+        feature_names=names,
+        has_feature_names=has_feature_names,
+        classes=classes,
+        kinds=[CATEGORICAL if m else NUMERIC for m in mask],
+        values=[c[0] for c in counted],
+        tables=[c[1] for c in counted],
+        value_kinds=[c[2] for c in counted],
+        ordered_categories=[_ordered_categories(c) for c in columns],
+        joint=joint_tables,
+    )
+
+
+def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
+    """(values, table, value kind) of one column."""
+    if categorical:
+        categories, kind, table = count_categorical(
+            column, name, y_codes, sample_weight, n_classes
+        )
+        return categories, table, kind
+    values, table = count_numeric(
+        numeric_values(column, name), y_codes, sample_weight, n_classes
+    )
+    return values, table, None
+
+
+def _count_joint(columns, names, members, y_codes, sample_weight, n_classes):
+    """The :class:`JointTable` of some columns."""
+    values, kinds, codes = [], [], []
+    for column, name in zip(columns, names, strict=True):
+        factorized = factorize_column(column, name)
+        row_codes = factorized.lookup[np.asarray(factorized.raw_codes) + 1]
+        n_values = len(factorized.categories)
+        # missing (-1) last
+        codes.append(np.where(row_codes < 0, n_values, row_codes))
+        values.append(factorized.categories)
+        kinds.append(factorized.kind)
+    sizes = [len(v) + 1 for v in values]
+    unique, inverse = _unique_rows(np.column_stack(codes), sizes)
+    table = build_table(inverse, y_codes, sample_weight, len(unique), n_classes)
+    return JointTable(members, values, kinds, unique, table)
+
+
+def _column_position(key, names):
+    if isinstance(key, str):
+        if key in names:
+            return names.index(key)
+    elif isinstance(key, (int, np.integer)) and 0 <= key < len(names):
+        return int(key)
+    raise ValueError(f"joint names column {key!r}, which is not a column of X.")
+
+
+def _ordered_categories(column):
+    dtype = getattr(column, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
+        return np.asarray(dtype.categories)
+    return None

@@ -1,0 +1,121 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""What ``fit_tables`` and ``partial_fit`` share across the transformers (private).
+
+Every transformer fits from a :class:`~partikit.ColumnTables`: ``fit`` counts
+the tables of (X, y) and fits from them, ``fit_tables`` takes tables counted
+elsewhere, and ``partial_fit`` adds each chunk's tables to those of the chunks
+before it and fits from the sum.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from partikit._column_tables import CATEGORICAL, ColumnTables
+
+
+def check_tables(estimator, tables, kind, *, target=True):
+    """Raise unless ``tables`` is a ColumnTables whose columns are all ``kind``.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Named in the messages.
+    tables : object
+    kind : {"categorical", "numeric"}
+    target : bool, default=True
+        Whether the tables must have been counted with a target.
+    """
+    name = type(estimator).__name__
+    if not isinstance(tables, ColumnTables):
+        raise TypeError(
+            f"{name}.fit_tables takes the ColumnTables that partikit.column_tables "
+            f"returns, got {type(tables).__name__}."
+        )
+    if target and tables.classes is None:
+        raise ValueError(
+            f"These tables were counted without a target; {name} learns from one: "
+            "pass y to column_tables."
+        )
+    others = [
+        str(n) for n, k in zip(tables.feature_names, tables.kinds, strict=True)
+        if k != kind
+    ]  # fmt: skip
+    if others:
+        advice = (
+            'categorical_features="all"' if kind == CATEGORICAL else
+            "categorical_features=None"
+        )  # fmt: skip
+        raise ValueError(
+            f"{name} fits {kind} columns, but the columns {others} were counted as "
+            f"{'numeric' if kind == CATEGORICAL else 'categorical'}; count them with "
+            f"column_tables(..., {advice})."
+        )
+
+
+def set_input_features(estimator, tables):
+    """Set ``n_features_in_`` and ``feature_names_in_`` as ``fit`` would."""
+    estimator.n_features_in_ = tables.n_features
+    if tables.has_feature_names:
+        estimator.feature_names_in_ = np.asarray(tables.feature_names, dtype=object)
+    else:
+        estimator.__dict__.pop("feature_names_in_", None)
+
+
+def check_classes(tables, min_classes=2):
+    """Raise the message of ``fit`` for tables of fewer than ``min_classes``."""
+    classes = tables.classes
+    if classes is not None and len(classes) < min_classes:
+        raise ValueError(
+            f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
+            "are dropped; a supervised grouping or discretization needs at least 2 "
+            "classes. With a single class every column would be one group or one "
+            "bin, which is almost certainly a mistake in the target."
+        )
+
+
+def forget_chunks(estimator):
+    """Drop the tables of ``partial_fit`` (``fit`` and ``fit_tables`` start over)."""
+    estimator.__dict__.pop("_partial_tables", None)
+    estimator.__dict__.pop("_declared_classes", None)
+
+
+def partial_tables(estimator, tables, classes, first):
+    """The tables of every chunk so far, with this chunk's ``tables`` added.
+
+    Parameters
+    ----------
+    estimator : estimator instance
+        Holds ``_partial_tables`` (the chunks before) and ``_declared_classes``.
+    tables : ColumnTables
+        This chunk's.
+    classes : array-like or None
+        ``partial_fit``'s ``classes``.
+    first : bool
+        Whether this is the first chunk (since the last ``fit``).
+
+    Returns
+    -------
+    tables : ColumnTables
+    """
+    if first:
+        forget_chunks(estimator)
+    declared = getattr(estimator, "_declared_classes", None)
+    if classes is not None:
+        given = np.unique(np.asarray(classes))
+        if declared is not None and not np.array_equal(given, declared):
+            raise ValueError(
+                f"classes={given.tolist()!r} is not the classes of the first call to "
+                f"partial_fit, {declared.tolist()!r}."
+            )
+        declared = given
+    if declared is not None and tables.classes is not None:
+        unknown = [c for c in tables.classes if c not in set(declared.tolist())]
+        if unknown:
+            raise ValueError(
+                f"y holds the labels {unknown!r}, which are not in classes="
+                f"{declared.tolist()!r} given to partial_fit."
+            )
+    estimator._declared_classes = declared
+    return tables if first else estimator._partial_tables + tables
