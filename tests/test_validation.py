@@ -197,8 +197,8 @@ def test_integer_column_table_counted_directly_equals_the_factorized_one(
 ):
     """Check that an integer column counted through its values gives the
     categories and table (bit for bit) of the factorized column."""
-    from partikit._tables import build_table
     from partikit._column_tables import count_categorical as column_table
+    from partikit._tables import build_table
 
     rng = np.random.default_rng(global_random_seed)
     # int8: the difference of two values overflows an int8
