@@ -179,8 +179,8 @@ class ColumnTables:
         column; the distinct values (float64, increasing) of a numeric one.
     tables : list of ndarray of float64 of shape (len(values[j]) + 1, n_classes)
         Per column: the class counts (weighted) of each value, in the order of
-        ``values[j]``, the missing values' last. A value seen only with zero
-        weight has an empty row.
+        ``values[j]``, the missing values' last (an empty row when there is
+        none). Only the values seen with positive weight are values.
     value_kinds : list of {"string", "numeric"} or None
         Per categorical column: whether its categories are strings or numbers
         (a column whose kind changes at transform is reported); None for a
@@ -489,8 +489,8 @@ def column_tables(
         Class labels; None counts the rows only (one count column), which an
         unsupervised :class:`~partikit.groupers.AttributeAggregator` needs.
     sample_weight : array-like of shape (n_samples,), default=None
-        Frequency weights; rows of zero weight add nothing but the categories
-        they hold (an empty row, dropped by a fit).
+        Frequency weights; rows of zero weight add nothing (their categories,
+        values and classes are not counted), as in a fit.
     categorical_features : "from_dtype", "all", array-like of int, str or bool, \
             or None, default="from_dtype"
         Which columns are counted as categorical (categories x classes), the
@@ -625,6 +625,12 @@ def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
         categories, kind, table = count_categorical(
             column, name, y_codes, sample_weight, n_classes
         )
+        # only the categories of positive weight: those of zero weight, and the
+        # integers of a counted range absent from the column, are no categories
+        seen = table[:-1].any(axis=1)
+        if not seen.all():
+            categories = categories[seen]
+            table = table[np.append(seen, True)]
         return categories, table, kind
     values, table = count_numeric(
         numeric_values(column, name), y_codes, sample_weight, n_classes
