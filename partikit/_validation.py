@@ -698,7 +698,9 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
     if sample_weight is not None:
         seen = np.bincount(y_codes, weights=sample_weight, minlength=len(classes)) > 0
         if not seen.all():
-            remap = np.cumsum(seen) - 1
+            # the rows of a dropped class have zero weight: any class code counts
+            # them as nothing, and 0 keeps the first class's rows in range
+            remap = np.maximum(np.cumsum(seen) - 1, 0)
             y_codes = remap[y_codes]
             classes = classes[seen]
     if len(classes) < min_classes:

@@ -337,6 +337,21 @@ def test_single_class_y_raises(grouper_class, small):
         grouper_class().fit(X, y, sample_weight=(y == 0).astype(float))
 
 
+def test_class_of_zero_weight_only_is_no_class(grouper_class, small):
+    """Check that a class whose rows all have zero weight, the first one
+    included, is left out as if its rows were removed."""
+    X, y = small
+    y = np.asarray(y) + 1
+    y[:5] = 0  # the first class, of zero weight only
+    weights = np.ones(len(y))
+    weights[:5] = 0.0
+    weighted = grouper_class().fit(X, y, sample_weight=weights)
+    removed = grouper_class().fit(X[5:], y[5:])
+    assert_array_equal(weighted.classes_, removed.classes_)
+    for a, b in zip(weighted.group_ids_, removed.group_ids_, strict=True):
+        assert_array_equal(a, b)
+
+
 def test_continuous_or_missing_y_raises(grouper_class, small):
     """Check that a continuous target and y=None raise."""
     X, y = small
