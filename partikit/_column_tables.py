@@ -141,13 +141,14 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
         np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp),
         None if weights is None else np.ascontiguousarray(weights, np.float64),
         n_classes,
+        extra_rows=1,
     )
-    missing_row = np.bincount(
+    table[-1] = np.bincount(
         y_codes[missing],
         weights=None if sample_weight is None else sample_weight[missing],
         minlength=n_classes,
-    ).astype(np.float64)
-    return values, np.vstack([table, missing_row[None, :]])
+    )
+    return values, table
 
 
 class ColumnTables:

@@ -35,7 +35,7 @@ MAX_XLOGX_TABLE = 1 << 22
 _EMPTY = np.zeros(0, dtype=np.float64)
 
 
-def value_table(x, order, y_codes, weights, n_classes):
+def value_table(x, order, y_codes, weights, n_classes, *, extra_rows=0):
     """Distinct values of a column and the class counts of each, in one pass.
 
     Parameters
@@ -49,11 +49,14 @@ def value_table(x, order, y_codes, weights, n_classes):
     weights : ndarray of float64 of shape (n_samples,) or None
         Frequency weights; None counts each row once.
     n_classes : int
+    extra_rows : int, default=0
+        Empty rows after the values' (a missing row), allocated with the table
+        rather than appended to it (a copy of a million-row table).
 
     Returns
     -------
     values : ndarray of float64 of shape (n_values,)
-    table : ndarray of float64 of shape (n_values, n_classes)
+    table : ndarray of float64 of shape (n_values + extra_rows, n_classes)
     """
     # the column in sorted order: read at random once, then in order
     xs = np.empty(order.shape[0], dtype=np.float64)
@@ -62,10 +65,11 @@ def value_table(x, order, y_codes, weights, n_classes):
     # numpy allocates the table (lazily zeroed pages, huge pages on Linux): a
     # numba allocation of a million-row table is zeroed page by page, three
     # times slower than the counting itself
-    table = np.zeros((n_values, n_classes), dtype=np.float64)
+    table = np.zeros((n_values + extra_rows, n_classes), dtype=np.float64)
     # an empty weights array counts each row once: one compiled type
     weights = _EMPTY if weights is None else weights
-    _fill_value_table(xs, order, y_codes, weights, values, table)
+    # (leading rows of a C-contiguous table: C-contiguous, the same compiled type)
+    _fill_value_table(xs, order, y_codes, weights, values, table[:n_values])
     return values, table
 
 
