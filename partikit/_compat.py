@@ -14,6 +14,7 @@ from sklearn.utils._param_validation import (
     StrOptions,
     validate_params,
 )
+from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import (
     _check_feature_names_in,
     _check_sample_weight,
@@ -29,6 +30,7 @@ __all__ = [
     "_check_feature_names_in",
     "_check_sample_weight",
     "_fit_context",
+    "_get_output_config",
     "validate_data",
     "validate_params",
 ]

@@ -16,6 +16,12 @@ from sklearn.utils.validation import check_is_fitted
 from partikit._column_tables import NUMERIC, count_tables
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._dask import (
+    dask_aware,
+    dask_tables,
+    estimator_counter,
+    is_dask_collection,
+)
 from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, interval_labels
 from partikit._kernels._multisplit import segment_sums
@@ -52,6 +58,7 @@ class CutResult(NamedTuple):
     statistics: dict
 
 
+@dask_aware
 class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Base class of partikit's supervised discretizers.
 
@@ -144,6 +151,9 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
             The fitted discretizer.
         """
         forget_chunks(self)
+        if is_dask_collection(X) or is_dask_collection(y):
+            counter = estimator_counter(self)
+            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
         tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
         return self._fit_tables(tables)
 

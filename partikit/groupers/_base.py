@@ -20,6 +20,12 @@ from partikit._column_tables import (
 )
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._dask import (
+    dask_aware,
+    dask_tables,
+    estimator_counter,
+    is_dask_collection,
+)
 from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, members_label
 from partikit._kernels._tables import apply_lookup
@@ -94,6 +100,7 @@ def _ordered_categories(column):
     return None
 
 
+@dask_aware
 class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Base class of partikit's supervised groupers.
 
@@ -214,6 +221,9 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
             The fitted grouper.
         """
         forget_chunks(self)
+        if is_dask_collection(X) or is_dask_collection(y):
+            counter = estimator_counter(self)
+            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
         tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
         return self._fit_tables(tables)
 

@@ -1,0 +1,310 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Dask DataFrames in ``fit`` and ``transform`` (private).
+
+Stage 1 of a fit is a map-reduce (ARCHITECTURE section 6): each partition of a
+``dask.dataframe.DataFrame`` is counted into a
+:class:`~partikit.ColumnTables` where it lives, by the estimator's own checks
+and counting (what ``partial_fit`` does with one chunk), and the tables are
+added (``+``) in a tree of small reductions; stage 2 then runs here, on the
+merged tables, by the estimator's ``fit_tables``. ``transform`` maps the
+fitted estimator over the partitions, lazily.
+
+dask is imported only when X is already a dask collection, that is when the
+caller has imported it: ``import partikit`` never imports it.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from sklearn import config_context
+from sklearn.base import clone
+from sklearn.utils.validation import check_is_fitted
+
+from partikit._compat import _get_output_config
+
+#: Tables added by one task of the tree reduction: a few tasks of a few tables
+#: each, so that no task holds the tables of many partitions at once.
+SPLIT_EVERY = 8
+
+
+def is_dask_collection(X) -> bool:
+    """Whether ``X`` is a dask collection (never imports dask)."""
+    if sys.modules.get("dask") is None:
+        return False
+    import dask
+
+    return dask.is_dask_collection(X)
+
+
+def estimator_counter(estimator):
+    """The ``count_chunk`` of :func:`dask_tables` for a transformer.
+
+    Counts one partition as the estimator's ``partial_fit`` counts a chunk
+    (its ``_count``: the same checks of X, y and ``sample_weight``, the same
+    tables), on an unfitted clone: the workers receive its parameters only,
+    never a fitted state.
+    """
+    return functools.partial(_count_with, clone(estimator))
+
+
+def _count_with(estimator, X, y, sample_weight):
+    # min_classes=1: a partition may hold one class; the merged tables are
+    # checked for two by fit_tables, with fit's message.
+    return estimator._count(X, y, sample_weight, reset=True, min_classes=1)
+
+
+def _check_partitioned_like(X, other, name):
+    """Raise unless ``other`` is None or a dask Series partitioned like X."""
+    import dask.dataframe as dd
+
+    if other is None:
+        return
+    if not isinstance(other, dd.Series):
+        raise TypeError(
+            f"X is a dask DataFrame, so {name} must be a dask Series partitioned "
+            f"like X (for instance a column of the same frame); got "
+            f"{type(other).__name__}."
+        )
+    if other.npartitions != X.npartitions:
+        raise ValueError(
+            f"X has {X.npartitions} partitions but {name} has {other.npartitions}: "
+            f"they must be partitioned alike (take X and {name} from one frame, "
+            "or repartition them the same way)."
+        )
+    if X.known_divisions and other.known_divisions and X.divisions != other.divisions:
+        raise ValueError(
+            f"X and {name} have other divisions (index bounds of their "
+            "partitions): they must be partitioned alike (take them from one frame, "
+            f"or repartition {name} with divisions=X.divisions)."
+        )
+
+
+def _check_dask_X(X, method):
+    import dask.dataframe as dd
+
+    if not isinstance(X, dd.DataFrame):
+        raise TypeError(
+            f"{method} takes a dask DataFrame among the dask collections; got "
+            f"{type(X).__name__}. Convert it first (dask.dataframe.from_dask_array "
+            "for a dask Array)."
+        )
+
+
+def _count_partition(X, y, sample_weight, count_chunk):
+    """One partition's tables, in a one-item object Series (None: no rows)."""
+    for name, other in (("y", y), ("sample_weight", sample_weight)):
+        if other is not None and len(other) != len(X):
+            raise ValueError(
+                f"A partition of X has {len(X)} rows but the same partition of "
+                f"{name} has {len(other)}: X and {name} must be partitioned alike "
+                "(take them from one frame)."
+            )
+    tables = None
+    # A partition without rows, or whose rows all weigh 0, adds nothing (a fit
+    # drops zero-weight rows and the categories only they hold); counting it
+    # would raise as an empty X, or sample_weight summing to zero, does.
+    empty = len(X) == 0 or (
+        sample_weight is not None and not np.any(np.asarray(sample_weight) != 0)
+    )
+    if not empty:
+        tables = count_chunk(X, y, sample_weight)
+    result = pd.Series([None], dtype=object)
+    result.iloc[0] = tables
+    return result
+
+
+def _sum_tables(*parts):
+    """The sum of some partitions' tables (leaves come as one-item Series)."""
+    total = None
+    for part in parts:
+        if isinstance(part, pd.Series):
+            part = part.iloc[0]
+        if part is not None:
+            total = part if total is None else total + part
+    return total
+
+
+def dask_tables(X, y, sample_weight, count_chunk, *, split_every=SPLIT_EVERY):
+    """The :class:`~partikit.ColumnTables` of a dask DataFrame, counted in place.
+
+    Each partition of (X, y, sample_weight) is read once and counted by
+    ``count_chunk`` on the workers (with the scheduler dask uses by default:
+    the active ``distributed.Client`` if there is one); the tables are then
+    added in a tree of tasks summing ``split_every`` of them each, and the sum
+    alone comes back. Partitions without rows, or whose rows all weigh 0, are
+    skipped. The sum equals the tables of the whole frame counted at once
+    (tables are additive), so a transformer fitted from it equals the one
+    fitted in memory on the same rows.
+
+    Parameters
+    ----------
+    X : dask.dataframe.DataFrame
+    y : dask.dataframe.Series or None
+        Partitioned like X (same number of partitions, same rows in each).
+    sample_weight : dask.dataframe.Series, float or None
+        Partitioned like X when a Series.
+    count_chunk : callable
+        ``count_chunk(X_part, y_part, w_part) -> ColumnTables``: the
+        estimator's own checks and counting of one pandas partition
+        (:func:`estimator_counter`). It runs in the workers, possibly in other
+        processes: it must pickle.
+    split_every : int, default=8
+        Tables added by one task of the reduction.
+
+    Returns
+    -------
+    tables : ColumnTables
+    """
+    import dask
+    import dask.dataframe as dd
+
+    _check_dask_X(X, "fit")
+    _check_partitioned_like(X, y, "y")
+    if is_dask_collection(sample_weight):
+        _check_partitioned_like(X, sample_weight, "sample_weight")
+    elif sample_weight is not None and not np.isscalar(sample_weight):
+        raise TypeError(
+            "X is a dask DataFrame, so sample_weight must be a dask Series "
+            "partitioned like X, a number or None; got "
+            f"{type(sample_weight).__name__}."
+        )
+    # One map over the three collections: taken from one frame, their
+    # partitions are read by one task each (dask fuses the projections).
+    counted = dd.map_partitions(
+        _count_partition, X, y, sample_weight, count_chunk,
+        meta=pd.Series([], dtype=object), align_dataframes=False,
+    )  # fmt: skip
+    parts = counted.to_delayed()
+    reduce = dask.delayed(_sum_tables, pure=True)
+    while len(parts) > 1:
+        parts = [
+            reduce(*parts[k : k + split_every])
+            for k in range(0, len(parts), split_every)
+        ]
+    (tables,) = dask.compute(reduce(*parts))
+    if tables is None:
+        if sample_weight is None:
+            raise ValueError(
+                "Found a dask DataFrame with 0 sample(s) (every partition is "
+                "empty) while a minimum of 1 is required."
+            )
+        raise ValueError("sample_weight sums to zero: there is nothing to learn.")
+    return tables
+
+
+def dask_aware(cls):
+    """Class decorator: ``transform`` and ``fit_transform`` take dask DataFrames.
+
+    A dask X goes to :func:`dask_transform` before scikit-learn's
+    ``set_output`` wrapper of these methods, which would turn the lazy
+    result into an in-memory container (the partitions are wrapped by it
+    instead, in the workers). Any other X goes the usual way.
+    """
+    transform = cls.transform
+    fit_transform = cls.fit_transform
+
+    @functools.wraps(transform)
+    def dask_aware_transform(self, X, *args, **kwargs):
+        if is_dask_collection(X):
+            return dask_transform(self, X)
+        return transform(self, X, *args, **kwargs)
+
+    @functools.wraps(fit_transform)
+    def dask_aware_fit_transform(self, X, y=None, **fit_params):
+        if is_dask_collection(X):
+            return self.fit(X, y, **fit_params).transform(X)
+        return fit_transform(self, X, y, **fit_params)
+
+    cls.transform = dask_aware_transform
+    cls.fit_transform = dask_aware_fit_transform
+    return cls
+
+
+def _transform_partition(X, estimator, output):
+    # The workers do not share this process's scikit-learn configuration.
+    with config_context(transform_output=output):
+        return estimator.transform(X)
+
+
+def dask_transform(estimator, X, dtypes=None):
+    """``estimator.transform`` mapped lazily over the partitions of X.
+
+    Parameters
+    ----------
+    estimator : fitted transformer
+    X : dask.dataframe.DataFrame
+        The columns the estimator was fitted on, checked against
+        ``feature_names_in_`` here (the values are checked by each partition's
+        transform, when computed).
+    dtypes : list of dtype or None, default=None
+        The dtype of each output column; None: float64 for every column.
+
+    Returns
+    -------
+    X_out : dask.array.Array or dask.dataframe.DataFrame
+        A dask Array (rows chunked by partition, of unknown lengths until
+        computed) whose chunks are the estimator's in-memory output: float64
+        arrays, or CSR matrices for ``encode="onehot"``; with
+        ``set_output(transform="pandas")``, a dask DataFrame with the output
+        columns and X's index and divisions.
+    """
+    import dask
+
+    check_is_fitted(estimator)
+    _check_dask_X(X, "transform")
+    _check_dask_columns(estimator, X)
+    output = _get_output_config("transform", estimator)["dense"]
+    names = estimator.get_feature_names_out()
+    is_sparse = getattr(estimator, "encode", None) == "onehot"
+    if output == "polars":
+        raise ValueError(
+            'set_output(transform="polars") cannot give a dask collection (dask '
+            'DataFrames hold pandas partitions): use transform="pandas", or '
+            '"default" for a dask Array.'
+        )
+    if output != "default" and is_sparse:
+        # what the in-memory transform says, now rather than at compute time
+        raise ValueError(
+            "The transformer outputs a scipy sparse matrix. Try to set the "
+            "transformer output to a dense array or disable "
+            f"{output.capitalize()} output with set_output(transform='default')."
+        )
+    if dtypes is None:
+        dtypes = [np.dtype(np.float64)] * len(names)
+    if output == "pandas":
+        meta = pd.DataFrame(
+            {j: pd.Series([], dtype=dtype) for j, dtype in enumerate(dtypes)},
+            index=X._meta.index,
+        )
+        meta.columns = pd.Index(names, dtype=object)
+    elif is_sparse:
+        meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
+    else:
+        common = np.result_type(*dtypes) if len(dtypes) else np.float64
+        meta = np.empty((0, len(names)), dtype=common)
+    # one copy of the fitted estimator in the graph, not one per partition
+    fitted = dask.delayed(estimator, pure=True)
+    return X.map_partitions(_transform_partition, fitted, output, meta=meta)
+
+
+def _check_dask_columns(estimator, X):
+    """Raise now for columns that each partition's transform would reject."""
+    names = getattr(estimator, "feature_names_in_", None)
+    columns = [str(c) for c in X.columns]
+    if names is not None and columns != [str(n) for n in names]:
+        raise ValueError(
+            "The feature names should match those that were passed during fit: "
+            f"the dask DataFrame has the columns {columns}, the estimator was "
+            f"fitted on {list(names)}."
+        )
+    if len(columns) != estimator.n_features_in_:
+        raise ValueError(
+            f"X has {len(columns)} features, but {type(estimator).__name__} is "
+            f"expecting {estimator.n_features_in_} features as input."
+        )
