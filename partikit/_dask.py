@@ -282,7 +282,8 @@ def dask_transform(estimator, X, dtypes=None):
             {j: pd.Series([], dtype=dtype) for j, dtype in enumerate(dtypes)},
             index=X._meta.index,
         )
-        meta.columns = pd.Index(names, dtype=object)
+        # as scikit-learn names the columns of each partition
+        meta.columns = names
     elif is_sparse:
         meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
     else:

@@ -1,0 +1,247 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""fit and transform of dask DataFrames, on a LocalCluster of worker processes.
+
+Every transformer fitted on a dask DataFrame (its partitions counted by the
+workers, the tables added in a tree of tasks) equals the one fitted in memory
+on the same rows, and transforms a dask DataFrame lazily into the in-memory
+output.
+"""
+
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import sparse
+
+from partikit.discretizers import (
+    BlockOptDiscretizer,
+    KhiopsDiscretizer,
+    MDLPDiscretizer,
+)
+from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+
+dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
+da = pytest.importorskip("dask.array", reason="dask[dataframe] is not installed")
+distributed = pytest.importorskip("distributed", reason="distributed is not installed")
+
+GROUPERS = [KhiopsGrouper(), CHAIDGrouper(), MaxCutGrouper(random_state=0)]
+DISCRETIZERS = [MDLPDiscretizer(), KhiopsDiscretizer(), BlockOptDiscretizer()]
+N_PARTITIONS = 5
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A client of two worker processes, one thread each, for the whole module."""
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            processes=True,
+            threads_per_worker=1,
+            dashboard_address=None,
+            memory_limit="2GB",
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def _frame(n=3000, seed=0):
+    """Strings (with None), a category column, integers, floats with NaN, y.
+
+    The rows are sorted by y, so class 2 is absent from the first partitions
+    and class 0 from the last.
+    """
+    rng = np.random.default_rng(seed)
+    letters = np.array(list("abcdefghij"), dtype=object)
+    s = letters[rng.integers(0, 10, n)]
+    s[rng.random(n) < 0.05] = None
+    c = pd.Categorical(rng.choice(["red", "green", "blue", "grey"], n))
+    i = rng.integers(0, 40, n)
+    x = np.round(rng.normal(size=n), 2)
+    x[rng.random(n) < 0.05] = np.nan
+    k = rng.integers(0, 25, n)
+    y = np.where(
+        np.isin(s, list("abc")),
+        0,
+        np.where(x > 0.5, 2, rng.integers(0, 3, n)),
+    )
+    y = np.where(k < 5, 1, y)
+    frame = pd.DataFrame({"s": s, "c": c, "i": i, "x": x, "k": k, "y": y})
+    return frame.sort_values("y", kind="stable").reset_index(drop=True)
+
+
+def _columns(estimator):
+    return ["s", "c", "i"] if hasattr(estimator, "group_table") else ["x", "k"]
+
+
+def _assert_same_fit(fitted, expected):
+    if hasattr(expected, "group_ids_"):
+        for a, b in zip(fitted.categories_, expected.categories_, strict=True):
+            assert pd.Index(a).equals(pd.Index(b)) or (
+                list(map(str, a)) == list(map(str, b))
+            )
+        for name in ("group_ids_", "table_"):
+            for a, b in zip(
+                getattr(fitted, name), getattr(expected, name), strict=True
+            ):
+                np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(fitted.n_groups_, expected.n_groups_)
+        np.testing.assert_array_equal(fitted.default_group_, expected.default_group_)
+    else:
+        for a, b in zip(fitted.bin_edges_, expected.bin_edges_, strict=True):
+            np.testing.assert_array_equal(a, b)
+        for a, b in zip(fitted.table_, expected.table_, strict=True):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(fitted.n_bins_, expected.n_bins_)
+    np.testing.assert_array_equal(fitted.classes_, expected.classes_)
+    np.testing.assert_array_equal(fitted.feature_names_in_, expected.feature_names_in_)
+    assert fitted.n_features_in_ == expected.n_features_in_
+
+
+@pytest.mark.parametrize(
+    "estimator", GROUPERS + DISCRETIZERS, ids=lambda e: type(e).__name__
+)
+def test_fit_and_transform_equal_in_memory(client, estimator):
+    frame = _frame()
+    columns = _columns(estimator)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    # the class absent from some partitions is what the test is about
+    assert any(2 not in set(part["y"].compute()) for part in ddf.partitions)
+
+    fitted = estimator.__class__(**estimator.get_params()).fit(ddf[columns], ddf["y"])
+    expected = estimator.__class__(**estimator.get_params()).fit(
+        frame[columns], frame["y"]
+    )
+    _assert_same_fit(fitted, expected)
+
+    out = fitted.transform(ddf[columns])
+    assert isinstance(out, da.Array)
+    assert out.dtype == np.float64
+    assert out.shape[1] == len(fitted.get_feature_names_out())
+    np.testing.assert_array_equal(out.compute(), expected.transform(frame[columns]))
+
+
+@pytest.mark.parametrize("estimator", [GROUPERS[0], DISCRETIZERS[0]])
+def test_sample_weight_and_empty_partitions(client, estimator):
+    frame = _frame(seed=1)
+    columns = _columns(estimator)
+    rng = np.random.default_rng(1)
+    weight = rng.integers(0, 4, len(frame)).astype(float)
+    # a partition whose rows all weigh 0 adds nothing, as in memory
+    weight[:600] = 0.0
+    frame["w"] = weight
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    # and a filter empties some partitions
+    kept = ddf[ddf["k"] >= 3]
+    kept_frame = frame[frame["k"] >= 3]
+    fitted = estimator.__class__(**estimator.get_params()).fit(
+        kept[columns], kept["y"], kept["w"]
+    )
+    expected = estimator.__class__(**estimator.get_params()).fit(
+        kept_frame[columns], kept_frame["y"], kept_frame["w"]
+    )
+    _assert_same_fit(fitted, expected)
+
+    empty = ddf[ddf["k"] < 0]
+    with pytest.raises(ValueError, match="0 sample"):
+        estimator.__class__().fit(empty[columns], empty["y"])
+    with pytest.raises(ValueError, match="sums to zero"):
+        estimator.__class__().fit(ddf[columns], ddf["y"], ddf["w"] * 0)
+
+
+@pytest.mark.parametrize("estimator", [GROUPERS[1], DISCRETIZERS[1]])
+def test_transform_stays_lazy_with_pandas_output(client, estimator):
+    frame = _frame(seed=2)
+    columns = _columns(estimator)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    fitted = estimator.__class__(**estimator.get_params()).fit(ddf[columns], ddf["y"])
+    fitted.set_output(transform="pandas")
+    out = fitted.transform(ddf[columns])
+    assert isinstance(out, dd.DataFrame)
+    assert list(out.columns) == list(fitted.get_feature_names_out())
+    assert (out.dtypes == np.float64).all()
+    assert out.divisions == ddf.divisions
+    expected = fitted.transform(frame[columns])
+    pd.testing.assert_frame_equal(out.compute(), expected)
+
+    # the global configuration, which the workers do not share, is applied too
+    fitted.set_output(transform=None)
+    import sklearn
+
+    with sklearn.config_context(transform_output="pandas"):
+        out = fitted.transform(ddf[columns])
+    assert isinstance(out, dd.DataFrame)
+    pd.testing.assert_frame_equal(out.compute(), expected)
+
+    fitted.set_output(transform="pandas")
+    out = fitted.fit_transform(ddf[columns], ddf["y"])
+    assert isinstance(out, dd.DataFrame)
+    pd.testing.assert_frame_equal(out.compute(), expected)
+
+
+@pytest.mark.parametrize("encode", ["onehot", "onehot-dense", "woe"])
+def test_encodings(client, encode):
+    frame = _frame(seed=3)
+    frame["y"] = (frame["y"] == 0).astype(int)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    columns = ["s", "c", "i"]
+    fitted = KhiopsGrouper(encode=encode).fit(ddf[columns], ddf["y"])
+    out = fitted.transform(ddf[columns])
+    expected = fitted.transform(frame[columns])
+    assert isinstance(out, da.Array)
+    computed = out.compute()
+    assert sparse.issparse(computed) == (encode == "onehot")
+    if encode == "onehot":
+        computed, expected = computed.toarray(), expected.toarray()
+        fitted.set_output(transform="pandas")
+        with pytest.raises(ValueError, match="sparse"):
+            fitted.transform(ddf[columns])
+    np.testing.assert_array_equal(computed, expected)
+
+
+def test_errors(client):
+    frame = _frame(seed=4)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    X = ddf[["s", "c"]]
+    grouper = KhiopsGrouper()
+    with pytest.raises(TypeError, match="y must be a dask Series"):
+        grouper.fit(X, frame["y"])
+    with pytest.raises(TypeError, match="sample_weight must be a dask Series"):
+        grouper.fit(X, ddf["y"], np.ones(len(frame)))
+    with pytest.raises(TypeError, match="dask DataFrame"):
+        grouper.fit(X.to_dask_array(lengths=True), ddf["y"])
+    with pytest.raises(ValueError, match="partitions"):
+        grouper.fit(X, ddf["y"].repartition(npartitions=2))
+    shifted = dd.from_pandas(frame["y"].set_axis(frame.index + 7), npartitions=5)
+    with pytest.raises(ValueError, match="divisions"):
+        grouper.fit(X, shifted)
+    # unknown divisions: the lengths of the partitions are compared when counted
+    other = dd.from_pandas(frame["y"].iloc[::-1], npartitions=N_PARTITIONS, sort=False)
+    unequal = dd.from_pandas(frame["y"].iloc[:-3], npartitions=N_PARTITIONS, sort=False)
+    with pytest.raises(ValueError, match="partitioned alike"):
+        grouper.fit(X.clear_divisions(), unequal)
+    assert other.npartitions == N_PARTITIONS
+
+    grouper.fit(X, ddf["y"])
+    with pytest.raises(ValueError, match="feature names"):
+        grouper.transform(ddf[["c", "s"]])
+    grouper.set_output(transform="polars")
+    with pytest.raises(ValueError, match="polars"):
+        grouper.transform(X)
+    # a discretizer rejects a string column, as in memory
+    with pytest.raises(TypeError, match="dtype"):
+        MDLPDiscretizer().fit(ddf[["c", "x"]], ddf["y"])
+
+
+def test_import_partikit_does_not_import_dask():
+    code = (
+        "import sys, numpy as np, partikit\n"
+        "from partikit.groupers import KhiopsGrouper\n"
+        "X = np.array([['a'], ['b'], ['a'], ['b']], dtype=object)\n"
+        "KhiopsGrouper().fit(X, [0, 1, 0, 1]).transform(X)\n"
+        "assert 'dask' not in sys.modules, 'dask was imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
