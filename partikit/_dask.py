@@ -255,6 +255,8 @@ def dask_transform(estimator, X, dtypes=None):
         columns and X's index and divisions.
     """
     import dask
+    import dask.array as da
+    import dask.dataframe as dd
 
     check_is_fitted(estimator)
     _check_dask_X(X, "transform")
@@ -277,6 +279,12 @@ def dask_transform(estimator, X, dtypes=None):
         )
     if dtypes is None:
         dtypes = [np.dtype(np.float64)] * len(names)
+    # One copy of the fitted estimator in the graph, not one per partition; a
+    # task per partition built from delayed objects, which every dask version
+    # since the lower bound substitutes alike.
+    fitted = dask.delayed(estimator, pure=True)
+    transform = dask.delayed(_transform_partition, pure=True)
+    parts = [transform(part, fitted, output) for part in X.to_delayed()]
     if output == "pandas":
         meta = pd.DataFrame(
             {j: pd.Series([], dtype=dtype) for j, dtype in enumerate(dtypes)},
@@ -284,14 +292,15 @@ def dask_transform(estimator, X, dtypes=None):
         )
         # as scikit-learn names the columns of each partition
         meta.columns = names
-    elif is_sparse:
+        return dd.from_delayed(parts, meta=meta, divisions=X.divisions)
+    if is_sparse:
         meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
     else:
         common = np.result_type(*dtypes) if len(dtypes) else np.float64
         meta = np.empty((0, len(names)), dtype=common)
-    # one copy of the fitted estimator in the graph, not one per partition
-    fitted = dask.delayed(estimator, pure=True)
-    return X.map_partitions(_transform_partition, fitted, output, meta=meta)
+    return da.concatenate(
+        [da.from_delayed(part, shape=(np.nan, len(names)), meta=meta) for part in parts]
+    )
 
 
 def _check_dask_columns(estimator, X):
