@@ -145,7 +145,7 @@ import matplotlib.pyplot as plt
 
 counts = once.table_[0]
 shares = counts / counts.sum(axis=1, keepdims=True)
-fig, ax = plt.subplots(figsize=(6, 3))
+fig, ax = plt.subplots(figsize=(7, 3))
 bottom = np.zeros(len(shares))
 for k in range(shares.shape[1]):
     ax.bar(range(len(shares)), shares[:, k], bottom=bottom, label=f"class {k}")
@@ -153,6 +153,7 @@ for k in range(shares.shape[1]):
 ax.set_xlabel("group of 'category'")
 ax.set_ylabel("share of the rows")
 ax.set_xticks(range(len(shares)))
-ax.legend(loc="upper right", fontsize="small")
+# beside the bars, not over them
+ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize="small")
 fig.tight_layout()
 plt.show()
