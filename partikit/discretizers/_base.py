@@ -139,9 +139,12 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
             Numeric columns. NaN (and ``pd.NA``) are missing values: they are left
-            out of the cut search and get a bin of their own.
+            out of the cut search and get a bin of their own. A dask DataFrame is
+            counted partition by partition where it lives, and the tables added
+            (the same discretizer as in memory).
         y : array-like of shape (n_samples,)
-            Class labels (any type, two classes or more).
+            Class labels (any type, two classes or more); a dask Series
+            partitioned like X when X is a dask DataFrame.
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights. Rows of zero weight are ignored.
 
@@ -372,6 +375,8 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
             (CSR) / ``"onehot-dense"``: one column per bin of each feature, plus a
             missing column for features that had missing values in fit (a
             missing value in another feature gives a row of zeros in its block).
+            A dask DataFrame X gives a lazy dask Array of these, chunked by
+            partition (a dask DataFrame with ``set_output(transform="pandas")``).
         """
         check_is_fitted(self)
         X = check_numeric_X(self, X, reset=False)

@@ -208,9 +208,12 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
             Categorical columns: strings, pandas ``category``, integers, floats or
-            booleans. NaN, None and ``pd.NA`` form one missing category.
+            booleans. NaN, None and ``pd.NA`` form one missing category. A dask
+            DataFrame is counted partition by partition where it lives, and the
+            tables added (the same grouper as in memory).
         y : array-like of shape (n_samples,)
-            Class labels (any type, two classes or more).
+            Class labels (any type, two classes or more); a dask Series
+            partitioned like X when X is a dask DataFrame.
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights. Rows of zero weight are ignored, also when
             categories and classes are learned.
@@ -510,6 +513,8 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
             n_features); ``"woe"``: the groups' weight of evidence, same shape;
             ``"onehot"`` (CSR) / ``"onehot-dense"``: one column per group of each
             feature.
+            A dask DataFrame X gives a lazy dask Array of these, chunked by
+            partition (a dask DataFrame with ``set_output(transform="pandas")``).
         """
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
