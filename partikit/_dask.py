@@ -99,7 +99,7 @@ def _check_dask_X(X, method):
 def _count_partition(X, y, sample_weight, count_chunk):
     """One partition's tables, in a one-item object Series (None: no rows)."""
     for name, other in (("y", y), ("sample_weight", sample_weight)):
-        if other is not None and len(other) != len(X):
+        if np.ndim(other) and len(other) != len(X):
             raise ValueError(
                 f"A partition of X has {len(X)} rows but the same partition of "
                 f"{name} has {len(other)}: X and {name} must be partitioned alike "
@@ -164,6 +164,11 @@ def dask_tables(X, y, sample_weight, count_chunk, *, split_every=SPLIT_EVERY):
     import dask
     import dask.dataframe as dd
 
+    if not isinstance(X, dd.DataFrame) and is_dask_collection(y):
+        raise TypeError(
+            "y is a dask collection, so X must be a dask DataFrame partitioned like "
+            f"it; got {type(X).__name__}."
+        )
     _check_dask_X(X, "fit")
     _check_partitioned_like(X, y, "y")
     if is_dask_collection(sample_weight):

@@ -145,6 +145,11 @@ def test_sample_weight_and_empty_partitions(client, estimator):
     )
     _assert_same_fit(fitted, expected)
 
+    # a number as sample_weight, as in memory
+    fitted.fit(kept[columns], kept["y"], 2.0)
+    expected.fit(kept_frame[columns], kept_frame["y"], 2.0)
+    _assert_same_fit(fitted, expected)
+
     empty = ddf[ddf["k"] < 0]
     with pytest.raises(ValueError, match="0 sample"):
         estimator.__class__().fit(empty[columns], empty["y"])
@@ -209,6 +214,8 @@ def test_errors(client):
     grouper = KhiopsGrouper()
     with pytest.raises(TypeError, match="y must be a dask Series"):
         grouper.fit(X, frame["y"])
+    with pytest.raises(TypeError, match="X must be a dask DataFrame"):
+        grouper.fit(frame[["s", "c"]], ddf["y"])
     with pytest.raises(TypeError, match="sample_weight must be a dask Series"):
         grouper.fit(X, ddf["y"], np.ones(len(frame)))
     with pytest.raises(TypeError, match="dask DataFrame"):
