@@ -151,6 +151,147 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
     return values, table
 
 
+def _float_keys(values):
+    """Order-preserving uint64 keys of float64 values (no NaN, no -0.0)."""
+    bits = np.ascontiguousarray(values, dtype=np.float64).view(np.uint64)
+    negative = (bits >> np.uint64(63)).astype(bool)
+    return np.where(negative, ~bits, bits | np.uint64(1 << 63))
+
+
+def _bit_length(keys):
+    """Number of significant bits of each uint64 (0 for 0), exactly."""
+    # float64 holds 32-bit halves exactly, so frexp's exponents are exact
+    high = (keys >> np.uint64(32)).astype(np.float64)
+    low = (keys & np.uint64(0xFFFFFFFF)).astype(np.float64)
+    return np.where(high > 0, 32 + np.frexp(high)[1], np.frexp(low)[1]).astype(np.int64)
+
+
+def _dyadic_nodes(keys, levels):
+    """First and last key of the node of each key at each level (0 to 64)."""
+    shift = np.minimum(levels, 63).astype(np.uint64)
+    first = (keys >> shift) << shift
+    last = first + ((np.uint64(1) << shift) - np.uint64(1))
+    whole = levels >= 64
+    first[whole] = 0
+    last[whole] = np.iinfo(np.uint64).max
+    return first, last
+
+
+def pool_values(lower, upper, counts, max_values):
+    """Pool the rows of a value table into at most ``max_values`` rows.
+
+    The rows stand for disjoint ranges of the float64 order, each within one
+    dyadic interval of it (an interval of the order-preserving 64-bit keys
+    that a binary trie of the keys has as a node: the values sharing their
+    leading key bits). The pooled rows are the largest nodes of that trie
+    whose weight is at most ``C``, a row of the input heavier than ``C``
+    staying alone, with ``C`` the least node weight that leaves at most
+    ``max_values`` rows. Pooling depends on the rows only (not on their
+    order of arrival) and a pooled row is again within one node, so pooled
+    tables of other rows merge without overlapping bins (see
+    :func:`merge_pooled`).
+
+    Every pooled row weighs at most ``C``, and ``C <= 64 W / max_values``
+    (``W`` the total weight): with ``C`` any smaller, ``max_values`` trie
+    nodes or more would weigh ``C`` or more, and the nodes of one level of
+    the trie are disjoint, so a level holds at most ``W / C`` of them, over
+    64 levels.
+
+    Parameters
+    ----------
+    lower, upper : ndarray of float64 of shape (n_rows,)
+        The least and greatest value of each row, increasing, disjoint.
+    counts : ndarray of float64 of shape (n_rows, n_classes)
+        The class counts of each row (no missing row).
+    max_values : int
+        At least 2.
+
+    Returns
+    -------
+    lower, upper : ndarray of float64 of shape (n_pooled,)
+    counts : ndarray of float64 of shape (n_pooled, n_classes)
+        ``n_pooled <= max_values``; the input itself when it has no more rows.
+    """
+    n_rows = len(lower)
+    if n_rows <= max_values:
+        return lower, upper, counts
+    keys = _float_keys(lower)
+    # the node of split i (between rows i and i + 1) is the smallest node
+    # holding both: its level is the highest bit where their keys differ
+    levels = _bit_length(keys[:-1] ^ keys[1:])
+    first, last = _dyadic_nodes(keys[:-1], levels)
+    start = np.searchsorted(keys, first, side="left")
+    end = np.searchsorted(keys, last, side="right")
+    cumulative = np.concatenate([[0.0], np.cumsum(counts.sum(axis=1))])
+    # monotone: a node never weighs less than a node inside it, in float too
+    # (rounded subtraction is monotone in each argument)
+    weights = cumulative[end] - cumulative[start]
+    # n_rows - 1 splits; pooling the nodes of weight <= C removes one row per
+    # split they hold
+    capacity = np.partition(weights, n_rows - max_values - 1)[n_rows - max_values - 1]
+    starts = np.concatenate([[0], np.flatnonzero(weights > capacity) + 1])
+    ends = np.append(starts[1:], n_rows) - 1
+    return lower[starts], upper[ends], np.add.reduceat(counts, starts, axis=0)
+
+
+def merge_pooled(lower, upper, counts):
+    """Merge rows of several value tables whose ranges may nest.
+
+    Each row's range lies within the smallest dyadic node holding it (see
+    :func:`pool_values`); nodes either nest or are disjoint, so a row is
+    added to the row whose node holds its own, with no chain of
+    overlapping bins. Equal exact values add up as in an exact merge.
+
+    Parameters
+    ----------
+    lower, upper : ndarray of float64 of shape (n_rows,)
+        The rows of all tables, in any order.
+    counts : ndarray of float64 of shape (n_rows, n_classes)
+
+    Returns
+    -------
+    lower, upper : ndarray of float64 of shape (n_merged,)
+        Increasing, disjoint.
+    counts : ndarray of float64 of shape (n_merged, n_classes)
+    """
+    keys = _float_keys(lower)
+    levels = _bit_length(keys ^ _float_keys(upper))
+    first, last = _dyadic_nodes(keys, levels)
+    # a node before the nodes inside it
+    order = np.lexsort((-levels, first))
+    first, last = first[order], last[order]
+    covered = np.maximum.accumulate(last)
+    outer = np.ones(len(order), dtype=bool)
+    outer[1:] = first[1:] > covered[:-1]
+    starts = np.flatnonzero(outer)
+    return (
+        np.minimum.reduceat(lower[order], starts),
+        np.maximum.reduceat(upper[order], starts),
+        np.add.reduceat(counts[order], starts, axis=0),
+    )
+
+
+def _merged_cap(a, b):
+    """The ``max_values`` of a sum: the smaller cap (None: no cap)."""
+    caps = [cap for cap in (a, b) if cap is not None]
+    return min(caps) if caps else None
+
+
+def _check_max_values(max_values):
+    if max_values is None:
+        return None
+    if isinstance(max_values, bool) or not isinstance(max_values, (int, np.integer)):
+        raise TypeError(
+            f"max_values must be an int or None, got {type(max_values).__name__}."
+        )
+    if max_values < 2:
+        raise ValueError(
+            f"max_values must be at least 2 (rows left to cut between), got "
+            f"{max_values}."
+        )
+    return int(max_values)
+
+
 class ColumnTables:
     """The contingency table of every column of (X, y): what partikit fits from.
 
@@ -193,6 +334,20 @@ class ColumnTables:
         Joint tables of sets of columns (:func:`column_tables`'s ``joint``),
         keyed by the tuple of their column indices: each a
         :class:`JointTable`.
+    upper_values : list of ndarray or None, default=None
+        Per column: None for an exact table (every row one value); for a
+        numeric column whose values were pooled (``max_values``), the greatest
+        value of each row, ``values[j]`` holding the least. None: every
+        column exact.
+    max_values : int or None, default=None
+        The cap on the rows of a numeric column (:func:`column_tables`'s
+        ``max_values``); a sum keeps the smaller cap of its terms and pools
+        again the columns past it.
+
+    Attributes
+    ----------
+    pooled : ndarray of bool of shape (n_features,)
+        Which columns have pooled rows (``upper_values[j]`` is not None).
 
     See Also
     --------
@@ -201,11 +356,25 @@ class ColumnTables:
     Notes
     -----
     Each parameter is kept as the attribute of the same name.
+
+    *Pooled numeric columns.* A row of a pooled column counts the rows of X
+    whose values lie in ``[values[j][i], upper_values[j][i]]``, exactly: only
+    the resolution is lost, never a count. The rows' ranges are disjoint and
+    each lies within one dyadic interval of the float64 order, so the pooled
+    tables of two sets of rows add up without overlapping rows: a row of one
+    that the other resolves finer absorbs the other's rows inside its
+    interval. Pooling (:func:`column_tables`) leaves a row of several values
+    of at most ``64 W / max_values`` of the column's weight ``W``, and about
+    ``2 W / max_values`` on smooth data; after a sum the same holds of the
+    rows pooled again, while a row one term had pooled keeps whatever the
+    other terms counted inside its interval (as much as the rest of the
+    column when the terms' values come from one distribution).
     """
 
     def __init__(
         self, *, feature_names, has_feature_names, classes, kinds, values, tables,
-        value_kinds, ordered_categories, joint=None,
+        value_kinds, ordered_categories, joint=None, upper_values=None,
+        max_values=None,
     ):  # fmt: skip
         self.feature_names = np.asarray(feature_names, dtype=object)
         self.has_feature_names = bool(has_feature_names)
@@ -216,6 +385,64 @@ class ColumnTables:
         self.value_kinds = list(value_kinds)
         self.ordered_categories = list(ordered_categories)
         self.joint = dict(joint or {})
+        self.upper_values = (
+            [None] * len(self.kinds) if upper_values is None else list(upper_values)
+        )
+        self.max_values = max_values
+
+    @property
+    def pooled(self):
+        """Which columns have pooled rows (see the Notes)."""
+        return np.array([u is not None for u in self.upper_values], dtype=bool)
+
+    def pool(self, max_values):
+        """These tables with every numeric column pooled to ``max_values`` rows.
+
+        Parameters
+        ----------
+        max_values : int or None
+            At least 2; None returns the tables unchanged. Columns already
+            pooled to fewer rows stay as they are: the cap of the result is
+            the smaller of ``max_values`` and ``self.max_values``.
+
+        Returns
+        -------
+        tables : ColumnTables
+            ``self`` when no column has more rows than the cap.
+        """
+        max_values = _check_max_values(max_values)
+        cap = _merged_cap(self.max_values, max_values)
+        if (
+            cap is None
+            or cap == self.max_values
+            and not any(
+                kind == NUMERIC and len(values) > cap
+                for kind, values in zip(self.kinds, self.values, strict=True)
+            )
+        ):
+            return self
+        values, tables, upper_values = [], [], []
+        for j in range(self.n_features):
+            lower, upper, table = _pool_column(
+                self.kinds[j], self.values[j], self.upper_values[j], self.tables[j],
+                cap,
+            )  # fmt: skip
+            values.append(lower)
+            upper_values.append(upper)
+            tables.append(table)
+        return ColumnTables(
+            feature_names=self.feature_names,
+            has_feature_names=self.has_feature_names,
+            classes=self.classes,
+            kinds=self.kinds,
+            values=values,
+            tables=tables,
+            value_kinds=self.value_kinds,
+            ordered_categories=self.ordered_categories,
+            joint=self.joint,
+            upper_values=upper_values,
+            max_values=cap,
+        )
 
     @property
     def n_features(self):
@@ -230,9 +457,14 @@ class ColumnTables:
     def __repr__(self):
         target = "no target" if self.classes is None else f"{len(self.classes)} classes"
         columns = ", ".join(
-            f"{name!r} ({kind}, {len(values)} values)"
-            for name, kind, values in zip(
-                self.feature_names, self.kinds, self.values, strict=True
+            f"{name!r} ({kind}, {len(values)} "
+            f"{'pooled rows' if upper is not None else 'values'})"
+            for name, kind, values, upper in zip(
+                self.feature_names,
+                self.kinds,
+                self.values,
+                self.upper_values,
+                strict=True,
             )
         )
         joint = f"; joint tables of {list(self.joint)}" if self.joint else ""
@@ -262,7 +494,8 @@ class ColumnTables:
             )
         classes, columns_a, columns_b = _merge_classes(self.classes, other.classes)
         n_classes = 1 if classes is None else len(classes)
-        values, tables, value_kinds, ordered = [], [], [], []
+        cap = _merged_cap(self.max_values, other.max_values)
+        values, tables, value_kinds, ordered, upper_values = [], [], [], [], []
         for j in range(self.n_features):
             name = self.feature_names[j]
             if self.ordered_categories[j] is None:
@@ -278,13 +511,29 @@ class ColumnTables:
                     "same categories in every chunk."
                 )
             kind = _merged_value_kind(self, other, j)
+            if self.kinds[j] == NUMERIC and (
+                self.upper_values[j] is not None or other.upper_values[j] is not None
+            ):
+                lower, upper, table = _add_pooled(
+                    self, other, j, columns_a, columns_b, n_classes, cap
+                )
+                values.append(lower)
+                upper_values.append(upper)
+                tables.append(table)
+                value_kinds.append(kind)
+                ordered.append(self.ordered_categories[j])
+                continue
             merged, rows_a, rows_b = _merge_values(
                 self.values[j], other.values[j], kind
             )
             table = np.zeros((len(merged) + 1, n_classes))
             table[np.ix_(np.append(rows_a, len(merged)), columns_a)] += self.tables[j]
             table[np.ix_(np.append(rows_b, len(merged)), columns_b)] += other.tables[j]
+            upper = None
+            if self.kinds[j] == NUMERIC:
+                merged, upper, table = _pool_column(NUMERIC, merged, None, table, cap)
             values.append(merged)
+            upper_values.append(upper)
             tables.append(table)
             value_kinds.append(kind)
             ordered.append(self.ordered_categories[j])
@@ -310,7 +559,40 @@ class ColumnTables:
             value_kinds=value_kinds,
             ordered_categories=ordered,
             joint=joint,
+            upper_values=upper_values,
+            max_values=cap,
         )
+
+
+def _pool_column(kind, lower, upper, table, cap):
+    """(lower, upper or None, table) of a column pooled to ``cap`` rows."""
+    if kind != NUMERIC or cap is None or len(lower) <= cap:
+        return lower, upper, table
+    lower, upper, counts = pool_values(
+        lower, lower if upper is None else upper, table[:-1], cap
+    )
+    return lower, upper, np.vstack([counts, table[-1:]])
+
+
+def _add_pooled(a, b, j, columns_a, columns_b, n_classes, cap):
+    """(lower, upper, table) of numeric column ``j`` of ``a + b``, one pooled."""
+    parts = []
+    for tables, columns in ((a, columns_a), (b, columns_b)):
+        table = np.zeros((len(tables.values[j]) + 1, n_classes))
+        table[:, columns] = tables.tables[j]
+        upper = tables.upper_values[j]
+        parts.append(
+            (tables.values[j], tables.values[j] if upper is None else upper, table)
+        )
+    lower, upper, counts = merge_pooled(
+        np.concatenate([p[0] for p in parts]),
+        np.concatenate([p[1] for p in parts]),
+        np.vstack([p[2][:-1] for p in parts]),
+    )
+    missing = parts[0][2][-1] + parts[1][2][-1]
+    if cap is not None:
+        lower, upper, counts = pool_values(lower, upper, counts, cap)
+    return lower, upper, np.vstack([counts, missing[None, :]])
 
 
 class JointTable:
@@ -469,7 +751,7 @@ class _Counter(BaseEstimator):
 
 def column_tables(
     X, y=None, sample_weight=None, *, categorical_features="from_dtype", joint=None,
-    n_jobs=None,
+    max_values=None, n_jobs=None,
 ):  # fmt: skip
     """Count the contingency table of every column of X against y.
 
@@ -505,6 +787,15 @@ def column_tables(
         combinations, :class:`JointTable`) is counted too: what an
         :class:`~partikit.groupers.AttributeAggregator` learns its aggregates
         from.
+    max_values : int or None, default=None
+        Cap on the rows of a numeric column's table. None (the default): every
+        distinct value has its row, exactly, whatever their number. An int (at
+        least 2): a column with more distinct values has them pooled into at
+        most ``max_values`` rows of adjacent values, each keeping its least and
+        greatest value and its exact class counts, so a cut can still fall
+        between any two rows, at the threshold an exact table gives there
+        (see :class:`ColumnTables`, Notes, for the error and the sums). The
+        tables then stay small however many rows are counted and added.
     n_jobs : int or None, default=None
         Columns counted in parallel (threads); None means 1.
 
@@ -529,6 +820,7 @@ def column_tables(
     >>> KhiopsGrouper().fit_tables(tables).groups_[0]
     [array(['a'], dtype=object), array(['b', 'c'], dtype=object)]
     """
+    max_values = _check_max_values(max_values)
     counter = _Counter()
     columns = check_categorical_X(counter, X, reset=True)
     names = [str(name) for name in getattr(counter, "feature_names_in_", [])] or [
@@ -550,13 +842,13 @@ def column_tables(
     mask = categorical_mask(categorical_features, columns, names)
     return count_tables(
         columns, names, hasattr(counter, "feature_names_in_"), y_codes, classes,
-        sample_weight, mask, joint=joint, n_jobs=n_jobs,
+        sample_weight, mask, joint=joint, max_values=max_values, n_jobs=n_jobs,
     )  # fmt: skip
 
 
 def count_tables(
     columns, names, has_feature_names, y_codes, classes, sample_weight, mask, *,
-    joint=None, n_jobs=None,
+    joint=None, max_values=None, n_jobs=None,
 ):  # fmt: skip
     """The :class:`ColumnTables` of checked columns and target.
 
@@ -577,6 +869,9 @@ def count_tables(
     mask : ndarray of bool of shape (n_features,)
         The categorical columns.
     joint : list of lists of str or int, default=None
+    max_values : int or None, default=None
+        Checked (at least 2); numeric columns with more distinct values are
+        pooled (:func:`pool_values`).
     n_jobs : int or None, default=None
 
     Returns
@@ -607,7 +902,7 @@ def count_tables(
             [columns[j] for j in members], [names[j] for j in members], members,
             y_codes, sample_weight, n_classes,
         )  # fmt: skip
-    return ColumnTables(
+    tables = ColumnTables(
         feature_names=names,
         has_feature_names=has_feature_names,
         classes=classes,
@@ -618,6 +913,7 @@ def count_tables(
         ordered_categories=[_ordered_categories(c) for c in columns],
         joint=joint_tables,
     )
+    return tables.pool(max_values)
 
 
 def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
