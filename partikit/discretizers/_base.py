@@ -15,7 +15,12 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._column_tables import NUMERIC, count_tables
 from partikit._columns import ColumnContext, ColumnFit, fit_columns
-from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._compat import (
+    Interval,
+    StrOptions,
+    _check_feature_names_in,
+    _fit_context,
+)
 from partikit._dask import (
     dask_aware,
     dask_tables,
@@ -58,6 +63,18 @@ class CutResult(NamedTuple):
     statistics: dict
 
 
+def _pooling_statistics(lower, upper, table):
+    """What pooling did to a column's value table (``statistics_`` entries)."""
+    several = upper > lower
+    weights = table.sum(axis=1)
+    total = weights.sum()
+    largest = weights[several].max() if several.any() else 0.0
+    return {
+        "pooled_rows": int(several.sum()),
+        "max_pooled_share": float(largest / total) if total > 0 else 0.0,
+    }
+
+
 @dask_aware
 class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Base class of partikit's supervised discretizers.
@@ -74,17 +91,22 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
         Columns fitted in parallel (threads); None means 1, -1 all processors.
+    max_values : int or None, default=None
+        Cap on the rows of a column's value table: past it, adjacent values are
+        pooled (:func:`~partikit.column_tables`). None: exact.
     """
 
     _parameter_constraints: dict = {
         "encode": [StrOptions({"ordinal", "onehot", "onehot-dense"})],
         "n_jobs": [Integral, None],
+        "max_values": [Interval(Integral, 2, None, closed="left"), None],
     }
 
     @abstractmethod
-    def __init__(self, *, encode="ordinal", n_jobs=None):
+    def __init__(self, *, encode="ordinal", n_jobs=None, max_values=None):
         self.encode = encode
         self.n_jobs = n_jobs
+        self.max_values = max_values
 
     @abstractmethod
     def _cut_table(self, table, context):
@@ -233,7 +255,8 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         return count_tables(
             [X[:, j] for j in range(X.shape[1])], names,
             hasattr(self, "feature_names_in_"), y_codes, classes, sample_weight,
-            np.zeros(X.shape[1], dtype=bool), n_jobs=self.n_jobs,
+            np.zeros(X.shape[1], dtype=bool), max_values=self.max_values,
+            n_jobs=self.n_jobs,
         )  # fmt: skip
 
     def _fit_prepared(self, X, y_codes, classes, sample_weight):
@@ -271,11 +294,16 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         """
         set_input_features(self, tables)
         check_classes(tables)
+        # tables counted with a larger cap, or none, are pooled to this one
+        tables = tables.pool(self.max_values)
         self.classes_ = tables.classes
         self._start_fit()
         fitted = fit_columns(
             self._fit_column,
-            ((tables.values[j], tables.tables[j], j) for j in range(tables.n_features)),
+            (
+                (tables.values[j], tables.tables[j], j, tables.upper_values[j])
+                for j in range(tables.n_features)
+            ),
             self.n_jobs,
             stacklevel=stacklevel,
         )
@@ -290,7 +318,7 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         self._end_fit()
         return self
 
-    def _fit_column(self, values, table, j):
+    def _fit_column(self, values, table, j, upper=None):
         name = feature_name(self, j)
         n_classes = len(self.classes_)
         missing_row = table[-1]
@@ -311,16 +339,27 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
                 bin_edges=edges,
                 n_values=0,
             )
-        if len(values) == 1:
+        if len(values) == 1 and (upper is None or upper[0] == values[0]):
             messages.append(
                 f"Feature {name!r} has a single value {float(values[0])!r}; it is "
                 "encoded as one bin."
             )
             result = CutResult(np.zeros(0, dtype=np.intp), {})
+        elif len(values) == 1:
+            result = CutResult(np.zeros(0, dtype=np.intp), {})
         else:
             result = self._cut_table(table, ColumnContext(j, name, values=values))
         cuts = np.asarray(result.cuts, dtype=np.intp)
-        edges = np.concatenate([[values[0]], midpoints(values, cuts), [values[-1]]])
+        if upper is None:
+            edges = np.concatenate([[values[0]], midpoints(values, cuts), [values[-1]]])
+        else:
+            # a cut between pooled rows: halfway between the greatest value
+            # before it and the least after it, as an exact table would cut
+            # between those two (consecutive) values
+            edges = np.concatenate(
+                [[values[0]], upper[cuts - 1] / 2 + values[cuts] / 2, [upper[-1]]]
+            )
+            result.statistics.update(_pooling_statistics(values, upper, table))
         binned = segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
         message = result.statistics.pop("warning", None)
         if message is not None:

@@ -522,6 +522,19 @@ class BlockOptDiscretizer(BaseDiscretizer):
         candidate evaluations at 10^4 blocks, hours at 10^6); above 50,000
         blocks a ``UserWarning`` says so. ``statistics_[j]["exact"]`` records
         which search each column got.
+    max_values : int or None, default=None
+        Cap on the rows of a column's value table. None (the default): the
+        search runs on every distinct value, exactly. An int (at least 2): a
+        column with more distinct values has them pooled into at most
+        ``max_values`` rows of adjacent values, with exact class counts (see
+        :func:`~partikit.column_tables`), in ``fit``, ``partial_fit`` and
+        ``fit_tables`` alike, so the tables stay small however many rows are
+        seen. Every cut point is still one an exact fit could choose (halfway
+        between two consecutive values of the column); what is lost is the
+        cuts inside a pooled row, which weighs at most ``64 / max_values`` of
+        the column (about ``2 / max_values`` on smooth data, and after
+        ``partial_fit`` on chunks of one distribution): see
+        :ref:`pooled_values`. ``statistics_[j]`` records it.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
@@ -551,6 +564,9 @@ class BlockOptDiscretizer(BaseDiscretizer):
         search ran on pre-bins, see ``max_candidates``), ``values`` (optimal
         impurity per arity, of the partitions found), ``scores`` (arity selection
         scores, with ``n_bins="auto"``), ``n_evaluations``.
+        With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
+        its table that pool several values) and ``max_pooled_share`` (the
+        largest weight of such a row over the column's).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -626,10 +642,11 @@ class BlockOptDiscretizer(BaseDiscretizer):
         arity_selection="mdl",
         algorithm="block_opt_pruned",
         max_candidates="auto",
+        max_values=None,
         encode="ordinal",
         n_jobs=None,
     ):
-        super().__init__(encode=encode, n_jobs=n_jobs)
+        super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
         self.criterion = criterion
         self.max_bins = max_bins
         self.n_bins = n_bins

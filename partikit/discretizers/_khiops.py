@@ -404,6 +404,19 @@ class KhiopsDiscretizer(BaseDiscretizer):
         time). None: always exact, about 0.5 s per million distinct values with
         10 classes. ``statistics_[j]["exact"]`` and ``["n_units"]`` record which
         one each column got.
+    max_values : int or None, default=None
+        Cap on the rows of a column's value table. None (the default): the
+        search runs on every distinct value, exactly. An int (at least 2): a
+        column with more distinct values has them pooled into at most
+        ``max_values`` rows of adjacent values, with exact class counts (see
+        :func:`~partikit.column_tables`), in ``fit``, ``partial_fit`` and
+        ``fit_tables`` alike, so the tables stay small however many rows are
+        seen. Every cut point is still one an exact fit could choose (halfway
+        between two consecutive values of the column); what is lost is the
+        cuts inside a pooled row, which weighs at most ``64 / max_values`` of
+        the column (about ``2 / max_values`` on smooth data, and after
+        ``partial_fit`` on chunks of one distribution): see
+        :ref:`pooled_values`. ``statistics_[j]`` records it.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
@@ -432,6 +445,9 @@ class KhiopsDiscretizer(BaseDiscretizer):
         granules, the merges started from), ``exact`` (False when they were
         granules, see ``max_candidates``) and, with ``keep_trace=True``,
         ``trace``.
+        With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
+        its table that pool several values) and ``max_pooled_share`` (the
+        largest weight of such a row over the column's).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -500,10 +516,11 @@ class KhiopsDiscretizer(BaseDiscretizer):
         robust=True,
         keep_trace=False,
         max_candidates="auto",
+        max_values=None,
         encode="ordinal",
         n_jobs=None,
     ):
-        super().__init__(encode=encode, n_jobs=n_jobs)
+        super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
         self.p = p
         self.min_frequency = min_frequency
         self.max_bins = max_bins

@@ -85,6 +85,19 @@ class MDLPDiscretizer(BaseDiscretizer):
 
     Parameters
     ----------
+    max_values : int or None, default=None
+        Cap on the rows of a column's value table. None (the default): the
+        search runs on every distinct value, exactly. An int (at least 2): a
+        column with more distinct values has them pooled into at most
+        ``max_values`` rows of adjacent values, with exact class counts (see
+        :func:`~partikit.column_tables`), in ``fit``, ``partial_fit`` and
+        ``fit_tables`` alike, so the tables stay small however many rows are
+        seen. Every cut point is still one an exact fit could choose (halfway
+        between two consecutive values of the column); what is lost is the
+        cuts inside a pooled row, which weighs at most ``64 / max_values`` of
+        the column (about ``2 / max_values`` on smooth data, and after
+        ``partial_fit`` on chunks of one distribution): see
+        :ref:`pooled_values`. ``statistics_[j]`` records it.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
@@ -108,6 +121,9 @@ class MDLPDiscretizer(BaseDiscretizer):
         last.
     statistics_ : list of dict
         Per feature: ``n_units`` (blocks) and ``n_tests`` (intervals tested).
+        With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
+        its table that pool several values) and ``max_pooled_share`` (the
+        largest weight of such a row over the column's).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -149,8 +165,8 @@ class MDLPDiscretizer(BaseDiscretizer):
     array([ 0.,  3.,  7., 10.])
     """
 
-    def __init__(self, *, encode="ordinal", n_jobs=None):
-        super().__init__(encode=encode, n_jobs=n_jobs)
+    def __init__(self, *, max_values=None, encode="ordinal", n_jobs=None):
+        super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
 
     def _cut_table(self, table, context):
         return _mdlp_discretization(table)
