@@ -237,7 +237,7 @@ def _transform_partition(X, estimator, output):
         return estimator.transform(X)
 
 
-def dask_transform(estimator, X, dtypes=None):
+def dask_transform(estimator, X):
     """``estimator.transform`` mapped lazily over the partitions of X.
 
     Parameters
@@ -247,15 +247,15 @@ def dask_transform(estimator, X, dtypes=None):
         The columns the estimator was fitted on, checked against
         ``feature_names_in_`` here (the values are checked by each partition's
         transform, when computed).
-    dtypes : list of dtype or None, default=None
-        The dtype of each output column; None: float64 for every column.
 
     Returns
     -------
     X_out : dask.array.Array or dask.dataframe.DataFrame
         A dask Array (rows chunked by partition, of unknown lengths until
         computed) whose chunks are the estimator's in-memory output: float64
-        arrays, or CSR matrices for ``encode="onehot"``; with
+        arrays (objects for an ``AttributeAggregator`` without grouper that
+        keeps a non-numeric column), or CSR matrices for ``encode="onehot"``;
+        with
         ``set_output(transform="pandas")``, a dask DataFrame with the output
         columns and X's index and divisions.
     """
@@ -268,7 +268,9 @@ def dask_transform(estimator, X, dtypes=None):
     _check_dask_columns(estimator, X)
     output = _get_output_config("transform", estimator)["dense"]
     names = estimator.get_feature_names_out()
-    is_sparse = getattr(estimator, "encode", None) == "onehot"
+    # an AttributeAggregator encodes through its grouper, when it has one
+    encoder = getattr(estimator, "grouper_", None) or estimator
+    is_sparse = getattr(encoder, "encode", None) == "onehot"
     if output == "polars":
         raise ValueError(
             'set_output(transform="polars") cannot give a dask collection (dask '
@@ -282,8 +284,13 @@ def dask_transform(estimator, X, dtypes=None):
             "transformer output to a dense array or disable "
             f"{output.capitalize()} output with set_output(transform='default')."
         )
-    if dtypes is None:
-        dtypes = [np.dtype(np.float64)] * len(names)
+    dtype = np.dtype(np.float64)
+    if hasattr(estimator, "grouper_") and estimator.grouper_ is None:
+        # An aggregator without grouper outputs its kept columns beside the
+        # codes: float64 when they are all numeric, else objects. Dask's
+        # stand-in rows of X's dtypes tell which (an unseen value is code -1
+        # there, never an error).
+        dtype = _transform_partition(X._meta_nonempty, estimator, "default").dtype
     # One copy of the fitted estimator in the graph, not one per partition; a
     # task per partition built from delayed objects, which every dask version
     # since the lower bound substitutes alike.
@@ -292,7 +299,7 @@ def dask_transform(estimator, X, dtypes=None):
     parts = [transform(part, fitted, output) for part in X.to_delayed()]
     if output == "pandas":
         meta = pd.DataFrame(
-            {j: pd.Series([], dtype=dtype) for j, dtype in enumerate(dtypes)},
+            {j: pd.Series([], dtype=dtype) for j in range(len(names))},
             index=X._meta.index,
         )
         # as scikit-learn names the columns of each partition
@@ -301,8 +308,7 @@ def dask_transform(estimator, X, dtypes=None):
     if is_sparse:
         meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
     else:
-        common = np.result_type(*dtypes) if len(dtypes) else np.float64
-        meta = np.empty((0, len(names)), dtype=common)
+        meta = np.empty((0, len(names)), dtype=dtype)
     return da.concatenate(
         [da.from_delayed(part, shape=(np.nan, len(names)), meta=meta) for part in parts]
     )
