@@ -40,7 +40,7 @@ def client():
             n_workers=2,
             processes=True,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",
             memory_limit="2GB",
         ) as cluster,
         distributed.Client(cluster) as client,
@@ -155,6 +155,18 @@ def test_sample_weight_and_empty_partitions(client, estimator):
         estimator.__class__().fit(empty[columns], empty["y"])
     with pytest.raises(ValueError, match="sums to zero"):
         estimator.__class__().fit(ddf[columns], ddf["y"], ddf["w"] * 0)
+
+
+def test_pooled_value_tables(client):
+    # partitions' tables pooled past max_values, then their sum pooled again:
+    # the discretizer that pools the whole column's table in memory
+    frame = _frame(seed=5)
+    frame["x"] = np.random.default_rng(5).normal(size=len(frame))
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    fitted = MDLPDiscretizer(max_values=64).fit(ddf[["x", "k"]], ddf["y"])
+    expected = MDLPDiscretizer(max_values=64).fit(frame[["x", "k"]], frame["y"])
+    _assert_same_fit(fitted, expected)
+    assert fitted.statistics_[0]["pooled_rows"] > 0
 
 
 @pytest.mark.parametrize("estimator", [GROUPERS[1], DISCRETIZERS[1]])

@@ -336,7 +336,7 @@ def main():
     with (
         distributed.LocalCluster(
             n_workers=args.workers, processes=True, threads_per_worker=1,
-            memory_limit=args.memory_limit, dashboard_address=None,
+            memory_limit=args.memory_limit, dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):  # fmt: skip
