@@ -189,7 +189,11 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         The chunk's value tables are added to those of the chunks before it
         (since the last ``fit``), and the cuts learned anew from the sum: after
         every call the discretizer is the one ``fit`` gives on all the chunks
-        so far, concatenated (same cut points and outputs).
+        so far, concatenated (same cut points and outputs). With
+        ``max_values``, only while the chunks so far hold at most
+        ``max_values`` distinct values (and at the call that goes past); then
+        the sum's pooled rows differ from those of ``fit``, within the bound
+        the :ref:`User Guide <pooled_values>` states.
 
         Parameters
         ----------

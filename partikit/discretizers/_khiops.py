@@ -414,9 +414,11 @@ class KhiopsDiscretizer(BaseDiscretizer):
         seen. Every cut point is still one an exact fit could choose (halfway
         between two consecutive values of the column); what is lost is the
         cuts inside a pooled row, which weighs at most ``64 / max_values`` of
-        the column (about ``2 / max_values`` on smooth data, and after
-        ``partial_fit`` on chunks of one distribution): see
-        :ref:`pooled_values`. ``statistics_[j]`` records it.
+        the column (1.3 to 3.9 ``/ max_values`` measured on common
+        distributions, and after ``partial_fit`` on chunks of one
+        distribution): see :ref:`pooled_values`. ``statistics_[j]`` records
+        it. ``partial_fit`` then equals ``fit`` on the concatenation while the
+        tables are exact, and is within that bound after.
     encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
         Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
     n_jobs : int or None, default=None
