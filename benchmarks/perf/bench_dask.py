@@ -236,12 +236,15 @@ def memory_fit(label, paths):
     expression, columns = ESTIMATORS[label]
     estimator = eval(expression)
     t0 = time.perf_counter()
-    data = pq.read_table(paths, columns=[*columns, "y"]).to_pandas()
+    arrow = pq.read_table(paths, columns=[*columns, "y"])
+    n_bytes = arrow.nbytes
+    data = arrow.to_pandas()
+    del arrow
     read = time.perf_counter() - t0
     t0 = time.perf_counter()
     estimator.fit(data[columns], data["y"].to_numpy())
     seconds = time.perf_counter() - t0
-    return estimator, read, seconds
+    return estimator, read, seconds, n_bytes
 
 
 def differences(a, b):
@@ -341,8 +344,8 @@ def main():
         distributed.Client(cluster) as client,
     ):  # fmt: skip
         for label in labels:
-            # the workers load the numba kernels (from the on-disk cache) once
-            dask_fit(label, client, paths[:1], count_only=True)
+            # every worker loads the numba kernels (from the on-disk cache) once
+            dask_fit(label, client, paths[: 2 * args.workers], count_only=True)
             progress(f"{label}: dask fit on {rows:,} rows")
             result = dask_fit(label, client, paths)
             progress(f"  -> count {result['count']:.1f} s, fit_tables "
@@ -363,7 +366,8 @@ def main():
             continue
         label = result["label"]
         progress(f"{label}: in-memory fit on {compared_rows:,} rows")
-        expected, read, seconds = memory_fit(label, compare_paths)
+        expected, read, seconds, n_bytes = memory_fit(label, compare_paths)
+        result["data_bytes"] = n_bytes
         reference = result.get("compared_dask", result["fitted"])
         result["memory"] = (read, seconds)
         result["differences"] = differences(reference, expected)
@@ -385,9 +389,9 @@ def main():
         f"`LocalCluster` of {args.workers} worker processes (1 thread each, memory "
         f"limit {args.memory_limit} each). Each partition is counted by the "
         "workers, the tables added in a tree of tasks, and the estimator fitted "
-        "from their sum (`fit` of a dask DataFrame). Each estimator is fitted "
-        "once on the first file before it is timed (the workers load the numba "
-        "kernels)."
+        "from their sum (`fit` of a dask DataFrame). The tables of the first "
+        "files are counted once before the timed fit (every worker loads the "
+        "numba kernels)."
     )
     report.add()
     rows_out = []
@@ -404,7 +408,10 @@ def main():
             same = "identical"
         if "memory" in r:
             read, seconds = r["memory"]
-            memory = f"{fmt_s(seconds)} s (+ {fmt_s(read)} s read)"
+            memory = (
+                f"{fmt_s(seconds)} s (+ {fmt_s(read)} s read; the columns and y "
+                f"hold {gb(r['data_bytes'])} in Arrow)"
+            )
         else:
             memory = "—"
         total = r["count"] + r["stage2"]
