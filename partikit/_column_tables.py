@@ -611,9 +611,10 @@ class JointTable:
         Each member's sorted categories (missing excluded).
     value_kinds : list of {"string", "numeric"}
     codes : ndarray of intp of shape (n_combinations, n_members)
-        Each combination seen (with any weight) as the position of each
-        member's value in ``values`` (``len(values[m])``: missing), rows in
-        increasing lexicographic order.
+        Each combination seen as the position of each member's value in
+        ``values`` (``len(values[m])``: missing), rows in increasing
+        lexicographic order. A combination (or value) seen only with zero
+        weight may have an empty row (or no combination): a fit drops it.
     table : ndarray of float64 of shape (n_combinations, n_classes)
         The class counts (weighted) of each combination.
     """
@@ -624,6 +625,38 @@ class JointTable:
         self.value_kinds = list(value_kinds)
         self.codes = codes
         self.table = table
+
+    def marginal(self, members):
+        """The joint table of some of the members: this one summed over the others.
+
+        Parameters
+        ----------
+        members : tuple of int
+            Some of ``self.members``, in increasing order.
+
+        Returns
+        -------
+        marginal : JointTable
+            Their combinations, each once, in lexicographic order (``self``
+            itself when ``members`` are all the members).
+        """
+        members = tuple(members)
+        if members == self.members:
+            return self
+        positions = [self.members.index(j) for j in members]
+        values = [self.values[m] for m in positions]
+        unique, inverse = _unique_rows(
+            self.codes[:, positions], [len(v) + 1 for v in values]
+        )
+        # bincount adds the combinations of each subset in the table's order
+        table = np.column_stack(
+            [
+                np.bincount(inverse, weights=column, minlength=len(unique))
+                for column in self.table.T
+            ]
+        ).reshape(len(unique), self.table.shape[1])
+        kinds = [self.value_kinds[m] for m in positions]
+        return JointTable(members, values, kinds, unique, table)
 
     def merge(self, other, columns_a, columns_b, n_classes):
         """The joint table of both sets of rows.

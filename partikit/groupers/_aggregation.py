@@ -20,10 +20,18 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
+from partikit._column_tables import CATEGORICAL, _count_joint, count_tables
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
 from partikit._inspection import PartitionInspectionMixin
+from partikit._partial import (
+    check_classes,
+    check_tables,
+    forget_chunks,
+    partial_tables,
+    set_input_features,
+)
 from partikit._stats import grouped_significance
-from partikit._tables import build_table, merge_rows
+from partikit._tables import merge_rows
 from partikit._validation import (
     STRING_KIND,
     check_categorical_X,
@@ -40,11 +48,11 @@ from partikit.groupers._combinations import (
     as_array,
     codes_of_keys,
     combination_keys,
-    fit_aggregate,
     fit_counted_aggregate,
-    fit_member,
+    fit_joint_aggregate,
     is_dense,
     join_labels,
+    joint_of_digits,
     level_label,
     lookup_combinations,
     member_digits,
@@ -298,9 +306,50 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
 
     # ------------------------------------------------------------------ fit
 
+    def _checked_aggregates(self):
+        """The aggregates to fit (sorted tuples of column indices), or None for
+        ``search`` to find."""
+        if self.search is not None and self.aggregates is not None:
+            raise ValueError(
+                "aggregates and search are exclusive: give the columns to combine, "
+                "or let search find them (aggregates=None)."
+            )
+        return None if self.search is not None else self._resolve_aggregates()
+
+    def _supervised(self):
+        return self.grouper is not None or self.search is not None
+
+    def _check_rows(self, X, y, sample_weight, *, reset, min_classes):
+        """Checked columns, target and weights of a fit or a chunk.
+
+        Returns the columns, the aggregates (None with ``search``), the class
+        codes and classes (all 0 and None without a grouper nor search: y is
+        then ignored) and the weights.
+        """
+        columns = check_categorical_X(self, X, reset=reset)
+        aggregates = self._checked_aggregates()
+        if self._supervised():
+            check_lengths(self, columns, y, sample_weight)
+        elif sample_weight is not None and not np.isscalar(sample_weight):
+            check_consistent_length(columns[0], sample_weight)
+        sample_weight = check_sample_weight(sample_weight, len(columns[0]))
+        if self._supervised():
+            # fail early on a bad target, before any aggregate is built
+            y_codes, classes = check_classification_y(
+                y, sample_weight, min_classes=min_classes
+            )
+        else:
+            y_codes, classes = np.zeros(len(columns[0]), dtype=np.intp), None
+        return columns, aggregates, y_codes, classes, sample_weight
+
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, sample_weight=None):
         """Learn the combinations of every aggregate, and group them.
+
+        The combinations of an aggregate are learned from the joint table of its
+        members (their combinations' class counts), the kept columns grouped
+        from their tables: the aggregator is ``fit_tables`` of the tables of
+        (X, y, ``sample_weight``).
 
         Parameters
         ----------
@@ -318,55 +367,115 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         self : object
             The fitted aggregator.
         """
-        columns = check_categorical_X(self, X, reset=True)
-        if self.search is not None and self.aggregates is not None:
-            raise ValueError(
-                "aggregates and search are exclusive: give the columns to combine, "
-                "or let search find them (aggregates=None)."
-            )
-        aggregates = None if self.search is not None else self._resolve_aggregates()
-        supervised = self.grouper is not None or self.search is not None
-        if supervised:
-            check_lengths(self, columns, y, sample_weight)
-        elif sample_weight is not None and not np.isscalar(sample_weight):
-            check_consistent_length(columns[0], sample_weight)
-        sample_weight = check_sample_weight(sample_weight, len(columns[0]))
-        if supervised:
-            # fail early on a bad target, before any aggregate is built
-            y_codes, classes = check_classification_y(y, sample_weight)
-
-        used = (
-            range(self.n_features_in_)
-            if aggregates is None
-            else sorted({j for members in aggregates for j in members})
+        forget_chunks(self)
+        columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
+            X, y, sample_weight, reset=True, min_classes=2
         )
+        source = _RowSource(self, columns, y_codes, classes, sample_weight)
+        return self._fit_source(source, aggregates, stacklevel=4)
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit_tables(self, tables):
+        """Learn the combinations of every aggregate from counted tables.
+
+        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight,
+        categorical_features="all", joint=...))`` with the joint tables below:
+        tables counted elsewhere (by chunks, in other processes, on a cluster)
+        and added give the aggregator that ``fit`` gives on all their rows
+        (exactly with integer weights or none; to the rounding of the sums
+        with fractional weights).
+
+        Parameters
+        ----------
+        tables : ColumnTables
+            From :func:`~partikit.column_tables`, every column counted as
+            categorical (``categorical_features="all"``), with a ``joint`` table
+            holding each aggregate's columns (``joint=aggregates``; a joint table
+            of more columns is summed over the others), or with ``search`` one
+            joint table of all the columns (``joint=[list of every column]``).
+            The kept columns are grouped from their own tables. With a grouper
+            or ``search`` the tables need a target of two classes or more;
+            without, y is not needed (``column_tables(X)``) and ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted aggregator.
+        """
+        forget_chunks(self)
+        check_tables(self, tables, CATEGORICAL, target=self._supervised())
+        return self._fit_tables(tables, stacklevel=5)
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def partial_fit(self, X, y=None, sample_weight=None, classes=None):
+        """Learn the combinations from one more chunk of rows.
+
+        The chunk's tables (those ``fit_tables`` reads) are added to those of
+        the chunks before it (since the last ``fit``), and the aggregator fitted
+        anew from the sum: after every call it is the one ``fit`` gives on all
+        the chunks so far, concatenated (same combinations, groups and
+        outputs).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The chunk; the same columns in every call.
+        y : array-like of shape (n_samples,), default=None
+            Its class labels; needed by ``grouper`` and ``search``, ignored
+            otherwise.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights of its rows.
+        classes : array-like of shape (n_classes,), default=None
+            With a grouper or ``search``: every class label the chunks may
+            hold, on the first call (a later call may repeat it); a label
+            outside it raises a ``ValueError``. Ignored otherwise.
+
+        Returns
+        -------
+        self : object
+            The aggregator fitted on every chunk so far. With a grouper or
+            ``search``, until the chunks hold two classes it is not fitted, and
+            the call raises ``ValueError`` (the chunk is counted).
+        """
+        first = not hasattr(self, "_partial_tables")
+        tables = self._count(X, y, sample_weight, reset=first)
+        self._partial_tables = partial_tables(self, tables, classes, first)
+        return self._fit_tables(self._partial_tables, stacklevel=5)
+
+    def _count(self, X, y, sample_weight, *, reset):
+        """The tables ``fit_tables`` reads, of one chunk of rows."""
+        columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
+            X, y, sample_weight, reset=reset, min_classes=1
+        )
+        names = self._input_names()
+        tables = count_tables(
+            columns, names, hasattr(self, "feature_names_in_"), y_codes, classes,
+            sample_weight, np.ones(len(columns), dtype=bool),
+        )  # fmt: skip
+        source = _RowSource(self, columns, y_codes, classes, sample_weight)
+        needed = [tuple(range(len(columns)))] if aggregates is None else aggregates
+        tables.joint = {members: source.joint(members) for members in needed}
+        return tables
+
+    def _fit_tables(self, tables, stacklevel):
+        """Fit from tables whose columns and names are already checked."""
+        set_input_features(self, tables)
+        aggregates = self._checked_aggregates()
+        if self._supervised():
+            check_classes(tables)
+        source = _TableSource(self, tables, aggregates)
+        return self._fit_source(source, aggregates, stacklevel=stacklevel + 1)
+
+    def _fit_source(self, source, aggregates, stacklevel):
+        """Learn the aggregates (``search``'s when None) from their tables."""
         self.search_results_ = None
-        source = _MemberSource(self, columns, used, sample_weight, supervised)
         if aggregates is None:
-            aggregates, self.search_results_ = self._search(
-                source, y_codes, len(classes), sample_weight
-            )
-        counted = None
-        if supervised:
-            counted = self._fit_counted(
-                source.digits, aggregates, y_codes, len(classes), sample_weight
-            )
-        if counted is not None:
-            members, fitted, tables = counted
-            for result in fitted:
-                self._check_labels(result)
-        else:
-            members, member_codes = source.general()
-            fitted, codes = [], []
-            for aggregate in aggregates:
-                result, row_codes = fit_aggregate(
-                    aggregate, member_codes, members, sample_weight,
-                    self.max_categories, self.separator,
-                )  # fmt: skip
-                self._check_labels(result)
-                fitted.append(result)
-                codes.append(row_codes)
-        self._members = {j: members[j] for a in aggregates for j in a}
+            aggregates, self.search_results_ = self._search(source)
+        results = source.fit_aggregates(aggregates)
+        for _, aggregate, _ in results:
+            self._check_labels(aggregate)
+        fitted = [aggregate for _, aggregate, _ in results]
+        self._members = {j: members[j] for members, a, _ in results for j in a.members}
         self._aggregates = fitted
         self.aggregates_ = [
             tuple(feature_name(self, j) for j in a.members) for a in fitted
@@ -391,40 +500,19 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
                     f": the {a.n_pooled} rarest are pooled into one value "
                     f"{RARE_LABEL!r}.",
                     UserWarning,
-                    stacklevel=3,
+                    stacklevel=stacklevel,
                 )
         self.grouper_ = None
         if self.grouper is not None:
             # The aggregator wraps the output (set_output) itself, with X's index.
             self.grouper_ = clone(self.grouper).set_output(transform="default")
-            if counted is not None:
-                self.grouper_._fit_prepared(
-                    self._prepared_columns(columns, tables), names, y_codes,
-                    classes, sample_weight,
-                )  # fmt: skip
-            else:
-                frame = self._grouper_frame(columns, codes)
-                self.grouper_.fit(frame, y, sample_weight)
+            prepared = source.kept_columns(self._kept) + self._prepared_aggregates(
+                [table for _, _, table in results]
+            )
+            self.grouper_._fit_prepared(
+                prepared, names, source.y_codes, source.classes, source.sample_weight
+            )
         return self
-
-    def _fit_counted(self, digits, aggregates, y_codes, n_classes, sample_weight):
-        """Members, aggregates and their tables counted in one pass each.
-
-        The route of :func:`fit_counted_aggregate`; None when an aggregate does
-        not take it (then every aggregate takes the general route).
-        """
-        members, fitted, tables = {}, [], []
-        for aggregate in aggregates:
-            result = fit_counted_aggregate(
-                aggregate, digits, y_codes, sample_weight, n_classes,
-                self.max_categories, self.separator,
-            )  # fmt: skip
-            if result is None:
-                return None
-            members.update(result[0])
-            fitted.append(result[1])
-            tables.append(result[2])
-        return members, fitted, tables
 
     def _kept_frame(self, columns):
         """The kept columns as the grouper sees them (a DataFrame's columns)."""
@@ -437,12 +525,11 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
             frame[name] = column
         return pd.DataFrame(frame)
 
-    def _prepared_columns(self, columns, tables):
-        """The grouper's columns in fit: the kept columns, then each aggregate's
-        combinations (their labels) with their table, sorted as the grouper
-        sorts a column of the labels."""
-        kept = self._kept_frame(columns) if self._kept else None
-        prepared = [kept.iloc[:, k] for k in range(len(self._kept))]
+    def _prepared_aggregates(self, tables):
+        """Each aggregate's combinations (their labels) with their table, as the
+        grouper's fit reads them: sorted as the grouper sorts a column of the
+        labels."""
+        prepared = []
         for a, table in zip(self._aggregates, tables, strict=True):
             order = sorting_order(a.labels, STRING_KIND)
             rows = np.zeros((len(table) + 1, table.shape[1]), dtype=np.float64)
@@ -479,12 +566,13 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
 
     # ------------------------------------------------------------------ search
 
-    def _score(self, candidates, source, y_codes, n_classes, sample_weight):
+    def _score(self, candidates, source):
         """log10 adjusted p-value, number of values and of groups of each candidate.
 
         Each candidate is scored on its own contingency table (combinations x
-        classes): grouped by the scoring grouper's :meth:`group_table`, the core
-        call its ``fit`` makes on a nominal column, then tested by
+        classes, :meth:`_RowSource.candidate_table`): grouped by the scoring
+        grouper's :meth:`group_table`, the core call its ``fit`` makes on a
+        nominal column, then tested by
         :func:`~partikit._stats.grouped_significance`. The grouper is neither
         cloned nor fitted: no DataFrame is built and its column parameters (an
         ``ordinal`` naming columns of X) do not apply to the candidates.
@@ -492,16 +580,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         scorer = self.grouper if self.grouper is not None else CHAIDGrouper()
         scores = []
         for candidate in candidates:
-            counted = fit_counted_aggregate(
-                candidate, source.digits, y_codes, sample_weight, n_classes,
-                self.max_categories, None,
-            )  # fmt: skip
-            if counted is not None:
-                table = counted[2]  # its rows: the codes, all of positive weight
-            else:
-                table = self._candidate_table(
-                    candidate, source, y_codes, n_classes, sample_weight
-                )
+            table = source.candidate_table(candidate)
             result = scorer.group_table(table)
             grouped = merge_rows(table, result.group_ids, result.n_groups)
             n_values = len(table)
@@ -509,22 +588,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
             scores.append((value, n_values, int(result.n_groups)))
         return scores
 
-    def _candidate_table(self, candidate, source, y_codes, n_classes, sample_weight):
-        """A candidate's table (codes x classes) by the general route."""
-        members, member_codes = source.general()
-        aggregate, codes = fit_aggregate(
-            candidate, member_codes, members, sample_weight,
-            self.max_categories, None,
-        )  # fmt: skip
-        n_codes = int(aggregate.code_of_seen.max(initial=-1)) + 1
-        # One more row for code -1, the rows whose combination was seen only
-        # with zero weight; then every empty row is dropped, as a grouper's fit
-        # drops its categories of zero weight, so that a candidate's values
-        # are its table's rows.
-        table = build_table(codes, y_codes, sample_weight, n_codes + 1, n_classes)
-        return table[table.sum(axis=1) > 0]
-
-    def _search(self, source, y_codes, n_classes, sample_weight):
+    def _search(self, source):
         """The aggregates found by ``search`` and the table of every candidate."""
         n_features = self.n_features_in_
         if n_features < 2:
@@ -536,7 +600,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         min_gain = -np.log10(self.alpha)
 
         def evaluate(candidates, parts):
-            results = self._score(candidates, source, y_codes, n_classes, sample_weight)
+            results = self._score(candidates, source)
             gains = []
             for candidate, part_list, (value, n_values, n_groups) in zip(
                 candidates, parts, results, strict=True
@@ -561,7 +625,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         singles = [(j,) for j in range(n_features)]
         for candidate, (value, _, _) in zip(
             singles,
-            self._score(singles, source, y_codes, n_classes, sample_weight),
+            self._score(singles, source),
             strict=True,
         ):
             score[candidate] = value
@@ -782,41 +846,164 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         return tags
 
 
-class _MemberSource:
-    """The columns of a fit read as members, each route computed once.
+class _RowSource:
+    """The tables of a fit read from its rows, each counted when asked for.
 
-    ``digits`` (the one-pass route, :func:`member_digits`) for a supervised
-    fit; the members' levels and codes of the general route
-    (:func:`fit_member`) only when asked for (an unsupervised fit, or a table
-    of digits too large to count).
+    A joint table is counted in one pass of its members' digits
+    (:func:`joint_of_digits`, the digits of each column read once) when it is
+    small, else from the factorized columns (what
+    :func:`~partikit.column_tables` does); a supervised fit first tries the
+    one-pass route of :func:`fit_counted_aggregate`. Either way the aggregates
+    are learned by :func:`fit_joint_aggregate` from the same table.
     """
 
-    def __init__(self, aggregator, columns, used, sample_weight, supervised):
+    def __init__(self, aggregator, columns, y_codes, classes, sample_weight):
         self._aggregator = aggregator
         self._columns = columns
-        self._used = used
-        self._sample_weight = sample_weight
-        self._general = None
-        self.digits = None
-        if supervised:
-            self.digits = {
-                j: member_digits(columns[j], feature_name(aggregator, j)) for j in used
-            }
+        self._digits = {}
+        self.y_codes = y_codes
+        self.classes = classes
+        self.sample_weight = sample_weight
+        self.n_classes = 1 if classes is None else len(classes)
 
-    def general(self):
-        """Members and ``(raw_codes, lookup)`` of every used column."""
-        if self._general is None:
-            members, member_codes = {}, {}
-            for j in self._used:
-                member, codes, lookup = fit_member(
-                    self._columns[j],
-                    feature_name(self._aggregator, j),
-                    self._sample_weight,
-                )
-                members[j] = member
-                member_codes[j] = (codes, lookup)
-            self._general = members, member_codes
-        return self._general
+    def digits(self, members):
+        """The :class:`Digits` of every column, those of ``members`` read."""
+        for j in members:
+            if j not in self._digits:
+                name = feature_name(self._aggregator, j)
+                self._digits[j] = member_digits(self._columns[j], name)
+        return self._digits
+
+    def joint(self, members):
+        """The :class:`~partikit._column_tables.JointTable` of some columns."""
+        joint = joint_of_digits(
+            members, self.digits(members), self.y_codes, self.sample_weight,
+            self.n_classes,
+        )  # fmt: skip
+        if joint is not None:
+            return joint
+        return _count_joint(
+            [self._columns[j] for j in members],
+            [feature_name(self._aggregator, j) for j in members],
+            members, self.y_codes, self.sample_weight, self.n_classes,
+        )  # fmt: skip
+
+    def _counted(self, members, separator):
+        if self.classes is None:
+            return None
+        return fit_counted_aggregate(
+            members, self.digits(members), self.y_codes, self.sample_weight,
+            self.n_classes, self._aggregator.max_categories, separator,
+        )  # fmt: skip
+
+    def candidate_table(self, candidate):
+        """A candidate's table of codes x classes (``search``)."""
+        counted = self._counted(candidate, None)
+        if counted is None:
+            counted = fit_joint_aggregate(
+                self.joint(candidate), candidate, self._aggregator.max_categories,
+                None,
+            )  # fmt: skip
+        return counted[2]
+
+    def fit_aggregates(self, aggregates):
+        """(members, :class:`Aggregate`, table) of every aggregate."""
+        aggregator = self._aggregator
+        fitted = []
+        for members in aggregates:
+            counted = self._counted(members, aggregator.separator)
+            if counted is None:
+                break
+            fitted.append(counted)
+        else:
+            return fitted
+        return [
+            fit_joint_aggregate(
+                self.joint(members),
+                members,
+                aggregator.max_categories,
+                aggregator.separator,
+            )  # fmt: skip
+            for members in aggregates
+        ]
+
+    def kept_columns(self, kept):
+        """The kept columns as the grouper's fit counts them."""
+        if not kept:
+            return []
+        frame = self._aggregator._kept_frame(self._columns)
+        return [frame.iloc[:, k] for k in range(len(kept))]
+
+
+class _TableSource:
+    """The tables of a fit given as a :class:`~partikit.ColumnTables`.
+
+    Each aggregate or candidate's table is the joint table of its columns: the
+    one counted for them, else the smallest one counted for more columns,
+    summed over the others (the first in the order of their columns on a tie).
+    """
+
+    def __init__(self, aggregator, tables, aggregates):
+        self._aggregator = aggregator
+        self._tables = tables
+        self.y_codes = None
+        self.sample_weight = None
+        self.classes = tables.classes
+        names = [str(n) for n in tables.feature_names]
+        if aggregates is None:
+            needed = [tuple(range(tables.n_features))]
+            why = "search combines any of the columns"
+        else:
+            needed = aggregates
+            why = "AttributeAggregator learns each aggregate from the joint table"
+        missing = [m for m in needed if self._holding(m) is None]
+        if missing:
+            lists = [[names[j] for j in m] for m in missing]
+            raise ValueError(
+                f"These tables hold no joint table of the columns {lists}; {why} "
+                f"of its columns: count it with column_tables(..., "
+                f'categorical_features="all", joint={lists!r}).'
+            )
+
+    def _holding(self, members):
+        """The smallest joint table whose columns include ``members``, or None."""
+        holding = [key for key in self._tables.joint if set(members) <= set(key)]
+        if not holding:
+            return None
+        return self._tables.joint[min(holding, key=lambda key: (len(key), key))]
+
+    def joint(self, members):
+        """The :class:`~partikit._column_tables.JointTable` of some columns."""
+        return self._holding(members)
+
+    def candidate_table(self, candidate):
+        """A candidate's table of codes x classes (``search``)."""
+        return fit_joint_aggregate(
+            self.joint(candidate), candidate, self._aggregator.max_categories, None
+        )[2]
+
+    def fit_aggregates(self, aggregates):
+        """(members, :class:`Aggregate`, table) of every aggregate."""
+        aggregator = self._aggregator
+        return [
+            fit_joint_aggregate(
+                self.joint(members),
+                members,
+                aggregator.max_categories,
+                aggregator.separator,
+            )  # fmt: skip
+            for members in aggregates
+        ]
+
+    def kept_columns(self, kept):
+        """The kept columns' tables, as the grouper's fit reads them."""
+        t = self._tables
+        return [
+            PreparedColumn(
+                t.values[j], t.value_kinds[j], t.tables[j], t.ordered_categories[j]
+            )
+            for j in kept
+        ]
 
 
 _SEARCH_COLUMNS = (

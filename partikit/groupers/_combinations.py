@@ -3,16 +3,18 @@
 """Combinations of member levels: what AttributeAggregator computes without y.
 
 An aggregate replaces a few low-cardinality columns by their cartesian product,
-one value per combination seen in fit. Each member column's values are numbered
-by level (sorted, missing last, :func:`fit_member`); a row's combination is then
-the mixed-radix integer key of its members' levels, one digit per member
-(:func:`combination_keys`), never a string, so that aggregating costs about one
-factorize of an integer column. The keys seen in fit are numbered in increasing
-order (:func:`seen_keys`, :func:`codes_of_keys`), the rarest pooled past
-``max_categories`` (:func:`pool_rare`), and labelled once per combination, not
-once per row (:func:`combination_levels`, :func:`join_labels`).
-:func:`fit_aggregate` chains these steps for one aggregate and returns the
-picklable :class:`Aggregate` that transform replays.
+one value per combination seen in fit. It is learned from the joint table of its
+members (:class:`~partikit._column_tables.JointTable`, the class counts of each
+combination of their values) by :func:`fit_joint_aggregate`: each member's
+values are numbered by level (sorted, missing last), a combination is the
+mixed-radix integer key of its members' levels, one digit per member
+(:func:`combination_keys`), never a string, the keys seen are numbered in
+increasing order, the rarest pooled past ``max_categories``
+(:func:`pool_rare`), and labelled once per combination, not once per row
+(:func:`join_labels`). Transform replays the keys on the rows
+(:func:`codes_of_keys`) with the picklable :class:`Aggregate`. In fit the joint
+table is counted in one pass of the members' digits (:func:`member_digits`,
+:func:`joint_of_digits`) when it is small.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
+from partikit._column_tables import JointTable
 from partikit._kernels._aggregation import (
     accumulate_keys,
     append_digits,
@@ -75,42 +78,6 @@ class Member(NamedTuple):
 def level_label(value):
     """Readable form of one member value: ``str(value)``, ``"nan"`` if missing."""
     return "nan" if pd.isna(value) else str(value)
-
-
-def fit_member(column, name, sample_weight):
-    """Learn the levels of one member column.
-
-    Parameters
-    ----------
-    column : pandas Series or 1-D ndarray
-        The member's values in fit.
-    name : str
-        The column's name, for error messages.
-    sample_weight : ndarray of float64 or None
-        Values seen only with zero weight get no level.
-
-    Returns
-    -------
-    member : Member
-    raw_codes : ndarray of int
-        The column's raw codes (as :func:`~partikit._validation.factorize_column`
-        gives them).
-    lookup : ndarray of intp
-        The level of each raw code + 1 (-1 for values seen only with zero
-        weight).
-    """
-    factorized = factorize_column(column, name)
-    n_values = len(factorized.categories)
-    present = positive_rows(
-        factorized.raw_codes, factorized.lookup, sample_weight, n_values + 1
-    )
-    categories = factorized.categories[present[:-1]]
-    if present[-1]:
-        categories = append_missing(categories)
-    levels = np.arange(len(categories), dtype=np.intp)
-    lookup = category_lookup(factorized, categories, levels, factorized.kind, name)
-    labels = np.array([level_label(v) for v in categories], dtype=object)
-    return Member(categories, factorized.kind, labels), factorized.raw_codes, lookup
 
 
 def member_lookup(member, column, name):
@@ -285,32 +252,6 @@ def pool_rare(weights, max_categories):
     return code_of_seen, max_categories, n_seen - len(kept)
 
 
-def combination_levels(seen, sizes, compressions):
-    """Level of each member in each seen key, undoing the renumberings.
-
-    Parameters
-    ----------
-    seen : ndarray of int64 of shape (n_seen,)
-        Final keys.
-    sizes : sequence of int
-        Number of levels of each member.
-    compressions : sequence of Compression
-        The renumberings made on the way to the final keys.
-
-    Returns
-    -------
-    levels : ndarray of intp of shape (n_seen, n_members)
-    """
-    levels = np.empty((len(seen), len(sizes)), dtype=np.intp)
-    steps = {c.member: c for c in compressions}
-    rest = seen.copy()
-    for j in range(len(sizes) - 1, -1, -1):
-        rest, levels[:, j] = np.divmod(rest, sizes[j])
-        if j in steps:
-            rest = steps[j].seen[rest]
-    return levels
-
-
 class Aggregate(NamedTuple):
     """What fit learns of one aggregate (plain arrays: picklable).
 
@@ -345,67 +286,6 @@ def join_labels(parts, separator):
     for part in parts[1:]:
         labels = labels + separator + part
     return labels
-
-
-def fit_aggregate(members, member_codes, fitted_members, sample_weight,
-                  max_categories, separator):  # fmt: skip
-    """Learn the combinations of one aggregate.
-
-    Parameters
-    ----------
-    members : tuple of int
-        Column indices of the members, increasing.
-    member_codes : dict of int to (raw_codes, lookup)
-        What :func:`fit_member` returned for each column.
-    fitted_members : dict of int to Member
-    sample_weight : ndarray of float64 or None
-        Combinations seen only with zero weight are not seen.
-    max_categories : int or None
-        Most codes; the rarest combinations beyond it share the last code
-        (:func:`pool_rare`).
-    separator : str or None
-        Joins the members' labels; None skips the labels (the search needs only
-        the codes).
-
-    Returns
-    -------
-    aggregate : Aggregate
-        ``labels`` is None when ``separator`` is None.
-    codes : ndarray of intp of shape (n_samples,)
-        The code of every row's combination; -1 for a row whose combination was
-        seen only with zero weight.
-    """
-    sizes = tuple(len(fitted_members[j].categories) for j in members)
-    keys, n_keys, compressions = combination_keys(
-        [member_codes[j] for j in members], sizes, sample_weight
-    )
-    seen = seen_keys(keys, n_keys, sample_weight)
-    codes = codes_of_keys(keys, n_keys, seen, np.arange(len(seen), dtype=np.intp))
-    n_pooled = 0
-    code_of_seen = np.arange(len(seen), dtype=np.intp)
-    if max_categories is not None and len(seen) > max_categories:
-        valid = codes >= 0
-        weights = np.bincount(
-            codes[valid],
-            weights=None if sample_weight is None else sample_weight[valid],
-            minlength=len(seen),
-        ).astype(np.float64)
-        code_of_seen, _, n_pooled = pool_rare(weights, max_categories)
-        codes = np.where(valid, code_of_seen[np.maximum(codes, 0)], -1)
-    labels = None
-    if separator is not None:
-        levels = combination_levels(seen, sizes, compressions)
-        labels = join_labels(
-            [fitted_members[j].labels[levels[:, m]] for m, j in enumerate(members)],
-            separator,
-        )
-        if n_pooled:
-            labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
-    aggregate = Aggregate(
-        members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
-        n_pooled,
-    )  # fmt: skip
-    return aggregate, codes
 
 
 def as_array(column):
@@ -532,16 +412,125 @@ def count_combinations(digits, y_codes, sample_weight, n_classes):
     return table[:-1]
 
 
+def joint_of_digits(members, digits, y_codes, sample_weight, n_classes):
+    """The joint table of some member columns, counted in one pass of their digits.
+
+    The one-pass count (:func:`count_combinations`) of the table
+    :func:`~partikit.column_tables` counts as ``joint``, for columns whose
+    combinations of digits make a table no larger than a column: its rows of
+    positive weight, each member's values those of its combinations.
+
+    Parameters
+    ----------
+    members : tuple of int
+        Column indices, increasing.
+    digits : dict of int to Digits
+    y_codes : ndarray of intp of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+    n_classes : int
+
+    Returns
+    -------
+    joint : JointTable or None
+        None when the table of digits would be larger than a column.
+    """
+    radices = tuple(digits[j].radix for j in members)
+    n_cells = int(np.prod(radices, dtype=np.float64) * n_classes)
+    if n_cells > max(len(y_codes), 1 << 16):
+        return None
+    table = count_combinations(
+        [digits[j] for j in members], y_codes, sample_weight, n_classes
+    )
+    rows = np.flatnonzero(table.sum(axis=1) > 0)
+    codes = np.column_stack(np.unravel_index(rows, radices)).astype(np.intp)
+    codes = codes.reshape(len(rows), len(members))
+    values = []
+    for m, j in enumerate(members):
+        # Digit d is value d of the member (the missing value last, when the
+        # column has one); the values of no combination are dropped.
+        d = digits[j]
+        present = np.zeros(len(d.values) + 1, dtype=bool)
+        present[codes[:, m]] = True
+        values.append(d.values[present[:-1]])
+        codes[:, m] = (np.cumsum(present) - 1)[codes[:, m]]
+    kinds = [digits[j].kind for j in members]
+    return JointTable(members, values, kinds, codes, table[rows])
+
+
+def fit_joint_aggregate(joint, members, max_categories, separator):
+    """Learn one aggregate and its members from a joint table.
+
+    The members' levels are their values in the combinations of positive
+    weight (sorted, missing last), the seen combinations those combinations,
+    keyed as :func:`combination_keys` keys the rows at transform, and the
+    rarest pooled past ``max_categories`` by their total weight
+    (:func:`pool_rare`).
+
+    Parameters
+    ----------
+    joint : JointTable
+        Of the members or of more columns (summed over the others).
+    members : tuple of int
+        Column indices of the members, increasing.
+    max_categories : int or None
+    separator : str or None
+        Joins the members' labels; None skips the labels (the search needs only
+        the table).
+
+    Returns
+    -------
+    members : dict of int to Member
+    aggregate : Aggregate
+        ``labels`` is None when ``separator`` is None.
+    table : ndarray of float64 of shape (n_codes, n_classes)
+        The class counts of each code.
+    """
+    joint = joint.marginal(members)
+    positive = joint.table.sum(axis=1) > 0
+    codes, table = joint.codes[positive], joint.table[positive]
+    fitted, levels = {}, []
+    for m, j in enumerate(members):
+        values = joint.values[m]
+        present = np.zeros(len(values) + 1, dtype=bool)
+        present[codes[:, m]] = True
+        categories = values[present[:-1]]
+        if present[-1]:
+            categories = append_missing(categories)
+        labels = np.array([level_label(v) for v in categories], dtype=object)
+        fitted[j] = Member(categories, joint.value_kinds[m], labels)
+        levels.append((np.cumsum(present) - 1)[codes[:, m]])
+    sizes = tuple(len(fitted[j].categories) for j in members)
+    # Each seen combination is one row of levels: its key, and the renumberings
+    # on the way to it, are those of its rows at transform.
+    seen, n_keys, compressions = combination_keys(
+        [(level, np.arange(-1, size, dtype=np.intp))
+         for level, size in zip(levels, sizes, strict=True)],
+        sizes,
+    )  # fmt: skip
+    code_of_seen = np.arange(len(seen), dtype=np.intp)
+    n_pooled = 0
+    if max_categories is not None and len(seen) > max_categories:
+        code_of_seen, n_codes, n_pooled = pool_rare(table.sum(axis=1), max_categories)
+        table = merge_rows(table, code_of_seen, n_codes)
+    labels = None
+    if separator is not None:
+        parts = zip(members, levels, strict=True)
+        labels = join_labels([fitted[j].labels[lv] for j, lv in parts], separator)
+        if n_pooled:
+            labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
+    aggregate = Aggregate(
+        members, sizes, tuple(compressions), n_keys, seen, code_of_seen, labels,
+        n_pooled,
+    )  # fmt: skip
+    return fitted, aggregate, table
+
+
 def fit_counted_aggregate(members, digits, y_codes, sample_weight, n_classes,
                           max_categories, separator):  # fmt: skip
-    """Learn one aggregate and its members from the table of their digits.
+    """Learn one aggregate from the table of its members' digits.
 
-    The one-pass route of :func:`fit_member` + :func:`fit_aggregate`, for a
-    supervised fit whose combinations of digits make a table no larger than a
-    column: the members' levels are the digits of positive weight (the
-    table's margins), the seen combinations its rows of positive weight. Gives
-    the members and the aggregate that route gives, and the table of the
-    aggregate's codes.
+    :func:`fit_joint_aggregate` on :func:`joint_of_digits`: the one-pass route
+    of a supervised fit, whose rows are at hand.
 
     Parameters
     ----------
@@ -558,60 +547,21 @@ def fit_counted_aggregate(members, digits, y_codes, sample_weight, n_classes,
     Returns
     -------
     result : tuple of (dict of int to Member, Aggregate, ndarray) or None
-        The members, the aggregate and its table (codes x classes); None when
-        the table of digits would be larger than a column, or when pooling
-        weighted combinations (whose summed weights would round otherwise than
-        the rows' sums): the caller takes the other route.
+        What :func:`fit_joint_aggregate` returns; None when the table of
+        digits would be larger than a column, or when it would pool weighted
+        combinations: the caller then fits from the joint table counted by
+        its general route (the same table).
     """
-    radices = tuple(digits[j].radix for j in members)
-    n_cells = int(np.prod(radices, dtype=np.float64) * n_classes)
-    if n_cells > max(len(y_codes), 1 << 16):
+    joint = joint_of_digits(members, digits, y_codes, sample_weight, n_classes)
+    if joint is None:
         return None
-    table = count_combinations(
-        [digits[j] for j in members], y_codes, sample_weight, n_classes
-    )
-    positive = table.sum(axis=1) > 0
-    cells = positive.reshape(radices)
-    fitted, levels = {}, []
-    for m, j in enumerate(members):
-        d = digits[j]
-        present = cells.any(axis=tuple(k for k in range(len(members)) if k != m))
-        if len(d.values) == d.radix:
-            categories = d.values[present]  # an integer column: no missing digit
-        else:
-            categories = d.values[present[:-1]]
-            if present[-1]:
-                categories = append_missing(categories)
-        labels = np.array([level_label(v) for v in categories], dtype=object)
-        fitted[j] = Member(categories, d.kind, labels)
-        levels.append(np.cumsum(present) - 1)
-    rows = np.flatnonzero(positive)
-    level_of_row = [
-        level[digit]
-        for level, digit in zip(levels, np.unravel_index(rows, radices), strict=True)
-    ]
-    sizes = tuple(len(fitted[j].categories) for j in members)
-    seen = np.ravel_multi_index(level_of_row, sizes).astype(np.int64)
-    table = table[rows]
-    code_of_seen = np.arange(len(seen), dtype=np.intp)
-    n_pooled = 0
-    if max_categories is not None and len(seen) > max_categories:
-        if sample_weight is not None:
-            return None
-        # unweighted: the row sums are exact counts, as the rows' bincount
-        code_of_seen, n_codes, n_pooled = pool_rare(table.sum(axis=1), max_categories)
-        table = merge_rows(table, code_of_seen, n_codes)
-    labels = None
-    if separator is not None:
-        parts = zip(members, level_of_row, strict=True)
-        labels = join_labels([fitted[j].labels[lv] for j, lv in parts], separator)
-        if n_pooled:
-            labels = np.append(labels[code_of_seen < max_categories - 1], RARE_LABEL)
-    n_keys = int(np.prod(sizes))
-    aggregate = Aggregate(
-        members, sizes, (), n_keys, seen, code_of_seen, labels, n_pooled
-    )
-    return fitted, aggregate, table
+    if (
+        sample_weight is not None
+        and max_categories is not None
+        and len(joint.codes) > max_categories
+    ):
+        return None
+    return fit_joint_aggregate(joint, members, max_categories, separator)
 
 
 def lookup_combinations(member_codes, sizes, lookup, out, column, fill):
