@@ -22,6 +22,12 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from partikit._column_tables import CATEGORICAL, _count_joint, count_tables
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
+from partikit._dask import (
+    dask_aware,
+    dask_tables,
+    estimator_counter,
+    is_dask_collection,
+)
 from partikit._inspection import PartitionInspectionMixin
 from partikit._partial import (
     check_classes,
@@ -68,6 +74,7 @@ _MAX_SHOWN = 5
 # --------------------------------------------------------------------------------------
 
 
+@dask_aware
 class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     """Combine sets of columns into multi-valued attributes, optionally grouped.
 
@@ -368,6 +375,10 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
             The fitted aggregator.
         """
         forget_chunks(self)
+        if is_dask_collection(X) or is_dask_collection(y):
+            counter = estimator_counter(self, min_classes=None)
+            tables = dask_tables(X, y, sample_weight, counter)
+            return self._fit_tables(tables, stacklevel=4)
         columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
             X, y, sample_weight, reset=True, min_classes=2
         )
@@ -404,7 +415,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         """
         forget_chunks(self)
         check_tables(self, tables, CATEGORICAL, target=self._supervised())
-        return self._fit_tables(tables, stacklevel=5)
+        return self._fit_tables(tables, stacklevel=4)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y=None, sample_weight=None, classes=None):
@@ -440,7 +451,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         first = not hasattr(self, "_partial_tables")
         tables = self._count(X, y, sample_weight, reset=first)
         self._partial_tables = partial_tables(self, tables, classes, first)
-        return self._fit_tables(self._partial_tables, stacklevel=5)
+        return self._fit_tables(self._partial_tables, stacklevel=4)
 
     def _count(self, X, y, sample_weight, *, reset):
         """The tables ``fit_tables`` reads, of one chunk of rows."""
