@@ -42,21 +42,23 @@ def is_dask_collection(X) -> bool:
     return dask.is_dask_collection(X)
 
 
-def estimator_counter(estimator):
+def estimator_counter(estimator, min_classes=1):
     """The ``count_chunk`` of :func:`dask_tables` for a transformer.
 
     Counts one partition as the estimator's ``partial_fit`` counts a chunk
     (its ``_count``: the same checks of X, y and ``sample_weight``, the same
     tables), on an unfitted clone: the workers receive its parameters only,
-    never a fitted state.
+    never a fitted state. ``min_classes`` is passed on to ``_count`` (None:
+    its ``_count`` takes no such argument).
     """
-    return functools.partial(_count_with, clone(estimator))
+    return functools.partial(_count_with, clone(estimator), min_classes)
 
 
-def _count_with(estimator, X, y, sample_weight):
+def _count_with(estimator, min_classes, X, y, sample_weight):
     # min_classes=1: a partition may hold one class; the merged tables are
     # checked for two by fit_tables, with fit's message.
-    return estimator._count(X, y, sample_weight, reset=True, min_classes=1)
+    options = {} if min_classes is None else {"min_classes": min_classes}
+    return estimator._count(X, y, sample_weight, reset=True, **options)
 
 
 def _check_partitioned_like(X, other, name):
@@ -257,7 +259,9 @@ def dask_transform(estimator, X):
         keeps a non-numeric column), or CSR matrices for ``encode="onehot"``;
         with
         ``set_output(transform="pandas")``, a dask DataFrame with the output
-        columns and X's index and divisions.
+        columns and X's index and divisions (dask turns its object columns,
+        such as an aggregator's codes beside a string column, into strings
+        unless its ``dataframe.convert-string`` setting is False).
     """
     import dask
     import dask.array as da
@@ -284,13 +288,14 @@ def dask_transform(estimator, X):
             "transformer output to a dense array or disable "
             f"{output.capitalize()} output with set_output(transform='default')."
         )
-    dtype = np.dtype(np.float64)
+    sample = None
     if hasattr(estimator, "grouper_") and estimator.grouper_ is None:
         # An aggregator without grouper outputs its kept columns beside the
-        # codes: float64 when they are all numeric, else objects. Dask's
-        # stand-in rows of X's dtypes tell which (an unseen value is code -1
+        # codes: float64 when they are all numeric, else objects (as pandas
+        # output, each kept column of its input dtype). Its output on dask's
+        # stand-in rows of X's dtypes tells which (an unseen value is code -1
         # there, never an error).
-        dtype = _transform_partition(X._meta_nonempty, estimator, "default").dtype
+        sample = _transform_partition(X._meta_nonempty, estimator, output)
     # One copy of the fitted estimator in the graph, not one per partition; a
     # task per partition built from delayed objects, which every dask version
     # since the lower bound substitutes alike.
@@ -298,16 +303,20 @@ def dask_transform(estimator, X):
     transform = dask.delayed(_transform_partition, pure=True)
     parts = [transform(part, fitted, output) for part in X.to_delayed()]
     if output == "pandas":
-        meta = pd.DataFrame(
-            {j: pd.Series([], dtype=dtype) for j in range(len(names))},
-            index=X._meta.index,
-        )
-        # as scikit-learn names the columns of each partition
-        meta.columns = names
+        if sample is not None:
+            meta = sample.iloc[:0]
+        else:
+            meta = pd.DataFrame(
+                {j: pd.Series([], dtype=np.float64) for j in range(len(names))},
+                index=X._meta.index,
+            )
+            # as scikit-learn names the columns of each partition
+            meta.columns = names
         return dd.from_delayed(parts, meta=meta, divisions=X.divisions)
     if is_sparse:
         meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
     else:
+        dtype = np.float64 if sample is None else sample.dtype
         meta = np.empty((0, len(names)), dtype=dtype)
     return da.concatenate(
         [da.from_delayed(part, shape=(np.nan, len(names)), meta=meta) for part in parts]

@@ -15,14 +15,21 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import sparse
+from sklearn.base import clone
 
 from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
 )
-from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+from partikit.groupers import (
+    AttributeAggregator,
+    CHAIDGrouper,
+    KhiopsGrouper,
+    MaxCutGrouper,
+)
 
+dask = pytest.importorskip("dask", reason="dask[dataframe] is not installed")
 dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not installed")
 da = pytest.importorskip("dask.array", reason="dask[dataframe] is not installed")
 distributed = pytest.importorskip("distributed", reason="distributed is not installed")
@@ -155,6 +162,53 @@ def test_sample_weight_and_empty_partitions(client, estimator):
         estimator.__class__().fit(empty[columns], empty["y"])
     with pytest.raises(ValueError, match="sums to zero"):
         estimator.__class__().fit(ddf[columns], ddf["y"], ddf["w"] * 0)
+
+
+AGGREGATORS = [
+    AttributeAggregator([["s", "c"]], grouper=KhiopsGrouper()),
+    AttributeAggregator([["s", "c"], ["c", "i"]]),
+    AttributeAggregator(search="pairs", grouper=CHAIDGrouper(encode="onehot")),
+]
+
+
+@pytest.mark.parametrize("aggregator", AGGREGATORS, ids=["grouped", "codes", "search"])
+def test_aggregator(client, aggregator):
+    frame = _frame(seed=6)
+    frame["i"] = frame["i"] % 4
+    columns = ["s", "c", "i"]
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    supervised = aggregator.grouper is not None or aggregator.search is not None
+    y, y_frame = (ddf["y"], frame["y"]) if supervised else (None, None)
+    fitted = clone(aggregator).fit(ddf[columns], y)
+    expected = clone(aggregator).fit(frame[columns], y_frame)
+    assert fitted.aggregates_ == expected.aggregates_
+    for a, b in zip(fitted.combinations_, expected.combinations_, strict=True):
+        assert list(map(str, a)) == list(map(str, b))
+    if supervised:
+        _assert_same_fit(fitted.grouper_, expected.grouper_)
+
+    out = fitted.transform(ddf[columns])
+    assert isinstance(out, da.Array)
+    in_memory = expected.transform(frame[columns])
+    computed = out.compute()
+    assert computed.dtype == out.dtype == in_memory.dtype
+    is_sparse = sparse.issparse(in_memory)
+    if is_sparse:
+        computed, in_memory = computed.toarray(), in_memory.toarray()
+    pd.testing.assert_frame_equal(pd.DataFrame(computed), pd.DataFrame(in_memory))
+    if not is_sparse:
+        fitted.set_output(transform="pandas")
+        expected.set_output(transform="pandas")
+        # kept columns keep the dtypes of the partitions (dask stores strings
+        # as Arrow strings): the in-memory output of the same partitions; and
+        # dask would turn object columns (the codes beside a string column)
+        # into strings unless told not to
+        in_memory = expected.transform(ddf[columns].compute())
+        with dask.config.set({"dataframe.convert-string": False}):
+            out = fitted.transform(ddf[columns])
+            assert isinstance(out, dd.DataFrame)
+            assert list(out.dtypes) == list(in_memory.dtypes)
+            pd.testing.assert_frame_equal(out.compute(), in_memory)
 
 
 def test_pooled_value_tables(client):
