@@ -10,6 +10,7 @@ reused when its parameters match):
 * ``c1``: int32 ids, 100,000 categories, informative (hidden group ``c1 % 5``);
 * ``c2``: string ids ``"s<k>"``, 10,000 categories, informative (``k % 3``);
 * ``c3``: int32 ids, 1,000 categories, noise;
+* ``c4``: int8 ids, 20 categories, noise;
 * ``x1``: a normal variable rounded to 0.001 and clipped to [-5, 5] (at most
   10,001 distinct values), informative (its sign);
 * ``x2``: a uniform variable on [0, 100] rounded to 0.001 (at most 100,001
@@ -19,14 +20,15 @@ reused when its parameters match):
 
 The rows are generated in chunks of one file (never the whole dataset in
 memory). Each estimator (``KhiopsGrouper`` on c1, c2, c3; ``MDLPDiscretizer``
-on x1, x2) is fitted with ``dask.dataframe.read_parquet`` on a
+on x1, x2; ``AttributeAggregator`` of c3 and c4 grouped by ``KhiopsGrouper``,
+from their joint table of 20,000 combinations) is fitted with ``dask.dataframe.read_parquet`` on a
 ``distributed.LocalCluster`` of ``--workers`` worker processes of one thread
 each and ``--memory-limit`` each (well below the data size): the fit time, the
 time per 100M rows, and the peak resident memory of each worker process
 (psutil, polled every 0.2 s, and the cluster's own peak of the memory it
 manages) are reported. The same estimator is then fitted once in this process,
 in memory, on the same rows (pyarrow reads the needed columns only) and the
-two fits are compared (categories, groups, tables, cut points). When the
+two fits are compared (categories, groups, tables, cut points, combinations). When the
 in-memory fit of all rows would not fit, ``--compare-rows`` takes the first
 files only: the dask fit is then repeated on those files for the comparison,
 and the report says so.
@@ -69,12 +71,16 @@ ROWS, QUICK_ROWS = 200_000_000, 4_000_000
 ROWS_PER_FILE, QUICK_ROWS_PER_FILE = 2_000_000, 500_000
 N_CLASSES = 10
 #: Bumped whenever the generator changes (a cached dataset is then rewritten).
-DATA_VERSION = 2
+DATA_VERSION = 3
 
 #: label -> (estimator expression, columns)
 ESTIMATORS = {
     "KhiopsGrouper": ("KhiopsGrouper()", ["c1", "c2", "c3"]),
     "MDLPDiscretizer": ("MDLPDiscretizer()", ["x1", "x2"]),
+    "AttributeAggregator": (
+        "AttributeAggregator([['c3', 'c4']], grouper=KhiopsGrouper())",
+        ["c3", "c4"],
+    ),
 }
 
 
@@ -95,6 +101,7 @@ def make_chunk(n, seed):
     names = pa.array([f"s{k}" for k in range(10_000)])
     c2 = pc.take(names, pa.array(k2))
     c3 = rng.integers(0, 1_000, n, dtype=np.int32)
+    c4 = rng.integers(0, 20, n, dtype=np.int8)
     x1 = np.clip(np.round(rng.normal(size=n), 3), -5.0, 5.0)
     x2 = np.round(rng.uniform(0.0, 100.0, n), 3)
     # each informative column decides its own classes in a share of the rows,
@@ -105,7 +112,9 @@ def make_chunk(n, seed):
         [c1 % 5, 5 + k2 % 3, 8 + (x1 > 0)],
         rng.integers(0, N_CLASSES, n),
     ).astype(np.int8)
-    return pa.table({"c1": c1, "c2": c2, "c3": c3, "x1": x1, "x2": x2, "y": y})
+    return pa.table(
+        {"c1": c1, "c2": c2, "c3": c3, "c4": c4, "x1": x1, "x2": x2, "y": y}
+    )
 
 
 def ensure_dataset(folder, rows, rows_per_file, seed=0):
@@ -202,16 +211,21 @@ def dask_fit(label, client, paths, *, count_only=False):
 
     from partikit._dask import dask_tables, estimator_counter
     from partikit.discretizers import MDLPDiscretizer  # noqa: F401
-    from partikit.groupers import KhiopsGrouper  # noqa: F401
+    from partikit.groupers import AttributeAggregator, KhiopsGrouper  # noqa: F401
 
     expression, columns = ESTIMATORS[label]
     estimator = eval(expression)
+    # the aggregator's _count takes no min_classes
+    min_classes = None if isinstance(estimator, AttributeAggregator) else 1
     frame = dd.read_parquet(paths, columns=[*columns, "y"])
     pids = client.run(_worker_pid)
     with WorkerMemory(pids) as memory:
         t0 = time.perf_counter()
         tables = dask_tables(
-            frame[columns], frame["y"], None, estimator_counter(estimator)
+            frame[columns],
+            frame["y"],
+            None,
+            estimator_counter(estimator, min_classes=min_classes),
         )
         count = time.perf_counter() - t0
     if count_only:
@@ -231,7 +245,7 @@ def memory_fit(label, paths):
     import pyarrow.parquet as pq
 
     from partikit.discretizers import MDLPDiscretizer  # noqa: F401
-    from partikit.groupers import KhiopsGrouper  # noqa: F401
+    from partikit.groupers import AttributeAggregator, KhiopsGrouper  # noqa: F401
 
     expression, columns = ESTIMATORS[label]
     estimator = eval(expression)
@@ -252,6 +266,12 @@ def differences(a, b):
     import numpy as np
 
     out = []
+    if hasattr(a, "combinations_"):
+        if [list(map(str, c)) for c in a.combinations_] != [
+            list(map(str, c)) for c in b.combinations_
+        ]:
+            out.append("combinations_")
+        return out + [f"grouper_ {d}" for d in differences(a.grouper_, b.grouper_)]
     if hasattr(a, "group_ids_"):
         for j in range(a.n_features_in_):
             if [str(v) for v in a.categories_[j]] != [str(v) for v in b.categories_[j]]:
@@ -272,6 +292,7 @@ def differences(a, b):
 
 
 def summary(estimator):
+    estimator = getattr(estimator, "grouper_", None) or estimator
     if hasattr(estimator, "n_groups_"):
         return "groups " + ", ".join(str(int(n)) for n in estimator.n_groups_)
     return "bins " + ", ".join(str(int(n)) for n in estimator.n_bins_)
@@ -383,8 +404,8 @@ def main():
     report.add()
     report.add(
         f"{rows:,} rows in {len(paths)} Parquet files of {per_file:,} rows "
-        f"({gb(folder_bytes(paths))} on disk; 3 categorical columns of 100,000, "
-        "10,000 and 1,000 categories, 2 numeric columns rounded to 0.001, a "
+        f"({gb(folder_bytes(paths))} on disk; 4 categorical columns of 100,000, "
+        "10,000, 1,000 and 20 categories, 2 numeric columns rounded to 0.001, a "
         f"10-class target), read by `dask.dataframe.read_parquet` on a "
         f"`LocalCluster` of {args.workers} worker processes (1 thread each, memory "
         f"limit {args.memory_limit} each). Each partition is counted by the "
