@@ -362,9 +362,12 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         ----------
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
             Categorical columns: strings, pandas ``category``, integers, floats or
-            booleans. NaN, None and ``pd.NA`` are a value of their own.
+            booleans. NaN, None and ``pd.NA`` are a value of their own. A dask
+            DataFrame is counted partition by partition where it lives, and the
+            tables added (the same aggregator as in memory).
         y : array-like of shape (n_samples,), default=None
             Class labels; needed by ``grouper`` and ``search``, ignored otherwise.
+            A dask Series partitioned like X when X is a dask DataFrame.
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights. Rows of zero weight are ignored, also when the
             combinations are learned.
@@ -792,7 +795,9 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
             Without: the kept columns as they are (the missing values of
             ``category`` and Arrow-backed columns as NaN), then the code of each
             aggregate's combination (-1 when unseen in fit); float64 when every
-            kept column is numeric, else an object array.
+            kept column is numeric, else an object array. A dask DataFrame X
+            gives a lazy dask Array of these, chunked by partition (a dask
+            DataFrame with ``set_output(transform="pandas")``).
         """
         check_is_fitted(self)
         columns = check_categorical_X(self, X, reset=False)
