@@ -96,6 +96,14 @@ def _check_dask_X(X, method):
             f"{type(X).__name__}. Convert it first (dask.dataframe.from_dask_array "
             "for a dask Array)."
         )
+    # what the dtypes alone tell is raised here, before any partition is read
+    for name, dtype in X._meta.dtypes.items():
+        if getattr(dtype, "kind", "O") in "Mm":
+            raise TypeError(
+                f"Column {name!r} holds dates or times; partikit groups categorical "
+                "values and cuts numbers. Convert it first: to a number (e.g. days "
+                "since a date) or to categories (e.g. the month or the weekday)."
+            )
 
 
 def _count_partition(X, y, sample_weight, count_chunk):

@@ -302,6 +302,10 @@ def test_errors(client):
     grouper.set_output(transform="polars")
     with pytest.raises(ValueError, match="polars"):
         grouper.transform(X)
+    # a date column is rejected before any partition is read
+    dated = ddf[["s"]].assign(day=dd.to_datetime(ddf["k"], unit="D"))
+    with pytest.raises(TypeError, match="dates or times"):
+        KhiopsGrouper().fit(dated, ddf["y"])
     # a discretizer rejects a string column, as in memory
     with pytest.raises(TypeError, match="dtype"):
         MDLPDiscretizer().fit(ddf[["c", "x"]], ddf["y"])
