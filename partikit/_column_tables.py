@@ -934,7 +934,7 @@ def count_tables(
                 f"joint names the numeric columns {not_categorical}; a joint table "
                 "combines categorical columns (list them in categorical_features)."
             )
-        joint_tables[members] = _count_joint(
+        joint_tables[members] = count_joint(
             [columns[j] for j in members], [names[j] for j in members], members,
             y_codes, sample_weight, n_classes,
         )  # fmt: skip
@@ -971,7 +971,7 @@ def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
     return values, table, None
 
 
-def _count_joint(columns, names, members, y_codes, sample_weight, n_classes):
+def count_joint(columns, names, members, y_codes, sample_weight, n_classes):
     """The :class:`JointTable` of some columns."""
     values, kinds, codes = [], [], []
     for column, name in zip(columns, names, strict=True):

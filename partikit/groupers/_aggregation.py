@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
-from partikit._column_tables import CATEGORICAL, _count_joint, count_tables
+from partikit._column_tables import CATEGORICAL, count_joint, count_tables
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
 from partikit._dask import (
     dask_aware,
@@ -898,7 +898,7 @@ class _RowSource:
         )  # fmt: skip
         if joint is not None:
             return joint
-        return _count_joint(
+        return count_joint(
             [self._columns[j] for j in members],
             [feature_name(self._aggregator, j) for j in members],
             members, self.y_codes, self.sample_weight, self.n_classes,
