@@ -193,6 +193,15 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
     is grown from the remaining ones. Ties go to the candidate whose column
     indices come first lexicographically.
 
+    **Tables.** An aggregate, and every candidate of the search, is learned from
+    the joint table of its columns (the class counts of each combination of
+    their values, :class:`~partikit.JointTable`), the kept columns grouped from
+    their own tables. ``fit_tables`` takes these tables counted elsewhere
+    (:func:`~partikit.column_tables` with ``joint=aggregates``, or with
+    ``search`` the joint table of all the columns), and ``partial_fit`` adds the
+    tables of each chunk of rows to those of the chunks before it: both give
+    the aggregator ``fit`` gives on all the rows.
+
     References
     ----------
     .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
