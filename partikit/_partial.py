@@ -13,6 +13,78 @@ from __future__ import annotations
 import numpy as np
 
 from partikit._column_tables import CATEGORICAL, ColumnTables
+from partikit._compat import _fit_context
+
+
+class TablesMixin:
+    """``partial_fit`` and ``fit_tables`` of a transformer that fits from tables.
+
+    The class defines ``_table_kind`` (how its columns are counted), ``_count``
+    (check one chunk and count its :class:`~partikit.ColumnTables`) and
+    ``_fit_tables`` (fit from checked tables); ``fit`` is ``_count`` then
+    ``_fit_tables``.
+    """
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def partial_fit(self, X, y, sample_weight=None, classes=None):
+        """Learn the partition of every column from one more chunk of rows.
+
+        The chunk's tables are added to those of the chunks before it (since
+        the last ``fit``), and the partitions learned anew from the sum: after
+        every call the transformer is the one ``fit`` gives on all the chunks
+        so far, concatenated (the same categories, groups, cut points and
+        outputs).
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The chunk; the same columns in every call.
+        y : array-like of shape (n_samples,)
+            Its class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights of its rows.
+        classes : array-like of shape (n_classes,), default=None
+            Every class label the chunks may hold, on the first call (a later
+            call may repeat it): a label outside it raises a ``ValueError``.
+            ``classes_`` holds the classes seen so far, as ``fit`` would.
+
+        Returns
+        -------
+        self : object
+            The transformer fitted on every chunk so far. Until the chunks hold
+            two classes it is not fitted, and the call raises ``ValueError``
+            (the chunk is counted).
+        """
+        first = not hasattr(self, "_partial_tables")
+        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
+        self._partial_tables = partial_tables(self, tables, classes, first)
+        return self._fit_tables(self._partial_tables)
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_tables(self, tables):
+        """Learn the partition of every column from its counted table.
+
+        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight, ...))``, the
+        columns counted as categorical for a grouper
+        (``categorical_features="all"``) and as numeric for a discretizer
+        (``categorical_features=None``): tables counted elsewhere (by chunks,
+        in other processes, on a cluster) and added give the transformer that
+        ``fit`` gives on all their rows.
+
+        Parameters
+        ----------
+        tables : ColumnTables
+            From :func:`~partikit.column_tables`, every column counted as this
+            transformer's columns are, with a target of two classes or more.
+
+        Returns
+        -------
+        self : object
+            The fitted transformer.
+        """
+        forget_chunks(self)
+        check_tables(self, tables, self._table_kind)
+        return self._fit_tables(tables)
 
 
 def check_tables(estimator, tables, kind, *, target=True):

@@ -31,10 +31,9 @@ from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._partial import (
+    TablesMixin,
     check_classes,
-    check_tables,
     forget_chunks,
-    partial_tables,
     set_input_features,
 )
 from partikit._tables import check_table, midpoints
@@ -76,7 +75,9 @@ def _pooling_statistics(lower, upper, table):
 
 
 @dask_aware
-class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
+class BaseDiscretizer(
+    TablesMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
+):
     """Base class of partikit's supervised discretizers.
 
     A discretizer learns, for each numeric column, cut points from a
@@ -95,6 +96,8 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
         Cap on the rows of a column's value table: past it, adjacent values are
         pooled (:func:`~partikit.column_tables`). None: exact.
     """
+
+    _table_kind = NUMERIC
 
     _parameter_constraints: dict = {
         "encode": [StrOptions({"ordinal", "onehot", "onehot-dense"})],
@@ -180,68 +183,6 @@ class BaseDiscretizer(PartitionInspectionMixin, TransformerMixin, BaseEstimator)
             counter = estimator_counter(self)
             return self._fit_tables(dask_tables(X, y, sample_weight, counter))
         tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
-        return self._fit_tables(tables)
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y, sample_weight=None, classes=None):
-        """Learn the cut points from one more chunk of rows.
-
-        The chunk's value tables are added to those of the chunks before it
-        (since the last ``fit``), and the cuts learned anew from the sum: after
-        every call the discretizer is the one ``fit`` gives on all the chunks
-        so far, concatenated (same cut points and outputs). With
-        ``max_values``, only while the chunks so far hold at most
-        ``max_values`` distinct values (and at the call that goes past); then
-        the sum's pooled rows differ from those of ``fit``, within the bound
-        the :ref:`User Guide <pooled_values>` states.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The chunk; the same columns in every call.
-        y : array-like of shape (n_samples,)
-            Its class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights of its rows.
-        classes : array-like of shape (n_classes,), default=None
-            Every class label the chunks may hold, on the first call (a later
-            call may repeat it): a label outside it raises a ``ValueError``.
-            ``classes_`` holds the classes seen so far, as ``fit`` would.
-
-        Returns
-        -------
-        self : object
-            The discretizer fitted on every chunk so far. Until the chunks hold
-            two classes it is not fitted, and the call raises ``ValueError``
-            (the chunk is counted).
-        """
-        first = not hasattr(self, "_partial_tables")
-        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        return self._fit_tables(self._partial_tables)
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit_tables(self, tables):
-        """Learn the cut points of every column from its counted value table.
-
-        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight,
-        categorical_features=None))``: tables counted elsewhere (by chunks, in
-        other processes, on a cluster) and added give the discretizer that
-        ``fit`` gives on all their rows.
-
-        Parameters
-        ----------
-        tables : ColumnTables
-            From :func:`~partikit.column_tables`, every column counted as
-            numeric, with a target of two classes or more.
-
-        Returns
-        -------
-        self : object
-            The fitted discretizer.
-        """
-        forget_chunks(self)
-        check_tables(self, tables, NUMERIC)
         return self._fit_tables(tables)
 
     def _count(self, X, y, sample_weight, *, reset, min_classes):

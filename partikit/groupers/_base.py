@@ -30,10 +30,9 @@ from partikit._encoding import onehot
 from partikit._inspection import ColumnParts, PartitionInspectionMixin, members_label
 from partikit._kernels._tables import apply_lookup
 from partikit._partial import (
+    TablesMixin,
     check_classes,
-    check_tables,
     forget_chunks,
-    partial_tables,
     set_input_features,
 )
 from partikit._stats import weight_of_evidence
@@ -101,7 +100,9 @@ def _ordered_categories(column):
 
 
 @dask_aware
-class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
+class BaseGrouper(
+    TablesMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
+):
     """Base class of partikit's supervised groupers.
 
     A grouper learns, for each categorical column, a partition of its categories
@@ -122,6 +123,8 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
     n_jobs : int or None, default=None
         Columns fitted in parallel (threads); None means 1, -1 all processors.
     """
+
+    _table_kind = CATEGORICAL
 
     _parameter_constraints: dict = {
         "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
@@ -228,64 +231,6 @@ class BaseGrouper(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
             counter = estimator_counter(self)
             return self._fit_tables(dask_tables(X, y, sample_weight, counter))
         tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
-        return self._fit_tables(tables)
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def partial_fit(self, X, y, sample_weight=None, classes=None):
-        """Learn the groups from one more chunk of rows.
-
-        The chunk's tables are added to those of the chunks before it (since
-        the last ``fit``), and the groups learned anew from the sum: after
-        every call the grouper is the one ``fit`` gives on all the chunks so
-        far, concatenated (same categories, groups and outputs).
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The chunk; the same columns in every call.
-        y : array-like of shape (n_samples,)
-            Its class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights of its rows.
-        classes : array-like of shape (n_classes,), default=None
-            Every class label the chunks may hold, on the first call (a later
-            call may repeat it): a label outside it raises a ``ValueError``.
-            ``classes_`` holds the classes seen so far, as ``fit`` would.
-
-        Returns
-        -------
-        self : object
-            The grouper fitted on every chunk so far. Until the chunks hold two
-            classes it is not fitted, and the call raises ``ValueError`` (the
-            chunk is counted).
-        """
-        first = not hasattr(self, "_partial_tables")
-        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        return self._fit_tables(self._partial_tables)
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit_tables(self, tables):
-        """Learn the groups of every column from its counted table.
-
-        ``fit`` is ``fit_tables(column_tables(X, y, sample_weight,
-        categorical_features="all"))``: tables counted elsewhere (by chunks,
-        in other processes, on a cluster) and added give the grouper that
-        ``fit`` gives on all their rows.
-
-        Parameters
-        ----------
-        tables : ColumnTables
-            From :func:`~partikit.column_tables`, every column counted as
-            categorical, with a target of two classes or more.
-
-        Returns
-        -------
-        self : object
-            The fitted grouper.
-        """
-        forget_chunks(self)
-        check_tables(self, tables, CATEGORICAL)
         return self._fit_tables(tables)
 
     def _count(self, X, y, sample_weight, *, reset, min_classes):
