@@ -141,9 +141,16 @@ def cpu_model():
 
 
 def nproc():
+    # nproc honours OMP_NUM_THREADS, which dask's LocalCluster sets to 1 in
+    # this process: the machine's processors are asked without it
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT")
+    }
     try:
         return subprocess.run(
-            ["nproc"], capture_output=True, text=True, check=True
+            ["nproc"], capture_output=True, text=True, check=True, env=environment
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return str(os.cpu_count())
