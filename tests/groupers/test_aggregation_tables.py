@@ -309,7 +309,9 @@ def test_partial_fit_equals_fit_on_the_chunks_so_far(params, seed, cuts, weighte
             so_far_weights = None if weights is None else weights[:b]
             positive = slice(None) if weights is None else weights[:b] > 0
             if chunk_weights is not None and not chunk_weights.sum() > 0:
-                with pytest.raises(ValueError, match="sums to zero"):
+                with pytest.raises(
+                    ValueError, match="sums to zero|at least one non-zero"
+                ):
                     streamed.partial_fit(X.iloc[a:b], y[a:b], chunk_weights)
                 continue
             if supervised and len(np.unique(y[:b][positive])) < 2:
