@@ -366,7 +366,7 @@ def _arrow_factorize(column):
         lookup = position.fill_null(0).to_numpy().astype(np.intp)
         if new.any():
             lookup[new] = len(uniques) + np.arange(int(new.sum()))
-            uniques = pa.concat_arrays([uniques, dictionary.filter(new)])
+            uniques = pa.concat_arrays([uniques, dictionary.filter(pa.array(new))])
         # index -1 (missing) takes the appended -1 (mode="wrap"); a few
         # milliseconds, most of them the first writes to the codes' pages
         np.take(
