@@ -14,6 +14,7 @@ import numpy as np
 
 from partikit._column_tables import CATEGORICAL, ColumnTables
 from partikit._compat import _fit_context
+from partikit._validation import check_n_classes
 
 
 class TablesMixin:
@@ -137,14 +138,8 @@ def set_input_features(estimator, tables):
 
 def check_classes(tables, min_classes=2):
     """Raise the message of ``fit`` for tables of fewer than ``min_classes``."""
-    classes = tables.classes
-    if classes is not None and len(classes) < min_classes:
-        raise ValueError(
-            f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
-            "are dropped; a supervised grouping or discretization needs at least 2 "
-            "classes. With a single class every column would be one group or one "
-            "bin, which is almost certainly a mistake in the target."
-        )
+    if tables.classes is not None:
+        check_n_classes(tables.classes, min_classes)
 
 
 def forget_chunks(estimator):

@@ -703,6 +703,20 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
             remap = np.maximum(np.cumsum(seen) - 1, 0)
             y_codes = remap[y_codes]
             classes = classes[seen]
+    check_n_classes(classes, min_classes)
+    return np.ascontiguousarray(y_codes, dtype=np.intp), classes
+
+
+def check_n_classes(classes, min_classes=2) -> None:
+    """Raise a ``ValueError`` for fewer than ``min_classes`` classes.
+
+    Parameters
+    ----------
+    classes : ndarray
+        The classes seen with positive weight (of a target, or of the tables
+        a fit reads).
+    min_classes : {1, 2}, default=2
+    """
     if len(classes) < min_classes:
         raise ValueError(
             f"y has {len(classes)} class ({classes.tolist()!r}) once zero-weight rows "
@@ -710,7 +724,6 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
             "classes. With a single class every column would be one group or one "
             "bin, which is almost certainly a mistake in the target."
         )
-    return np.ascontiguousarray(y_codes, dtype=np.intp), classes
 
 
 def check_y_missing(y) -> None:

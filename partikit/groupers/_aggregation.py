@@ -871,7 +871,24 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         return tags
 
 
-class _RowSource:
+class _JointSource:
+    """Where a fit's aggregates come from: the joint table of their columns."""
+
+    def fit_aggregates(self, aggregates):
+        """(members, :class:`Aggregate`, table) of every aggregate."""
+        aggregator = self._aggregator
+        return [
+            fit_joint_aggregate(
+                self.joint(members),
+                members,
+                aggregator.max_categories,
+                aggregator.separator,
+            )  # fmt: skip
+            for members in aggregates
+        ]
+
+
+class _RowSource(_JointSource):
     """The tables of a fit read from its rows, each counted when asked for.
 
     A joint table is counted in one pass of its members' digits
@@ -942,15 +959,7 @@ class _RowSource:
             fitted.append(counted)
         else:
             return fitted
-        return [
-            fit_joint_aggregate(
-                self.joint(members),
-                members,
-                aggregator.max_categories,
-                aggregator.separator,
-            )  # fmt: skip
-            for members in aggregates
-        ]
+        return super().fit_aggregates(aggregates)
 
     def kept_columns(self, kept):
         """The kept columns as the grouper's fit counts them."""
@@ -960,7 +969,7 @@ class _RowSource:
         return [frame.iloc[:, k] for k in range(len(kept))]
 
 
-class _TableSource:
+class _TableSource(_JointSource):
     """The tables of a fit given as a :class:`~partikit.ColumnTables`.
 
     Each aggregate or candidate's table is the joint table of its columns: the
@@ -1006,19 +1015,6 @@ class _TableSource:
         return fit_joint_aggregate(
             self.joint(candidate), candidate, self._aggregator.max_categories, None
         )[2]
-
-    def fit_aggregates(self, aggregates):
-        """(members, :class:`Aggregate`, table) of every aggregate."""
-        aggregator = self._aggregator
-        return [
-            fit_joint_aggregate(
-                self.joint(members),
-                members,
-                aggregator.max_categories,
-                aggregator.separator,
-            )  # fmt: skip
-            for members in aggregates
-        ]
 
     def kept_columns(self, kept):
         """The kept columns' tables, as the grouper's fit reads them."""
