@@ -129,6 +129,44 @@ def merge_rows(table, group_ids, n_groups):
     return np.ascontiguousarray(indicator @ table, dtype=np.float64)
 
 
+def heaviest(weights, n_kept):
+    """Mask of the ``n_kept`` heaviest entries, ties to the lower index.
+
+    The rule by which a cap on categories keeps some apart and pools the rest:
+    it depends on the weights and the order of the entries only, never on the
+    class profiles, so the pooled entries carry no signal by selection.
+
+    Parameters
+    ----------
+    weights : ndarray of float64 of shape (n,)
+    n_kept : int
+        At least 0; all are kept when it is at least ``n``.
+
+    Returns
+    -------
+    kept : ndarray of bool of shape (n,)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit._tables import heaviest
+    >>> heaviest(np.array([5.0, 1.0, 3.0, 1.0, 3.0]), 2)
+    array([ True, False,  True, False, False])
+    """
+    n = len(weights)
+    if n_kept >= n:
+        return np.ones(n, dtype=bool)
+    if n_kept <= 0:
+        return np.zeros(n, dtype=bool)
+    # the n_kept-th largest weight: heavier entries are kept, and of those
+    # equal to it the first ones, up to n_kept (O(n), no sort)
+    cut = np.partition(weights, n - n_kept)[n - n_kept]
+    kept = weights > cut
+    tied = np.flatnonzero(weights == cut)[: n_kept - int(kept.sum())]
+    kept[tied] = True
+    return kept
+
+
 def check_table(table):
     """Return a table as C-contiguous float64, checked 2-D, finite, non-negative.
 

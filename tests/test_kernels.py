@@ -16,7 +16,7 @@ from partikit._kernels._tables import (
     lookup_rows,
 )
 from partikit._stats import chi2_statistic
-from partikit._tables import build_table, merge_rows
+from partikit._tables import build_table, heaviest, merge_rows
 from partikit.groupers._khiops import labels_after_merges
 from tests.naive import (
     naive_apply_lookup,
@@ -284,6 +284,19 @@ def test_merging_rows_preserves_totals_and_commutes(table, data):
     assert_allclose(grouped.sum(axis=0), table.sum(axis=0))
     perm = np.array(data.draw(st.permutations(range(n))))
     assert_allclose(merge_rows(table[perm], ids[perm], 3), grouped)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    weights=arrays(np.float64, st.integers(0, 30), elements=st.integers(0, 6)),
+    n_kept=st.integers(0, 32),
+)
+def test_heaviest_is_the_sorted_prefix(weights, n_kept):
+    """Check the cap's rule against a sort: the n_kept heaviest entries, ties to
+    the lower index."""
+    expected = np.zeros(len(weights), dtype=bool)
+    expected[np.lexsort((np.arange(len(weights)), -weights))[:n_kept]] = True
+    assert_array_equal(heaviest(weights, n_kept), expected)
 
 
 @settings(max_examples=60, deadline=None)

@@ -38,7 +38,7 @@ from partikit._kernels._tables import (
     count_rows,
     lookup_rows,
 )
-from partikit._tables import merge_rows
+from partikit._tables import heaviest, merge_rows
 from partikit._validation import (
     NUMERIC_KIND,
     append_missing,
@@ -245,8 +245,7 @@ def pool_rare(weights, max_categories):
     n_seen = len(weights)
     if max_categories is None or n_seen <= max_categories:
         return np.arange(n_seen, dtype=np.intp), n_seen, 0
-    heaviest = np.lexsort((np.arange(n_seen), -weights))[: max_categories - 1]
-    kept = np.sort(heaviest)
+    kept = np.flatnonzero(heaviest(weights, max_categories - 1))
     code_of_seen = np.full(n_seen, max_categories - 1, dtype=np.intp)
     code_of_seen[kept] = np.arange(len(kept))
     return code_of_seen, max_categories, n_seen - len(kept)

@@ -373,3 +373,128 @@ def test_pooled_categories_need_no_order():
             table[permutation[getattr(result.statistics["trace"], field)]],
             table[getattr(reference.statistics["trace"], field)],
         )
+
+
+# ----------------------------------------------------------------------------
+# max_categories: the minimum frequency raised past a size
+# ----------------------------------------------------------------------------
+
+
+def _frequent_table(n_categories, rng, n_classes=3):
+    """Categories of distinct totals (60 to ...), with a class signal, and some
+    rare ones."""
+    totals = rng.permutation(np.arange(60, 60 + 7 * n_categories, 7))
+    shares = rng.dirichlet(np.ones(n_classes), 4)[rng.integers(0, 4, n_categories)]
+    frequent = np.vstack(
+        [rng.multinomial(n, s) for n, s in zip(totals, shares, strict=True)]
+    )
+    rare = rng.multinomial(2, np.ones(n_classes) / n_classes, 30)
+    return np.vstack([frequent, rare]).astype(float)
+
+
+def test_khiops_max_categories_is_the_minimum_frequency_raised():
+    """Check that past max_categories the grouping is the exact one with the
+    minimum frequency raised to the (max_categories - 1)-th largest total."""
+    rng = np.random.default_rng(0)
+    table = _frequent_table(50, rng)
+    capped = khiops_grouping(table, min_frequency=30, max_categories=20)
+    totals = table.sum(axis=1)
+    raised = np.sort(totals)[::-1][18]  # the 19th heaviest stays apart
+    reference = khiops_grouping(table, min_frequency=int(raised), max_categories=None)
+    assert_array_equal(capped.group_ids, reference.group_ids)
+    assert capped.statistics["n_initial_groups"] == 20
+    assert capped.statistics["n_pooled"] == 50 - 19
+    assert capped.statistics["n_rare"] == 30 + 31
+    assert capped.statistics["min_frequency"] == raised
+    assert capped.statistics["chi2"] == reference.statistics["chi2"]
+    # the pooled categories share the special group
+    pooled = totals < raised
+    assert len(np.unique(capped.group_ids[pooled])) == 1
+    assert capped.rare_group == capped.group_ids[np.flatnonzero(pooled)[0]]
+
+
+@pytest.mark.parametrize("extra", [0, 1, 100])
+def test_khiops_max_categories_changes_nothing_up_to_it(extra):
+    """Check that a table starting with at most max_categories groups is grouped
+    exactly as without the cap."""
+    rng = np.random.default_rng(1)
+    table = _frequent_table(50, rng)
+    exact = khiops_grouping(
+        table, min_frequency=30, max_categories=None, keep_trace=True
+    )
+    n_initial = exact.statistics["n_initial_groups"]
+    assert n_initial == 51  # 50 frequent categories and the special group
+    capped = khiops_grouping(
+        table, min_frequency=30, max_categories=n_initial + extra, keep_trace=True
+    )
+    assert_array_equal(capped.group_ids, exact.group_ids)
+    assert capped.statistics["n_pooled"] == 0
+    assert_array_equal(
+        capped.statistics["trace"].delta_chi2, exact.statistics["trace"].delta_chi2
+    )
+    one_less = khiops_grouping(table, min_frequency=30, max_categories=n_initial - 1)
+    assert one_less.statistics["n_pooled"] == 1
+    assert one_less.statistics["n_initial_groups"] == n_initial - 1
+
+
+def test_khiops_max_categories_ties_go_to_the_earlier_category():
+    """Check that of categories tied in total, the first ones in the table stay
+    apart, whatever their class counts."""
+    rng = np.random.default_rng(2)
+    table = rng.multinomial(100, [0.5, 0.3, 0.2], 40).astype(float)
+    result = khiops_grouping(table, max_categories=10, max_delta_chi2=-math.inf,
+                             keep_trace=True)  # fmt: skip
+    assert result.statistics["n_pooled"] == 31
+    pooled = np.ones(40, dtype=bool)
+    pooled[:9] = False
+    assert len(np.unique(result.group_ids[pooled])) == 1
+    assert result.rare_group == result.group_ids[9]
+    trace = result.statistics["trace"]
+    # the nine kept categories are the merges' operands with the special group
+    operands = np.union1d(trace.kept, trace.absorbed)
+    assert set(operands[operands < 9]) == set(range(9))
+
+
+def test_khiops_max_categories_keeps_noise_in_one_group():
+    """Check that pooling by count keeps the robustness: a column independent of
+    the class, with far more frequent categories than max_categories, ends in one
+    group (a pooling by class profile would give the special group a profile)."""
+    rng = np.random.default_rng(3)
+    single = 0
+    for _ in range(20):
+        sizes = rng.integers(100, 400, 3000)
+        # classes close enough in share that a category's most frequent class
+        # varies (a pooling by it ends in one group in none of these fits)
+        table = rng.multinomial(sizes, [0.4, 0.3, 0.3]).astype(float)
+        result = khiops_grouping(table, max_categories=200)
+        assert result.statistics["n_initial_groups"] == 200
+        single += result.n_groups == 1
+    assert single >= 18
+
+
+def test_khiops_grouper_max_categories():
+    """Check the estimator's parameter: pooled categories are recorded, encoded
+    with the special group, which also takes unseen categories."""
+    rng = np.random.default_rng(4)
+    n_categories = 300
+    category = rng.integers(0, n_categories, 60_000)
+    signal = category % 3
+    y = (rng.random(60_000) < 0.2 + 0.3 * signal).astype(int)
+    X = category.reshape(-1, 1)
+    exact = KhiopsGrouper(max_categories=None).fit(X, y)
+    assert exact.statistics_[0]["n_pooled"] == 0
+    capped = KhiopsGrouper(max_categories=50).fit(X, y)
+    stats = capped.statistics_[0]
+    assert stats["n_initial_groups"] == 50
+    assert stats["n_pooled"] == n_categories - 49
+    counts = np.bincount(category, minlength=n_categories)
+    kept = np.argsort(-counts, kind="stable")[:49]
+    pooled = np.setdiff1d(np.arange(n_categories), kept)
+    codes = capped.transform(pooled.reshape(-1, 1))[:, 0]
+    assert_array_equal(codes, capped.default_group_[0])
+    assert capped.transform([[n_categories + 5]])[0, 0] == capped.default_group_[0]
+    # the kept categories are still told apart by their signal
+    kept_codes = capped.transform(kept.reshape(-1, 1))[:, 0]
+    assert adjusted_rand_score(kept % 3, kept_codes) > 0.9
+    with pytest.raises(ValueError, match="max_categories"):
+        KhiopsGrouper(max_categories=1).fit(X, y)
