@@ -143,21 +143,24 @@ def naive_delta_chi2(table, a, b):
     return naive_chi2_statistic(table)[0] - naive_chi2_statistic(merged)[0]
 
 
-def naive_greedy_merges(table):
+def naive_greedy_merges(table, block=None, n_merges=None):
     """The greedy bottom-up merge loop, recomputing every pair at every step.
 
     At each step the pair of current groups with the smallest DeltaChi2 is merged
     (ties: the lexicographically smallest pair of group positions). Returns one
     ``(delta, partition)`` per merge, the partition as a frozenset of frozensets of
-    table rows.
+    table rows. With ``block`` (a label per row), only groups of the same block
+    may merge; ``n_merges`` stops the loop early.
     """
     groups = [[i] for i in range(table.shape[0])]
     current = np.asarray(table, dtype=float).copy()
     sequence = []
-    while len(groups) > 1:
+    while len(groups) > 1 and (n_merges is None or len(sequence) < n_merges):
         best = None
         for a in range(len(groups)):
             for b in range(a + 1, len(groups)):
+                if block is not None and block[groups[a][0]] != block[groups[b][0]]:
+                    continue
                 d = naive_delta_chi2(current, a, b)
                 if best is None or d < best[0] - 1e-12:
                     best = (d, a, b)

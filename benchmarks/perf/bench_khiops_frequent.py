@@ -7,10 +7,13 @@ Data: ``make_grouped_categorical(200 * c, c, 10, 5, random_state=0)`` for ``c`` 
 minimum frequency (Cochran's rule, about 50 rows here), so every category starts
 the merging on its own, with 5 hidden groups of categories. Measured in this one
 process, after a warm-up fit on small data: the fit time of ``KhiopsGrouper()``
-(``max_categories=10_000``) and of ``KhiopsGrouper(max_categories=None)`` (the exact
-merge of every frequent category, O(I^2 J)), the groups and the adjusted Rand index
+(``max_categories=10_000``: past it, merges inside blocks of similar categories first)
+and of ``KhiopsGrouper(max_categories=None)`` (the exact merge of every frequent
+category, O(I^2 J)), the groups and the adjusted Rand index
 (ARI) of the categories' groups against the hidden ones; and Khiops
-(``khiops.sklearn.KhiopsEncoder``) on the same column as strings.
+(``khiops.sklearn.KhiopsEncoder``) on the same column as strings. Then the merging
+alone (``khiops_grouping`` on a table) at 1,000,000 frequent categories x 10
+classes and 20,000 x 500 classes.
 
     python benchmarks/perf/bench_khiops_frequent.py [--quick] [--output FILE]
 """
@@ -76,7 +79,7 @@ def main():
     context = RunContext(os.path.basename(__file__), args.quick, with_khiops=True)
 
     from partikit.datasets import make_grouped_categorical
-    from partikit.groupers import KhiopsGrouper
+    from partikit.groupers import KhiopsGrouper, khiops_grouping
 
     try:
         from khiops.sklearn import KhiopsEncoder
@@ -121,7 +124,7 @@ def main():
                     f"{n_samples:,}",
                     t.cell(),
                     f"{stats['n_initial_groups']:,}",
-                    f"{stats['n_pooled']:,}",
+                    f"{stats['n_local_merges']:,}",
                     f"{stats['min_frequency']:.0f}",
                     int(grouper.n_groups_[0]),
                     f"{adjusted_rand_score(truth, _labels(grouper, cats)):.3f}",
@@ -156,6 +159,39 @@ def main():
                          f"{n_samples:,}", "error: " + first_line(exc),
                          "", "", "", "", ""])  # fmt: skip
 
+    # stage 2 alone at the scale no in-memory sample of rows reaches here: the
+    # table of a million frequent categories, and one of 500 classes
+    table_rows = []
+    rng = np.random.default_rng(0)
+    scales = (
+        ((20_000, 10, 200), (20_000, 50, 1000))
+        if args.quick
+        else ((1_000_000, 10, 200), (20_000, 500, 5000))
+    )
+    for n_categories, n_classes, n_rows in scales:
+        hidden = rng.integers(0, N_GROUPS, n_categories)
+        profiles = rng.dirichlet(np.ones(n_classes), N_GROUPS)
+        counts = np.empty((n_categories, n_classes))
+        for g in range(N_GROUPS):
+            members = hidden == g
+            counts[members] = rng.multinomial(n_rows, profiles[g], members.sum())
+        progress(f"khiops_grouping on {n_categories:,} x {n_classes} table")
+        t = time_call(
+            lambda counts=counts: khiops_grouping(counts), REPEATS,
+            single_if_slower_than=SINGLE_RUN,
+        )  # fmt: skip
+        result = t.result
+        table_rows.append(
+            [
+                f"{n_categories:,} x {n_classes}",
+                f"{n_rows:,}",
+                t.cell(),
+                f"{result.statistics['n_local_merges']:,}",
+                result.n_groups,
+                f"{adjusted_rand_score(hidden, result.group_ids):.3f}",
+            ]
+        )
+
     report = Report(NAME)
     report.add(
         f"## KhiopsGrouper with tens of thousands of frequent categories ({NAME}.py)"
@@ -182,13 +218,33 @@ def main():
                 "rows",
                 "fit s",
                 "initial groups",
-                "pooled by max_categories",
+                "merges inside blocks",
                 "min_frequency",
                 "groups",
                 "ARI",
             ],
             rows,
         )
+    )
+    report.add()
+    report.add(
+        "Stage 2 alone (`khiops_grouping` on a table of categories x classes, "
+        f"{N_GROUPS} hidden class profiles, multinomial counts of a fixed number "
+        "of rows per category):"
+    )
+    report.add()
+    report.add(
+        table(
+            [
+                "table",
+                "rows per category",
+                "khiops_grouping s",
+                "local merges",
+                "groups",
+                "ARI",
+            ],
+            table_rows,
+        )  # fmt: skip
     )
     finish(report, args.output)
 

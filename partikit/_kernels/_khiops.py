@@ -34,18 +34,23 @@ from partikit._kernels._config import NJIT
 MERGE_WORK_PER_CALL = 1 << 24
 
 
-def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
+def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL, class_totals=None):
     """Full bottom-up merge sequence of the rows of a table, by DeltaChi2.
 
     Parameters
     ----------
     table : ndarray of float64 of shape (n_rows, n_classes)
-        Contingency table with no empty row and no empty column.
+        Contingency table with no empty row and no empty column (an empty
+        column is allowed with ``class_totals``).
     work_per_call : int, default=MERGE_WORK_PER_CALL
         The compiled loop returns to Python after about this much work (profile
         differences times classes) and is called again where it stopped, so
         that a KeyboardInterrupt is seen within a fraction of a second; the
         merges do not depend on it.
+    class_totals : ndarray of float64 of shape (n_classes,) or None, default=None
+        Class totals of the whole table when ``table`` holds some of its rows
+        only: DeltaChi2 weighs the classes by the whole table's proportions.
+        None: the totals of ``table``.
 
     Returns
     -------
@@ -87,9 +92,11 @@ def chi2_merge_sequence(table, work_per_call=MERGE_WORK_PER_CALL):
     masses = counts[0].copy()
     for j in range(1, n_classes):
         masses += counts[j]
-    class_totals = np.empty(n_classes, dtype=np.float64)
-    for j in range(n_classes):
-        class_totals[j] = np.add.accumulate(counts[j])[-1]
+    if class_totals is None:
+        class_totals = np.empty(n_classes, dtype=np.float64)
+        for j in range(n_classes):
+            class_totals[j] = np.add.accumulate(counts[j])[-1]
+    class_totals = np.asarray(class_totals, dtype=np.float64)
     grand_total = 0.0
     for total in class_totals:
         grand_total += float(total)

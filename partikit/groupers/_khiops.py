@@ -27,7 +27,7 @@ from partikit._khiops import (
     resolve_min_frequency,
 )
 from partikit._stats import LN10, chi2_test
-from partikit._tables import check_table, heaviest, merge_rows, number_by_first_row
+from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
 _MAX_DELTA_CHI2_TABLE = os.path.join(
@@ -184,10 +184,10 @@ class KhiopsGrouping:
     statistics : dict
         ``chi2``, ``dof``, ``log10_pvalue`` of the grouped table;
         ``n_categories`` (non-empty rows), ``n_rare`` (rows pooled as rare),
-        ``n_pooled`` (of those, the rows at or above the minimum frequency pooled
-        because of ``max_categories``), ``n_initial_groups`` (groups when merging
-        started), ``min_frequency`` (the count used, raised past
-        ``max_categories``), ``max_delta_chi2`` (the threshold used) and, with
+        ``n_initial_groups`` (groups when merging started), ``n_local_merges``
+        (merges made inside blocks of similar categories before the exact
+        merging, 0 up to ``max_categories``), ``min_frequency`` (the count
+        used), ``max_delta_chi2`` (the threshold used) and, with
         ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
     criterion : float
         -log10 of the confidence level of the grouped table (a property).
@@ -243,11 +243,13 @@ def khiops_grouping(
         Categories whose total is below this are pooled into the special (rare)
         group before merging; see :func:`resolve_min_frequency`.
     max_categories : int or None, default=10_000
-        When more categories than this would start the merging (the special group
-        counting as one), only the ``max_categories - 1`` heaviest stay apart
-        (ties to the earlier row) and the others join the special group: the
-        minimum frequency is raised to their smallest total. Up to this many
-        initial groups nothing changes. None never pools (cost O(I^2 J)).
+        When more groups than this would start the merging (the special group
+        counting as one), the first merges are restricted to pairs inside blocks
+        of at most ``LOCAL_BLOCK`` (256) categories of similar class profiles,
+        until
+        this many groups remain (at least one per block); the exact greedy
+        merging goes on from there. Up to this many initial groups nothing
+        changes. None: the exact merging at any size (cost O(I^2 J)).
     max_groups : int or None, default=None
         Merging goes on, smallest DeltaChi2 first, until at most this many groups
         remain.
@@ -271,9 +273,10 @@ def khiops_grouping(
     The merge sequence is built by the nearest-neighbour chain algorithm, which
     yields the same merges as the greedy loop because DeltaChi2 is Ward's reducible
     criterion (see ``partikit._kernels._khiops``); cost O(I^2 J) time and O(I J)
-    memory for I groups and J classes, I at most ``max_categories``. Ties in
-    DeltaChi2 are broken by an order of the rows that depends on their counts
-    only.
+    memory for I groups and J classes. Past ``max_categories`` the blocks' merges
+    cost O(I B J) (B = ``LOCAL_BLOCK``) and the exact merging O(M^2 J) (M =
+    ``max_categories``). Ties in DeltaChi2 are broken by an order of the rows
+    that depends on their counts only.
 
     References
     ----------
@@ -302,8 +305,8 @@ def khiops_grouping(
     statistics = {
         "n_categories": int(n_categories),
         "n_rare": 0,
-        "n_pooled": 0,
         "n_initial_groups": int(n_categories),
+        "n_local_merges": 0,
         "min_frequency": 0.0,
         "max_delta_chi2": math.inf,
     }
@@ -319,20 +322,8 @@ def khiops_grouping(
     min_count = resolve_min_frequency(min_frequency, sub.sum(axis=0)[col_order])
     totals = sub.sum(axis=1)
     rare = (totals < min_count) | (totals <= 0)
-    n_pooled = 0
-    n_frequent = n_categories - int(rare.sum())
-    if max_categories is not None and n_frequent + rare.any() > max_categories:
-        # Past max_categories the minimum frequency rises: the rarest categories
-        # join the special group, so that the merging's O(I^2 J) stays bounded.
-        frequent = np.flatnonzero(~rare)
-        kept = frequent[heaviest(totals[frequent], max_categories - 1)]
-        n_pooled = n_frequent - len(kept)
-        min_count = float(totals[kept].min()) if len(kept) else math.inf
-        rare = np.ones_like(rare)
-        rare[kept] = False
     statistics["min_frequency"] = min_count
     statistics["n_rare"] = int(rare.sum())
-    statistics["n_pooled"] = n_pooled
     # Only the frequent categories need the canonical order (the rare ones are
     # pooled whatever their order): at a million one-row categories, sorting
     # them all cost more than the whole rest of the fit.
@@ -394,9 +385,17 @@ def khiops_grouping(
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
 
-    kept, absorbed, delta, height = chi2_merge_sequence(initial)
-    order = np.argsort(height, kind="stable")
-    delta = delta[order]
+    if max_categories is None or n_initial <= max_categories:
+        kept, absorbed, delta, height = chi2_merge_sequence(initial)
+        order = np.argsort(height, kind="stable")
+        delta = delta[order]
+    else:
+        n_apart = len(frequent)
+        kept, absorbed, delta, n_local = _merges_past_max_categories(
+            initial, n_apart, n_apart - (max_categories - (n_initial - n_apart))
+        )
+        order = np.arange(len(delta))
+        statistics["n_local_merges"] = n_local
     n_merges, log_p, forced = khiops_stopping_rule(initial, delta, threshold)
     if max_groups is not None and n_initial - n_merges > max_groups:
         n_merges = n_initial - max_groups
@@ -427,6 +426,108 @@ def khiops_grouping(
             accepted=np.arange(n_initial - 1) < n_merges,
         )
     return KhiopsGrouping(group_ids, n_groups, rare_group, statistics)
+
+
+#: Most categories in one block of :func:`_merges_past_max_categories`: the local
+#: merges cost O(I BLOCK J) for I categories and J classes.
+LOCAL_BLOCK = 256
+
+
+def _profile_blocks(table, block_size):
+    """Blocks of at most ``block_size`` rows of similar class profiles.
+
+    The rows are split at the median of the profile coordinate (scaled by the
+    chi-square metric, ``p_j / sqrt(q_j)``) of largest variance, and each half
+    again, until the blocks are small enough: the cells of a k-d tree, near
+    rows together. O(I J log(I / block_size)) time.
+
+    Returns
+    -------
+    blocks : list of ndarray of intp
+        Row indices of each block, in the order of a depth-first walk.
+    """
+    masses = table.sum(axis=1)
+    scaled = table / masses[:, None] / np.sqrt(table.sum(axis=0) / masses.sum())
+    blocks, stack = [], [np.arange(len(table))]
+    while stack:
+        rows = stack.pop()
+        if len(rows) <= block_size:
+            blocks.append(rows)
+            continue
+        # the axis from a sample of the rows, a few hundred being plenty to rank
+        # the variances: a gather of every row's profile at every level cost
+        # more than all the blocks' merges
+        sample = scaled[rows[:: max(1, len(rows) // LOCAL_BLOCK)]]
+        axis = int(np.argmax(sample.var(axis=0)))
+        half = len(rows) // 2
+        split = np.argpartition(scaled[rows, axis], half)
+        # the right half is pushed first: the left half is walked first
+        stack.append(rows[split[half:]])
+        stack.append(rows[split[:half]])
+    return blocks
+
+
+def _merges_past_max_categories(initial, n_apart, n_local):
+    """The merge sequence of a table with more rows than ``max_categories``.
+
+    First the ``n_local`` merges of smallest DeltaChi2 among those inside
+    blocks of similar rows (:func:`_profile_blocks`, the categories kept apart;
+    the rare group takes no part), in the greedy order of that restricted
+    problem; then the exact greedy sequence of the groups they leave.
+
+    Parameters
+    ----------
+    initial : ndarray of shape (n_initial, n_classes)
+        The initial groups: ``n_apart`` categories, then the rare group if any.
+    n_apart : int
+    n_local : int
+        Merges restricted to blocks: ``n_apart`` minus the categories' groups
+        allowed when the exact merging starts.
+
+    Returns
+    -------
+    kept, absorbed : ndarray of intp of shape (n_initial - 1,)
+        Initial rows standing for the two groups of each merge, in merge order.
+    delta : ndarray of float64 of shape (n_initial - 1,)
+        DeltaChi2 of each merge, in merge order.
+    n_local : int
+    """
+    class_totals = initial.sum(axis=0)
+    apart = initial[:n_apart]
+    local_kept, local_absorbed, local_delta, local_height = [], [], [], []
+    for rows in _profile_blocks(apart, LOCAL_BLOCK):
+        kept, absorbed, delta, height = chi2_merge_sequence(
+            apart[rows], class_totals=class_totals
+        )
+        order = np.argsort(height, kind="stable")
+        local_kept.append(rows[kept[order]])
+        local_absorbed.append(rows[absorbed[order]])
+        local_delta.append(delta[order])
+        local_height.append(height[order])
+    # the restricted greedy order: the blocks' sequences merged by height (a
+    # stable sort keeps each block's own order), its first n_local merges
+    first = np.argsort(np.concatenate(local_height), kind="stable")[:n_local]
+    n_local = len(first)
+    local_kept = np.concatenate(local_kept)[first]
+    local_absorbed = np.concatenate(local_absorbed)[first]
+    local_delta = np.concatenate(local_delta)[first]
+
+    n_initial = len(initial)
+    labels = labels_after_merges(
+        n_initial, local_kept, local_absorbed, np.arange(n_local), n_local
+    )
+    n_groups = int(labels.max()) + 1
+    grouped = merge_rows(initial, labels, n_groups)
+    kept, absorbed, delta, height = chi2_merge_sequence(grouped)
+    order = np.argsort(height, kind="stable")
+    # each group of the exact phase stands by its first initial row
+    _, first_row = np.unique(labels, return_index=True)
+    return (
+        np.concatenate([local_kept, first_row[kept[order]]]),
+        np.concatenate([local_absorbed, first_row[absorbed[order]]]),
+        np.concatenate([local_delta, delta[order]]),
+        n_local,
+    )
 
 
 def _select(table, row_mask, col_mask):
@@ -479,15 +580,15 @@ class KhiopsGrouper(BaseGrouper):
         pooling), a float in (0, 1) a fraction of the total weight. A column that
         the pooling alone leaves in one group although it is significant warns.
     max_categories : int or None, default=10_000
-        A column with more categories at or above the minimum frequency than
-        this (the special group counting as one) keeps only the
-        ``max_categories - 1`` heaviest of them apart (of categories tied in
-        count, the first in ``categories_`` order); the others join the special
-        group, and the minimum frequency recorded is the smallest count kept
-        apart. Up to this many, nothing changes and the
-        merging is the exact greedy one; the merging costs O(I^2 J) for ``I``
-        initial groups and ``J`` classes (about 0.5 s at 10,000 groups and 10
-        classes). None never pools.
+        Up to this many groups when merging starts (the categories at or above
+        the minimum frequency, and the special group), the merging is the exact
+        greedy one, which costs O(I^2 J) for ``I`` groups and ``J`` classes
+        (about 0.5 s at 10,000 groups and 10 classes, a minute at 100,000).
+        Past it, the first merges are restricted to pairs inside blocks of at
+        most 256 categories of similar class profiles, smallest DeltaChi2
+        first, until ``max_categories`` groups remain; the exact merging goes on
+        from there, and the stopping rule applies to the whole sequence. None:
+        the exact merging at any size.
     max_groups : int or None, default=None
         After the robust stopping rule, merging goes on (smallest DeltaChi2 first)
         until at most this many groups remain.
@@ -531,10 +632,10 @@ class KhiopsGrouper(BaseGrouper):
     statistics_ : list of dict
         Per feature: ``chi2``, ``dof`` and ``log10_pvalue`` of the grouped column
         against the class; ``n_categories``; ``n_rare`` (categories pooled as
-        rare); ``n_pooled`` (of those, the categories at or above the minimum
-        frequency pooled because of ``max_categories``); ``n_initial_groups``
-        (groups when merging started); ``min_frequency`` (the count used, raised
-        past ``max_categories``); ``max_delta_chi2`` (the threshold used)
+        rare); ``n_initial_groups`` (groups when merging started);
+        ``n_local_merges`` (merges restricted to blocks of similar categories,
+        0 up to ``max_categories``); ``min_frequency`` (the count used);
+        ``max_delta_chi2`` (the threshold used)
         and, with ``keep_trace=True``, ``trace`` (:class:`KhiopsTrace`).
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
@@ -565,16 +666,21 @@ class KhiopsGrouper(BaseGrouper):
 
     *Complexity.* One pass over the rows builds each column's table; the merging
     never reads rows again and costs O(I^2 J) time and O(I J) memory (nearest-
-    neighbour chain, exact for this criterion), ``I`` at most ``max_categories``.
+    neighbour chain, exact for this criterion) up to ``max_categories`` groups.
 
     *Many categories.* The minimum frequency bounds the number of groups the
     merging starts from by ``N / min_frequency`` (``N`` the total weight): a
-    large sample can keep hundreds of thousands of categories above it, which
-    the quadratic merging cannot take. Past ``max_categories`` the minimum
-    frequency is raised instead, as Boulle's special group intends: the
-    heaviest ``max_categories - 1`` categories are merged exactly and the rest
-    share the special group. The choice depends on the counts only, not on the
-    class profiles, so a column independent of the class stays one group.
+    large sample keeps hundreds of thousands of categories above it, which the
+    quadratic merging cannot take. Past ``max_categories`` the categories are
+    cut into blocks of at most 256 by median splits of their class profiles
+    (a k-d tree's cells), and the merges of smallest DeltaChi2 are first made
+    inside blocks only, which costs O(256 I J), until ``max_categories``
+    groups remain: the greedy sequence restricted to near categories, whose
+    early merges are the exact sequence's whenever a category's nearest
+    neighbours share its block. MaxDeltaChi2 and the stopping rule are those of
+    the ``I`` initial groups, so a column independent of the class still ends
+    in one group. 100,000 categories of 200 rows take 0.8 s instead of 67 s,
+    with the same groups on data with hidden groups (``bench_khiops_frequent``).
 
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` are one
     category, grouped like any other. Categories seen only with zero weight are

@@ -19,10 +19,13 @@ from partikit._khiops import (
     max_delta_chi2_moments,
     resolve_min_frequency,
 )
+from partikit._tables import merge_rows
 from partikit.datasets import make_grouped_categorical
+from partikit.groupers import _khiops as khiops_module
 from partikit.groupers._khiops import (
     _MAX_DELTA_CHI2_TABLE,
     khiops_grouping,
+    labels_after_merges,
     max_delta_chi2_threshold,
 )
 from tests.naive import naive_chi2_statistic, naive_greedy_merges, naive_log_chi2_sf
@@ -376,41 +379,19 @@ def test_pooled_categories_need_no_order():
 
 
 # ----------------------------------------------------------------------------
-# max_categories: the minimum frequency raised past a size
+# max_categories: merges within blocks of similar categories first
 # ----------------------------------------------------------------------------
 
 
-def _frequent_table(n_categories, rng, n_classes=3):
-    """Categories of distinct totals (60 to ...), with a class signal, and some
-    rare ones."""
+def _profiled_table(n_categories, rng, n_classes=3, n_profiles=4, n_rare=30):
+    """Frequent categories of distinct totals from a few hidden class profiles,
+    then some rare ones; returns the table and the hidden profile of each row."""
     totals = rng.permutation(np.arange(60, 60 + 7 * n_categories, 7))
-    shares = rng.dirichlet(np.ones(n_classes), 4)[rng.integers(0, 4, n_categories)]
-    frequent = np.vstack(
-        [rng.multinomial(n, s) for n, s in zip(totals, shares, strict=True)]
-    )
-    rare = rng.multinomial(2, np.ones(n_classes) / n_classes, 30)
-    return np.vstack([frequent, rare]).astype(float)
-
-
-def test_khiops_max_categories_is_the_minimum_frequency_raised():
-    """Check that past max_categories the grouping is the exact one with the
-    minimum frequency raised to the (max_categories - 1)-th largest total."""
-    rng = np.random.default_rng(0)
-    table = _frequent_table(50, rng)
-    capped = khiops_grouping(table, min_frequency=30, max_categories=20)
-    totals = table.sum(axis=1)
-    raised = np.sort(totals)[::-1][18]  # the 19th heaviest stays apart
-    reference = khiops_grouping(table, min_frequency=int(raised), max_categories=None)
-    assert_array_equal(capped.group_ids, reference.group_ids)
-    assert capped.statistics["n_initial_groups"] == 20
-    assert capped.statistics["n_pooled"] == 50 - 19
-    assert capped.statistics["n_rare"] == 30 + 31
-    assert capped.statistics["min_frequency"] == raised
-    assert capped.statistics["chi2"] == reference.statistics["chi2"]
-    # the pooled categories share the special group
-    pooled = totals < raised
-    assert len(np.unique(capped.group_ids[pooled])) == 1
-    assert capped.rare_group == capped.group_ids[np.flatnonzero(pooled)[0]]
+    hidden = rng.integers(0, n_profiles, n_categories)
+    shares = rng.dirichlet(np.ones(n_classes), n_profiles)[hidden]
+    frequent = [rng.multinomial(n, s) for n, s in zip(totals, shares, strict=True)]
+    rare = rng.multinomial(2, np.ones(n_classes) / n_classes, n_rare)
+    return np.vstack([*frequent, *rare]).astype(float), hidden
 
 
 @pytest.mark.parametrize("extra", [0, 1, 100])
@@ -418,7 +399,7 @@ def test_khiops_max_categories_changes_nothing_up_to_it(extra):
     """Check that a table starting with at most max_categories groups is grouped
     exactly as without the cap."""
     rng = np.random.default_rng(1)
-    table = _frequent_table(50, rng)
+    table, _ = _profiled_table(50, rng)
     exact = khiops_grouping(
         table, min_frequency=30, max_categories=None, keep_trace=True
     )
@@ -428,73 +409,115 @@ def test_khiops_max_categories_changes_nothing_up_to_it(extra):
         table, min_frequency=30, max_categories=n_initial + extra, keep_trace=True
     )
     assert_array_equal(capped.group_ids, exact.group_ids)
-    assert capped.statistics["n_pooled"] == 0
+    assert capped.statistics["n_local_merges"] == 0
     assert_array_equal(
         capped.statistics["trace"].delta_chi2, exact.statistics["trace"].delta_chi2
     )
     one_less = khiops_grouping(table, min_frequency=30, max_categories=n_initial - 1)
-    assert one_less.statistics["n_pooled"] == 1
-    assert one_less.statistics["n_initial_groups"] == n_initial - 1
+    assert one_less.statistics["n_local_merges"] == 1
+    assert one_less.statistics["n_initial_groups"] == n_initial
 
 
-def test_khiops_max_categories_ties_go_to_the_earlier_category():
-    """Check that of categories tied in total, the first ones in the table stay
-    apart, whatever their class counts."""
+@pytest.mark.parametrize("trial", range(6))
+def test_khiops_merges_past_max_categories_match_the_restricted_greedy_loop(
+    trial, monkeypatch
+):
+    """Check the merge sequence past max_categories against brute force: first
+    the greedy merges allowed inside blocks only, until max_categories groups
+    remain, then the greedy merges of those groups, with the same DeltaChi2."""
+    monkeypatch.setattr(khiops_module, "LOCAL_BLOCK", 5)
+    rng = np.random.default_rng(trial)
+    n_apart = int(rng.integers(11, 17))
+    initial = rng.integers(1, 40, (n_apart + 1, 3)) * rng.integers(
+        1, 4, (n_apart + 1, 1)
+    )
+    initial = initial.astype(float)
+    n_local = n_apart - 6
+    kept, absorbed, delta, made = khiops_module._merges_past_max_categories(
+        initial, n_apart, n_local
+    )
+    assert made == n_local
+    assert len(delta) == len(initial) - 1
+    block = np.full(len(initial), -1)
+    for label, rows in enumerate(khiops_module._profile_blocks(initial[:n_apart], 5)):
+        block[rows] = label
+    expected = naive_greedy_merges(initial, block=block, n_merges=n_local)
+    order = np.arange(len(delta))
+    for k, (expected_delta, expected_partition) in enumerate(expected):
+        assert delta[k] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
+        labels = labels_after_merges(len(initial), kept, absorbed, order, k + 1)
+        assert _partition(labels) == expected_partition
+    # the exact phase: the greedy loop on the groups the local merges left
+    labels = labels_after_merges(len(initial), kept, absorbed, order, n_local)
+    grouped = merge_rows(initial, labels, int(labels.max()) + 1)
+    for k, (expected_delta, expected_partition) in enumerate(
+        naive_greedy_merges(grouped)
+    ):
+        assert delta[n_local + k] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
+        after = labels_after_merges(
+            len(initial), kept, absorbed, order, n_local + k + 1
+        )
+        assert _partition(after[np.unique(labels, return_index=True)[1]]) == (
+            expected_partition
+        )
+    # every merge lowers the table's chi-square by its DeltaChi2
+    assert_allclose(delta.sum(), naive_chi2_statistic(initial)[0], rtol=1e-10)
+
+
+def test_profile_blocks_split_the_rows_and_keep_profiles_together():
+    """Check that the blocks partition the rows, hold at most the block size, and
+    do not mix well separated profiles."""
     rng = np.random.default_rng(2)
-    table = rng.multinomial(100, [0.5, 0.3, 0.2], 40).astype(float)
-    result = khiops_grouping(table, max_categories=10, max_delta_chi2=-math.inf,
-                             keep_trace=True)  # fmt: skip
-    assert result.statistics["n_pooled"] == 31
-    pooled = np.ones(40, dtype=bool)
-    pooled[:9] = False
-    assert len(np.unique(result.group_ids[pooled])) == 1
-    assert result.rare_group == result.group_ids[9]
-    trace = result.statistics["trace"]
-    # the nine kept categories are the merges' operands with the special group
-    operands = np.union1d(trace.kept, trace.absorbed)
-    assert set(operands[operands < 9]) == set(range(9))
+    table, hidden = _profiled_table(4000, rng, n_classes=5, n_profiles=4, n_rare=0)
+    blocks = khiops_module._profile_blocks(table, 300)
+    rows = np.concatenate(blocks)
+    assert_array_equal(np.sort(rows), np.arange(len(table)))
+    assert max(len(b) for b in blocks) <= 300
+    # a median split rarely falls between two profiles: a few blocks straddle
+    # one, but few rows sit in a block of another profile than theirs
+    minority = sum(len(b) - np.bincount(hidden[b]).max() for b in blocks)
+    assert minority <= 0.05 * len(table)
+
+
+def test_khiops_max_categories_recovers_hidden_groups():
+    """Check that past max_categories the grouping still finds the hidden groups
+    of the categories."""
+    rng = np.random.default_rng(5)
+    table, hidden = _profiled_table(6000, rng, n_classes=6, n_profiles=5, n_rare=0)
+    capped = khiops_grouping(table, max_categories=1000)
+    assert capped.statistics["n_local_merges"] == 6000 - 1000
+    assert adjusted_rand_score(hidden, capped.group_ids) >= 0.99
+    exact = khiops_grouping(table, max_categories=None)
+    assert_array_equal(capped.group_ids, exact.group_ids)
 
 
 def test_khiops_max_categories_keeps_noise_in_one_group():
-    """Check that pooling by count keeps the robustness: a column independent of
-    the class, with far more frequent categories than max_categories, ends in one
-    group (a pooling by class profile would give the special group a profile)."""
+    """Check that a column independent of the class, with far more frequent
+    categories than max_categories, still ends in one group."""
     rng = np.random.default_rng(3)
     single = 0
     for _ in range(20):
         sizes = rng.integers(100, 400, 3000)
-        # classes close enough in share that a category's most frequent class
-        # varies (a pooling by it ends in one group in none of these fits)
         table = rng.multinomial(sizes, [0.4, 0.3, 0.3]).astype(float)
         result = khiops_grouping(table, max_categories=200)
-        assert result.statistics["n_initial_groups"] == 200
+        assert result.statistics["n_local_merges"] == 2800
         single += result.n_groups == 1
     assert single >= 18
 
 
 def test_khiops_grouper_max_categories():
-    """Check the estimator's parameter: pooled categories are recorded, encoded
-    with the special group, which also takes unseen categories."""
+    """Check the estimator's parameter: recorded, validated, and the groups of a
+    column with more categories than it."""
     rng = np.random.default_rng(4)
     n_categories = 300
     category = rng.integers(0, n_categories, 60_000)
-    signal = category % 3
-    y = (rng.random(60_000) < 0.2 + 0.3 * signal).astype(int)
+    y = (rng.random(60_000) < 0.2 + 0.3 * (category % 3)).astype(int)
     X = category.reshape(-1, 1)
     exact = KhiopsGrouper(max_categories=None).fit(X, y)
-    assert exact.statistics_[0]["n_pooled"] == 0
+    assert exact.statistics_[0]["n_local_merges"] == 0
     capped = KhiopsGrouper(max_categories=50).fit(X, y)
-    stats = capped.statistics_[0]
-    assert stats["n_initial_groups"] == 50
-    assert stats["n_pooled"] == n_categories - 49
-    counts = np.bincount(category, minlength=n_categories)
-    kept = np.argsort(-counts, kind="stable")[:49]
-    pooled = np.setdiff1d(np.arange(n_categories), kept)
-    codes = capped.transform(pooled.reshape(-1, 1))[:, 0]
-    assert_array_equal(codes, capped.default_group_[0])
-    assert capped.transform([[n_categories + 5]])[0, 0] == capped.default_group_[0]
-    # the kept categories are still told apart by their signal
-    kept_codes = capped.transform(kept.reshape(-1, 1))[:, 0]
-    assert adjusted_rand_score(kept % 3, kept_codes) > 0.9
+    assert capped.statistics_[0]["n_local_merges"] == n_categories - 50
+    assert capped.statistics_[0]["n_initial_groups"] == n_categories
+    assert adjusted_rand_score(category % 3, capped.transform(X)[:, 0]) > 0.99
     with pytest.raises(ValueError, match="max_categories"):
         KhiopsGrouper(max_categories=1).fit(X, y)
