@@ -76,7 +76,9 @@ def main():
     ensure_khiops_path()
     quiet_peer_warnings()
     sizes = (2_000, 12_000) if args.quick else (10_000, 30_000, 100_000)
-    context = RunContext(os.path.basename(__file__), args.quick, with_khiops=True)
+    context = RunContext(
+        "perf/" + os.path.basename(__file__), args.quick, with_khiops=True
+    )
 
     from partikit.datasets import make_grouped_categorical
     from partikit.groupers import KhiopsGrouper, khiops_grouping
