@@ -24,6 +24,7 @@ from partikit._tables import build_table
 from partikit._validation import (
     NUMERIC_KIND,
     STRING_KIND,
+    arrow_contingency_table,
     categorical_mask,
     check_categorical_X,
     check_classification_y,
@@ -51,7 +52,9 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     through its values in one pass: a row of the table per value of the range,
     the values absent from the column left empty, with no codes, no
     ``bincount`` of the values and no lookup. Any other column is factorized
-    first (:func:`~partikit._validation.factorize_column`). Both give the same
+    first (:func:`~partikit._validation.factorize_column`), or, a long Arrow
+    string column without weights, counted by slices in threads
+    (:func:`~partikit._validation.arrow_contingency_table`). All give the same
     table rows, summed in row order. Categories of zero weight keep an empty row
     (a fit drops them, as it drops any category absent from its rows).
 
@@ -82,6 +85,10 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
         )
         categories = (np.arange(n_values) + low).astype(values.dtype)
         return categories, NUMERIC_KIND, table
+    if sample_weight is None:
+        counted = arrow_contingency_table(column, name, y_codes, n_classes)
+        if counted is not None:
+            return counted
     factorized = factorize_column(column, name)
     table = build_table(
         factorized.raw_codes,

@@ -346,6 +346,41 @@ def test_arrow_strings_factorized_in_threads_like_pandas(
     assert "late" in list(factorized.categories)
 
 
+@pytest.mark.parametrize("dtype", ["string[pyarrow]", "large_string"])
+@pytest.mark.parametrize("n_chunks", [1, 4])
+def test_arrow_strings_counted_in_threads_like_the_codes(
+    arrow_in_threads, dtype, n_chunks
+):
+    """Check that an unweighted Arrow string column counted by slices in threads
+    gets the categories and table of its factorized codes, missing row last."""
+    import pyarrow as pa
+
+    from partikit._column_tables import count_categorical
+
+    validation = arrow_in_threads
+    rng = np.random.default_rng(2)
+    values = rng.choice(["b", "a", "c", "d", None], size=50).astype(object)
+    values[:12] = "a"  # the first slice lacks the later categories
+    values[47] = "late"  # one category seen only in the last slice
+    y = rng.integers(0, 3, 50)
+    if dtype == "large_string":
+        dtype = pd.ArrowDtype(pa.large_string())
+    column = pd.Series(values, dtype=dtype)
+    if n_chunks > 1:
+        chunked = pa.chunked_array(np.array_split(values, n_chunks), type=pa.string())
+        column = pd.Series(pd.arrays.ArrowExtensionArray(chunked))
+    counted = validation.arrow_contingency_table(column, "x", y, 3)
+    assert counted is not None  # shared out
+    categories, kind, table = counted
+    # the serial path: the same column as Python objects
+    expected = count_categorical(pd.Series(values, dtype=object), "x", y, None, 3)
+    assert_array_equal(categories, expected[0])
+    assert kind == expected[1] == "string"
+    assert_array_equal(table, expected[2])
+    assert table[-1].sum() == sum(v is None for v in values)
+    assert_array_equal(count_categorical(column, "x", y, None, 3)[2], table)
+
+
 def test_arrow_threads_are_made_anew_after_a_fork(arrow_in_threads):
     """A forked child does not wait on its parent's threads (which it lacks)."""
     import multiprocessing

@@ -176,23 +176,26 @@ def _chain_merges(
                     partial[t] += diff * diff * weight
             work += n_active * n_classes
             mass_a = masses[pa]
+            # Ward's weights apart from the search: this loop vectorises (its
+            # divisions too), the search below is a compare per row
+            for t in range(n_active):
+                partial[t] = mass_a * masses[t] / (mass_a + masses[t]) * partial[t]
             previous = -1
             best = -1
             best_delta = np.inf
             if chain_len >= 2:
                 # the previous chain element is scored first: it keeps ties
                 previous = chain[chain_len - 2]
-                pp = position[previous]
                 best = previous
-                best_delta = mass_a * masses[pp] / (mass_a + masses[pp]) * partial[pp]
+                best_delta = partial[position[previous]]
             for t in range(n_active):
+                d = partial[t]
+                if d > best_delta:
+                    continue
                 c = row_at[t]
                 if c == a or c == previous:
                     continue
-                d = mass_a * masses[t] / (mass_a + masses[t]) * partial[t]
-                if d < best_delta or (
-                    d == best_delta and best != previous and c < best
-                ):
+                if d < best_delta or (best != previous and c < best):
                     best_delta = d
                     best = c
             if best == previous:
