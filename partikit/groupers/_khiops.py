@@ -246,9 +246,8 @@ def khiops_grouping(
         When more groups than this would start the merging (the special group
         counting as one), the first merges are restricted to pairs inside blocks
         of at most ``LOCAL_BLOCK`` (256) categories of similar class profiles,
-        until
-        this many groups remain (at least one per block); the exact greedy
-        merging goes on from there. Up to this many initial groups nothing
+        until this many groups remain (at least one per block); the exact
+        greedy merging goes on from there. Up to this many initial groups nothing
         changes. None: the exact merging at any size (cost O(I^2 J)).
     max_groups : int or None, default=None
         Merging goes on, smallest DeltaChi2 first, until at most this many groups
@@ -433,7 +432,7 @@ def khiops_grouping(
 LOCAL_BLOCK = 256
 
 
-def _profile_blocks(table, block_size):
+def _profile_blocks(table, block_size, class_totals):
     """Blocks of at most ``block_size`` rows of similar class profiles.
 
     The rows are split at the median of the profile coordinate (scaled by the
@@ -441,13 +440,21 @@ def _profile_blocks(table, block_size):
     again, until the blocks are small enough: the cells of a k-d tree, near
     rows together. O(I J log(I / block_size)) time.
 
+    Parameters
+    ----------
+    table : ndarray of shape (n_rows, n_classes)
+        Rows of positive total.
+    block_size : int
+    class_totals : ndarray of shape (n_classes,)
+        Positive class totals of the whole table (``q``).
+
     Returns
     -------
     blocks : list of ndarray of intp
         Row indices of each block, in the order of a depth-first walk.
     """
     masses = table.sum(axis=1)
-    scaled = table / masses[:, None] / np.sqrt(table.sum(axis=0) / masses.sum())
+    scaled = table / masses[:, None] / np.sqrt(class_totals / class_totals.sum())
     blocks, stack = [], [np.arange(len(table))]
     while stack:
         rows = stack.pop()
@@ -495,7 +502,7 @@ def _merges_past_max_categories(initial, n_apart, n_local):
     class_totals = initial.sum(axis=0)
     apart = initial[:n_apart]
     local_kept, local_absorbed, local_delta, local_height = [], [], [], []
-    for rows in _profile_blocks(apart, LOCAL_BLOCK):
+    for rows in _profile_blocks(apart, LOCAL_BLOCK, class_totals):
         kept, absorbed, delta, height = chi2_merge_sequence(
             apart[rows], class_totals=class_totals
         )

@@ -3,6 +3,7 @@
 """KhiopsGrouper and its core khiops_grouping."""
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -439,7 +440,8 @@ def test_khiops_merges_past_max_categories_match_the_restricted_greedy_loop(
     assert made == n_local
     assert len(delta) == len(initial) - 1
     block = np.full(len(initial), -1)
-    for label, rows in enumerate(khiops_module._profile_blocks(initial[:n_apart], 5)):
+    blocks = khiops_module._profile_blocks(initial[:n_apart], 5, initial.sum(axis=0))
+    for label, rows in enumerate(blocks):
         block[rows] = label
     expected = naive_greedy_merges(initial, block=block, n_merges=n_local)
     order = np.arange(len(delta))
@@ -469,7 +471,7 @@ def test_profile_blocks_split_the_rows_and_keep_profiles_together():
     do not mix well separated profiles."""
     rng = np.random.default_rng(2)
     table, hidden = _profiled_table(4000, rng, n_classes=5, n_profiles=4, n_rare=0)
-    blocks = khiops_module._profile_blocks(table, 300)
+    blocks = khiops_module._profile_blocks(table, 300, table.sum(axis=0))
     rows = np.concatenate(blocks)
     assert_array_equal(np.sort(rows), np.arange(len(table)))
     assert max(len(b) for b in blocks) <= 300
@@ -521,3 +523,19 @@ def test_khiops_grouper_max_categories():
     assert adjusted_rand_score(category % 3, capped.transform(X)[:, 0]) > 0.99
     with pytest.raises(ValueError, match="max_categories"):
         KhiopsGrouper(max_categories=1).fit(X, y)
+
+
+def test_khiops_max_categories_with_a_class_of_the_rare_categories_only():
+    """Check that past max_categories a class seen only in rare categories (absent
+    from every category kept apart) splits the blocks as any other class."""
+    rng = np.random.default_rng(6)
+    table, hidden = _profiled_table(400, rng, n_classes=3, n_profiles=3, n_rare=0)
+    rare = np.zeros((4000, 4))
+    rare[:, 3] = 5.0  # a fourth class, 5 rows in each of 4,000 rare categories
+    table = np.vstack([np.hstack([table, np.zeros((400, 1))]), rare])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        capped = khiops_grouping(table, min_frequency=30, max_categories=50)
+    assert capped.statistics["n_rare"] == 4000
+    assert capped.statistics["n_local_merges"] == 400 - 49
+    assert adjusted_rand_score(hidden, capped.group_ids[:400]) >= 0.99
