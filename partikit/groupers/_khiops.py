@@ -186,9 +186,10 @@ class KhiopsGrouping:
         ``n_categories`` (non-empty rows), ``n_rare`` (rows pooled as rare),
         ``n_initial_groups`` (groups when merging started), ``n_local_merges``
         (merges made inside blocks of similar categories before the exact
-        merging, 0 up to ``max_categories``), ``min_frequency`` (the count
-        used), ``max_delta_chi2`` (the threshold used) and, with
-        ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
+        merging, 0 up to ``max_categories``), ``max_categories`` (the cap
+        used), ``min_frequency`` (the count used), ``max_delta_chi2`` (the
+        threshold used) and, with ``keep_trace=True``, ``trace`` (a
+        :class:`KhiopsTrace`).
     criterion : float
         -log10 of the confidence level of the grouped table (a property).
     """
@@ -215,7 +216,7 @@ def khiops_grouping(
     *,
     p=0.95,
     min_frequency="auto",
-    max_categories=10_000,
+    max_categories="auto",
     max_groups=None,
     robust=True,
     max_delta_chi2=None,
@@ -242,13 +243,14 @@ def khiops_grouping(
     min_frequency : "auto", int or float, default="auto"
         Categories whose total is below this are pooled into the special (rare)
         group before merging; see :func:`resolve_min_frequency`.
-    max_categories : int or None, default=10_000
+    max_categories : "auto", int or None, default="auto"
         When more groups than this would start the merging (the special group
         counting as one), the first merges are restricted to pairs inside blocks
         of at most ``LOCAL_BLOCK`` (256) categories of similar class profiles,
         until this many groups remain (at least one per block); the exact
         greedy merging goes on from there. Up to this many initial groups nothing
-        changes. None: the exact merging at any size (cost O(I^2 J)).
+        changes. ``"auto"``: :func:`resolve_max_categories`. None: the exact
+        merging at any size (cost O(I^2 J)).
     max_groups : int or None, default=None
         Merging goes on, smallest DeltaChi2 first, until at most this many groups
         remain.
@@ -301,11 +303,13 @@ def khiops_grouping(
     rows = np.flatnonzero(row_mask)
     sub = _select(table, row_mask, col_mask)
     n_categories, n_classes = sub.shape
+    max_categories = resolve_max_categories(max_categories, n_classes)
     statistics = {
         "n_categories": int(n_categories),
         "n_rare": 0,
         "n_initial_groups": int(n_categories),
         "n_local_merges": 0,
+        "max_categories": max_categories,
         "min_frequency": 0.0,
         "max_delta_chi2": math.inf,
     }
@@ -425,6 +429,38 @@ def khiops_grouping(
             accepted=np.arange(n_initial - 1) < n_merges,
         )
     return KhiopsGrouping(group_ids, n_groups, rare_group, statistics)
+
+
+#: Profile comparisons (groups squared times classes) the exact merging makes at
+#: most with ``max_categories="auto"``: about half a second.
+EXACT_MERGE_WORK = 10**9
+
+
+def resolve_max_categories(max_categories, n_classes):
+    """Turn the ``max_categories`` parameter into a number of groups (or None).
+
+    Parameters
+    ----------
+    max_categories : "auto", int or None
+        ``"auto"``: the number of groups whose exact merging costs about
+        ``EXACT_MERGE_WORK`` profile comparisons, ``isqrt(EXACT_MERGE_WORK //
+        n_classes)``.
+    n_classes : int
+        Classes the chi-square is computed on.
+
+    Returns
+    -------
+    max_categories : int or None
+
+    Examples
+    --------
+    >>> from partikit.groupers._khiops import resolve_max_categories
+    >>> resolve_max_categories("auto", 10), resolve_max_categories("auto", 500)
+    (10000, 1414)
+    """
+    if isinstance(max_categories, str):
+        return math.isqrt(EXACT_MERGE_WORK // max(n_classes, 1))
+    return max_categories
 
 
 #: Most categories in one block of :func:`_merges_past_max_categories`: the local
@@ -586,12 +622,14 @@ class KhiopsGrouper(BaseGrouper):
         class cannot pool every category. An int is a count (0 disables
         pooling), a float in (0, 1) a fraction of the total weight. A column that
         the pooling alone leaves in one group although it is significant warns.
-    max_categories : int or None, default=10_000
+    max_categories : "auto", int or None, default="auto"
         Up to this many groups when merging starts (the categories at or above
         the minimum frequency, and the special group), the merging is the exact
         greedy one, which costs O(I^2 J) for ``I`` groups and ``J`` classes
         (about 0.5 s at 10,000 groups and 10 classes, a minute at 100,000).
-        Past it, the first merges are restricted to pairs inside blocks of at
+        ``"auto"`` is the size at which that cost is about 10^9 operations,
+        ``isqrt(10^9 / J)``: 10,000 groups for 10 classes, 22,360 for 2, 1,414
+        for 500. Past it, the first merges are restricted to pairs inside blocks of at
         most 256 categories of similar class profiles, smallest DeltaChi2
         first, until ``max_categories`` groups remain; the exact merging goes on
         from there, and the stopping rule applies to the whole sequence. None:
@@ -641,7 +679,8 @@ class KhiopsGrouper(BaseGrouper):
         against the class; ``n_categories``; ``n_rare`` (categories pooled as
         rare); ``n_initial_groups`` (groups when merging started);
         ``n_local_merges`` (merges restricted to blocks of similar categories,
-        0 up to ``max_categories``); ``min_frequency`` (the count used);
+        0 up to ``max_categories``); ``max_categories`` (the cap used);
+        ``min_frequency`` (the count used);
         ``max_delta_chi2`` (the threshold used)
         and, with ``keep_trace=True``, ``trace`` (:class:`KhiopsTrace`).
     woe_ : list of ndarray
@@ -741,7 +780,11 @@ class KhiopsGrouper(BaseGrouper):
             Interval(Integral, 0, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="neither"),
         ],
-        "max_categories": [Interval(Integral, 2, None, closed="left"), None],
+        "max_categories": [
+            StrOptions({"auto"}),
+            Interval(Integral, 2, None, closed="left"),
+            None,
+        ],
         "max_groups": [Interval(Integral, 1, None, closed="left"), None],
         "robust": ["boolean"],
         "keep_trace": ["boolean"],
@@ -752,7 +795,7 @@ class KhiopsGrouper(BaseGrouper):
         *,
         p=0.95,
         min_frequency="auto",
-        max_categories=10_000,
+        max_categories="auto",
         max_groups=None,
         robust=True,
         keep_trace=False,

@@ -16,6 +16,7 @@ from sklearn.metrics import adjusted_rand_score
 from partikit import KhiopsGrouper
 from partikit._khiops import (
     _max_delta_chi2_grid,
+    chi2_classes,
     cochran_min_frequency,
     max_delta_chi2_moments,
     resolve_min_frequency,
@@ -539,3 +540,26 @@ def test_khiops_max_categories_with_a_class_of_the_rare_categories_only():
     assert capped.statistics["n_rare"] == 4000
     assert capped.statistics["n_local_merges"] == 400 - 49
     assert adjusted_rand_score(hidden, capped.group_ids[:400]) >= 0.99
+
+
+def test_khiops_max_categories_auto_scales_with_the_classes():
+    """Check that max_categories="auto" bounds the exact merging's work: fewer
+    groups merged exactly with more classes."""
+    assert khiops_module.resolve_max_categories("auto", 10) == 10_000
+    assert khiops_module.resolve_max_categories("auto", 2) == 22_360
+    assert khiops_module.resolve_max_categories(None, 10) is None
+    assert khiops_module.resolve_max_categories(50, 10) == 50
+    rng = np.random.default_rng(7)
+    n_categories, n_classes = 3300, 100
+    table = rng.multinomial(600, np.full(n_classes, 1 / n_classes), n_categories)
+    result = khiops_grouping(table.astype(float))
+    # the classes the chi-square is computed on (the lightest may be left out)
+    n_used = int(chi2_classes(table.sum(axis=0)).sum())
+    assert n_used >= 98
+    cap = math.isqrt(10**9 // n_used)
+    assert result.statistics["max_categories"] == cap < 3300
+    assert result.statistics["n_rare"] == 0
+    assert result.statistics["n_local_merges"] == n_categories - cap
+    small = khiops_grouping(WORKED_TABLE, min_frequency=12)
+    assert small.statistics["max_categories"] == 22_360
+    assert small.statistics["n_local_merges"] == 0
