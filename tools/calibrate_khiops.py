@@ -19,10 +19,12 @@ standard deviation (also recorded, columns ``mean`` and ``std``) under-covers it
 about 0.92 instead of 0.95 at I = 5.
 
 Each simulated attribute has I equally frequent categories of ``ROWS_PER_CATEGORY``
-rows and J equiprobable classes; its contingency table is drawn directly (one
-multinomial per category), which is exactly the table of such rows. Equal category
-frequencies are the conservative choice: skewed frequencies give smaller maxima
-(checked by ``--check-conjectures``).
+rows (at least ``MIN_ROWS_PER_CELL`` per class: 2,500 for 500 classes, the
+minimum frequency the estimators apply there) and J equiprobable classes; its
+contingency table is drawn directly (one multinomial per category), which is
+exactly the table of such rows. Equal category frequencies are the conservative
+choice: skewed frequencies give smaller maxima (checked by
+``--check-conjectures``).
 
 The discretization (``--discretization``) is calibrated the same way, with merges of
 *adjacent* intervals only (a random order of the values makes an independent
@@ -38,6 +40,7 @@ Usage::
     python tools/calibrate_khiops.py --discretization     # the discretization table
     python tools/calibrate_khiops.py --check-conjectures  # prints the invariance check
     python tools/calibrate_khiops.py --refit   # recompute the tail fit of the table
+    python tools/calibrate_khiops.py --classes 100,200,500  # add or redo columns
 
 The run is deterministic: every grid cell draws from its own seed derived from
 ``SEED`` and (I, J). Each table takes about 10 to 20 minutes on 2 cores.
@@ -63,7 +66,11 @@ GROUPS_GRID = (
     2, 3, 4, 5, 6, 7, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100, 120, 150, 200,
     250, 300, 400, 500, 700, 1000, 1500,
 )  # fmt: skip
-CLASSES_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 50)
+CLASSES_GRID = (2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 50, 100, 200, 500)
+#: Expected rows per cell of a simulated category, at least: Cochran's rule, which
+#: the estimators' minimum frequency applies, for many classes (500 rows per
+#: category hold 5 per class up to 100 classes; 500 classes take 2,500).
+MIN_ROWS_PER_CELL = 5
 INTERVALS_GRID = GROUPS_GRID + (2000, 3000, 5000, 7000, 10000, 20000)
 # The largest cells cost O(I^2 J) per simulation; fewer repetitions there keep the
 # run short while the standard error of the fitted standard deviation stays ~3%.
@@ -182,8 +189,8 @@ def write_table(rows, output, header):
             )
 
 
-def refit(output):
-    """Recompute the tail fit of an existing table from its quantiles."""
+def read_table(output):
+    """The header line and the simulated cells (their first 8 columns) of a table."""
     with open(output) as f:
         header = f.readline()
         f.readline()
@@ -195,14 +202,28 @@ def refit(output):
             for line in f
             if line.strip()
         ]
+    return header, rows
+
+
+def refit(output):
+    """Recompute the tail fit of an existing table from its quantiles."""
+    header, rows = read_table(output)
     write_table(rows, output, header)
+
+
+def rows_per_category(n_classes: int) -> int:
+    """Rows of a simulated category: ``ROWS_PER_CATEGORY``, or more for many
+    classes (``MIN_ROWS_PER_CELL`` expected per class)."""
+    return max(ROWS_PER_CATEGORY, MIN_ROWS_PER_CELL * n_classes)
 
 
 def _cell(args):
     n_groups, n_classes, adjacent = args
     n_sim = n_simulations(n_groups, n_classes, adjacent)
     start = time.perf_counter()
-    values = simulate_cell(n_groups, n_classes, n_sim, adjacent=adjacent)
+    values = simulate_cell(
+        n_groups, n_classes, n_sim, rows_per_category(n_classes), adjacent=adjacent
+    )
     elapsed = time.perf_counter() - start
     quantiles = np.quantile(values, [0.90, 0.95, 0.99])
     return (
@@ -216,10 +237,15 @@ def _cell(args):
     )
 
 
-def calibrate(output: str, workers: int, adjacent: bool = False) -> None:
-    """Simulate every grid cell and write the table."""
+def calibrate(output: str, workers: int, adjacent: bool = False, classes=None) -> None:
+    """Simulate every grid cell and write the table.
+
+    With ``classes``, only the cells of those numbers of classes are simulated,
+    and they replace or join the cells of the table already in ``output`` (each
+    cell draws from its own seed: the others are what a full run gives).
+    """
     grid = INTERVALS_GRID if adjacent else GROUPS_GRID
-    cells = [(i, j, adjacent) for i in grid for j in CLASSES_GRID]
+    cells = [(i, j, adjacent) for i in grid for j in classes or CLASSES_GRID]
     # Largest cells first so that the two workers finish together.
     cells.sort(key=lambda c: -c[0] * (1 if adjacent else c[0]) * c[1])
     # compile once before forking
@@ -239,10 +265,19 @@ def calibrate(output: str, workers: int, adjacent: bool = False) -> None:
         f"# MaxDeltaChi2 of the robust Khiops "
         f"{'discretization' if adjacent else 'grouping'}, simulated by "
         f"tools/calibrate_khiops.py (seed {SEED}, "
-        f"{ROWS_PER_CATEGORY} rows per {'interval' if adjacent else 'category'}) "
-        f"on {today}.\n"
+        f"{ROWS_PER_CATEGORY} rows per {'interval' if adjacent else 'category'}, "
+        f"at least {MIN_ROWS_PER_CELL} per class) on {today}.\n"
     )
-    write_table([r[:8] for r in rows], output, header)
+    rows = [r[:8] for r in rows]
+    if classes:
+        new = {(r[0], r[1]) for r in rows}
+        old_header, old_rows = read_table(output)
+        rows += [r for r in old_rows if (r[0], r[1]) not in new]
+        header = old_header.rstrip("\n") + (
+            f" Cells of {', '.join(map(str, classes))} classes simulated on "
+            f"{today} (at least {MIN_ROWS_PER_CELL} rows per class).\n"
+        )
+    write_table(rows, output, header)
 
 
 def check_conjectures() -> None:
@@ -279,6 +314,12 @@ def main(argv=None) -> None:
         action="store_true",
         help="recompute tail_mean and tail_std of --output",
     )
+    parser.add_argument(
+        "--classes",
+        default=None,
+        help="comma-separated numbers of classes: simulate only their cells and "
+        "merge them into the table already in --output",
+    )
     args = parser.parse_args(argv)
     if args.output is None:
         args.output = DISCRETIZATION_OUTPUT if args.discretization else OUTPUT
@@ -287,7 +328,10 @@ def main(argv=None) -> None:
     elif args.refit:
         refit(os.path.abspath(args.output))
     else:
-        calibrate(os.path.abspath(args.output), args.workers, args.discretization)
+        classes = [int(j) for j in args.classes.split(",")] if args.classes else None
+        calibrate(
+            os.path.abspath(args.output), args.workers, args.discretization, classes
+        )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,6 @@ import os
 from numbers import Integral
 
 import numpy as np
-from scipy.stats import chi2 as chi2_distribution
-from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merges, granules
@@ -20,7 +18,7 @@ from partikit._khiops import (
     chi2_classes,
     frequency_collapse_message,
     khiops_stopping_rule,
-    max_delta_chi2_moments,
+    max_delta_chi2_quantile,
     resolve_min_frequency,
 )
 from partikit._stats import LN10, chi2_test
@@ -68,16 +66,12 @@ def discretization_max_delta_chi2(n_values, n_classes, p):
     fitted to the upper quantiles simulated by ``tools/calibrate_khiops.py
     --discretization``, interpolated bilinearly in ``(log I, J)``: the maxima of
     adjacent merges grow like ``log I``, and the table (I up to 20,000) is
-    extended linearly in ``log I``, not in ``I``.
+    extended linearly in ``log I``, not in ``I``; never below the two-value
+    quantile (:func:`partikit._khiops.max_delta_chi2_quantile`).
     """
-    if n_values < 2 or n_classes < 2:
-        return math.inf
-    if n_values == 2:
-        return float(chi2_distribution.ppf(p, n_classes - 1))
-    mean, std = max_delta_chi2_moments(
-        n_values, n_classes, DISCRETIZATION_TABLE, log_groups=True
+    return max_delta_chi2_quantile(
+        n_values, n_classes, p, DISCRETIZATION_TABLE, log_groups=True
     )
-    return mean + float(norm.ppf(p)) * std
 
 
 def khiops_discretization(

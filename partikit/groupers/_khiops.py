@@ -13,8 +13,6 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse
 from scipy.sparse.csgraph import connected_components
-from scipy.stats import chi2 as chi2_distribution
-from scipy.stats import norm
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import chi2_merge_sequence
@@ -23,7 +21,7 @@ from partikit._khiops import (
     chi2_classes,
     frequency_collapse_message,
     khiops_stopping_rule,
-    max_delta_chi2_moments,
+    max_delta_chi2_quantile,
     resolve_min_frequency,
 )
 from partikit._stats import LN10, chi2_test
@@ -74,14 +72,10 @@ def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE
     ``p``. The law is right-skewed, so the normal law is the one fitted to its
     simulated 0.90, 0.95 and 0.99 quantiles (see ``tools/calibrate_khiops.py``),
     not the one with its mean and standard deviation, which would under-cover
-    the tail.
+    the tail. It is never below the two-group quantile
+    (:func:`partikit._khiops.max_delta_chi2_quantile`).
     """
-    if n_groups < 2 or n_classes < 2:
-        return math.inf
-    if n_groups == 2:
-        return float(chi2_distribution.ppf(p, n_classes - 1))
-    mean, std = max_delta_chi2_moments(n_groups, n_classes, table)
-    return mean + float(norm.ppf(p)) * std
+    return max_delta_chi2_quantile(n_groups, n_classes, p, table)
 
 
 # --------------------------------------------------------------------------------------

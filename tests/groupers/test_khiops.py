@@ -23,6 +23,7 @@ from partikit._khiops import (
 )
 from partikit._tables import merge_rows
 from partikit.datasets import make_grouped_categorical
+from partikit.discretizers._khiops import discretization_max_delta_chi2
 from partikit.groupers import _khiops as khiops_module
 from partikit.groupers._khiops import (
     _MAX_DELTA_CHI2_TABLE,
@@ -217,6 +218,40 @@ def test_max_delta_chi2_interpolates_and_extrapolates():
     assert max_delta_chi2_threshold(1, 5, 0.95) == math.inf
     assert max_delta_chi2_threshold(5, 1, 0.95) == math.inf
     assert np.isfinite(max_delta_chi2_threshold(100, 500, 0.95))
+
+
+@pytest.mark.parametrize("p", [0.5, 0.95, 0.99])
+def test_max_delta_chi2_never_below_the_two_group_law(p):
+    """Check that MaxDeltaChi2, read or extrapolated, is never below the exact
+    quantile of two groups (the last merge of a full merge): the linear
+    extrapolation of the table went negative at 20,000 groups and 500 classes."""
+    for n_classes in (2, 10, 50, 100, 300, 500, 2000):
+        floor = chi2_distribution.ppf(p, n_classes - 1)
+        for n_groups in (3, 50, 1500, 5000, 20_000, 1_000_000):
+            threshold = max_delta_chi2_threshold(n_groups, n_classes, p)
+            assert threshold >= floor
+            assert np.isfinite(threshold)
+            values = discretization_max_delta_chi2(n_groups, n_classes, p)
+            assert values >= floor and np.isfinite(values)
+    # 20,000 groups and 500 classes: the J = 500 cells simulated, extrapolated in I
+    assert max_delta_chi2_threshold(20_000, 500, 0.95) > 2 * chi2_distribution.ppf(
+        0.95, 499
+    )
+
+
+@pytest.mark.parametrize("n_classes, n_categories", [(200, 300), (500, 150)])
+def test_khiops_independent_attribute_with_many_classes_ends_in_one_group(
+    n_classes, n_categories
+):
+    """Check the robustness guarantee with hundreds of classes (simulated cells
+    of the MaxDeltaChi2 table, not an extrapolation)."""
+    rng = np.random.default_rng(n_classes)
+    q = np.full(n_classes, 1.0 / n_classes)
+    single = 0
+    for _ in range(40):
+        table = rng.multinomial(5 * n_classes, q, n_categories).astype(float)
+        single += khiops_grouping(table).n_groups == 1
+    assert single >= 36
 
 
 @pytest.mark.parametrize(
