@@ -240,9 +240,9 @@ def khiops_grouping(
     max_categories : "auto", int or None, default="auto"
         When more groups than this would start the merging (the special group
         counting as one), the first merges are restricted to pairs inside blocks
-        of at most ``LOCAL_BLOCK`` (256) categories of similar class profiles,
-        until this many groups remain (at least one per block); the exact
-        greedy merging goes on from there. Up to this many initial groups nothing
+        of at most ``LOCAL_BLOCK`` (128) groups of similar class profiles, by
+        levels that each halve the groups, until this many groups remain; the
+        exact greedy merging goes on from there. Up to this many initial groups nothing
         changes. ``"auto"``: :func:`resolve_max_categories`. None: the exact
         merging at any size (cost O(I^2 J)).
     max_groups : int or None, default=None
@@ -457,9 +457,11 @@ def resolve_max_categories(max_categories, n_classes):
     return max_categories
 
 
-#: Most categories in one block of :func:`_merges_past_max_categories`: the local
-#: merges cost O(I BLOCK J) for I categories and J classes.
-LOCAL_BLOCK = 256
+#: Most groups in one block of :func:`_merges_past_max_categories`: the local
+#: merges cost O(I LOCAL_BLOCK J) for I categories and J classes (the levels
+#: halve the groups). Blocks of 128 and 256 gave alike partitions; 128 is
+#: faster.
+LOCAL_BLOCK = 128
 
 
 def _profile_blocks(table, block_size, class_totals):
@@ -507,10 +509,14 @@ def _profile_blocks(table, block_size, class_totals):
 def _merges_past_max_categories(initial, n_apart, n_local):
     """The merge sequence of a table with more rows than ``max_categories``.
 
-    First the ``n_local`` merges of smallest DeltaChi2 among those inside
-    blocks of similar rows (:func:`_profile_blocks`, the categories kept apart;
-    the rare group takes no part), in the greedy order of that restricted
-    problem; then the exact greedy sequence of the groups they leave.
+    First ``n_local`` merges restricted to blocks of similar groups, by levels:
+    at each level the groups (at first the categories kept apart; the rare
+    group takes no part) are cut into blocks (:func:`_profile_blocks`), and the
+    merges of smallest DeltaChi2 inside blocks are made, in the greedy order of
+    that restricted problem, until half the groups are left (or the count
+    wanted); then the exact greedy sequence of the groups they leave. Halving
+    level by level keeps each merge between near groups: one level down to the
+    target put far more into each block at a hundred times fewer groups.
 
     Parameters
     ----------
@@ -528,42 +534,57 @@ def _merges_past_max_categories(initial, n_apart, n_local):
     delta : ndarray of float64 of shape (n_initial - 1,)
         DeltaChi2 of each merge, in merge order.
     n_local : int
+        Merges made inside blocks (fewer than asked only if the blocks run out
+        of pairs).
     """
     class_totals = initial.sum(axis=0)
-    apart = initial[:n_apart]
-    local_kept, local_absorbed, local_delta, local_height = [], [], [], []
-    for rows in _profile_blocks(apart, LOCAL_BLOCK, class_totals):
-        kept, absorbed, delta, height = chi2_merge_sequence(
-            apart[rows], class_totals=class_totals
+    groups = initial[:n_apart]
+    # the initial row standing for each current group
+    representative = np.arange(n_apart)
+    merged_kept, merged_absorbed, merged_delta = [], [], []
+    target = n_apart - n_local
+    while len(groups) > target:
+        n_merges = min(len(groups) - target, len(groups) // 2)
+        level_kept, level_absorbed, level_delta, level_height = [], [], [], []
+        for rows in _profile_blocks(groups, LOCAL_BLOCK, class_totals):
+            kept, absorbed, delta, height = chi2_merge_sequence(
+                groups[rows], class_totals=class_totals
+            )
+            order = np.argsort(height, kind="stable")
+            level_kept.append(rows[kept[order]])
+            level_absorbed.append(rows[absorbed[order]])
+            level_delta.append(delta[order])
+            level_height.append(height[order])
+        # the restricted greedy order: the blocks' sequences merged by height (a
+        # stable sort keeps each block's own order), its first merges
+        first = np.argsort(np.concatenate(level_height), kind="stable")[:n_merges]
+        if len(first) == 0:
+            break  # every block holds one group
+        kept = np.concatenate(level_kept)[first]
+        absorbed = np.concatenate(level_absorbed)[first]
+        merged_kept.append(representative[kept])
+        merged_absorbed.append(representative[absorbed])
+        merged_delta.append(np.concatenate(level_delta)[first])
+        labels = labels_after_merges(
+            len(groups), kept, absorbed, np.arange(len(first)), len(first)
         )
-        order = np.argsort(height, kind="stable")
-        local_kept.append(rows[kept[order]])
-        local_absorbed.append(rows[absorbed[order]])
-        local_delta.append(delta[order])
-        local_height.append(height[order])
-    # the restricted greedy order: the blocks' sequences merged by height (a
-    # stable sort keeps each block's own order), its first n_local merges
-    first = np.argsort(np.concatenate(local_height), kind="stable")[:n_local]
-    n_local = len(first)
-    local_kept = np.concatenate(local_kept)[first]
-    local_absorbed = np.concatenate(local_absorbed)[first]
-    local_delta = np.concatenate(local_delta)[first]
+        _, first_row = np.unique(labels, return_index=True)
+        representative = representative[first_row]
+        groups = merge_rows(groups, labels, len(first_row))
 
-    n_initial = len(initial)
-    labels = labels_after_merges(
-        n_initial, local_kept, local_absorbed, np.arange(n_local), n_local
-    )
-    n_groups = int(labels.max()) + 1
-    grouped = merge_rows(initial, labels, n_groups)
+    local_kept = np.concatenate(merged_kept or [np.empty(0, np.intp)])
+    local_absorbed = np.concatenate(merged_absorbed or [np.empty(0, np.intp)])
+    local_delta = np.concatenate(merged_delta or [np.empty(0)])
+    # the exact phase: the groups left and the rare group (its own row)
+    representative = np.concatenate([representative, np.arange(n_apart, len(initial))])
+    grouped = np.vstack([groups, initial[n_apart:]])
     kept, absorbed, delta, height = chi2_merge_sequence(grouped)
     order = np.argsort(height, kind="stable")
-    # each group of the exact phase stands by its first initial row
-    _, first_row = np.unique(labels, return_index=True)
     return (
-        np.concatenate([local_kept, first_row[kept[order]]]),
-        np.concatenate([local_absorbed, first_row[absorbed[order]]]),
+        np.concatenate([local_kept, representative[kept[order]]]),
+        np.concatenate([local_absorbed, representative[absorbed[order]]]),
         np.concatenate([local_delta, delta[order]]),
-        n_local,
+        len(local_delta),
     )
 
 
@@ -623,11 +644,12 @@ class KhiopsGrouper(BaseGrouper):
         (about 0.5 s at 10,000 groups and 10 classes, a minute at 100,000).
         ``"auto"`` is the size at which that cost is about 10^9 operations,
         ``isqrt(10^9 / J)``: 10,000 groups for 10 classes, 22,360 for 2, 1,414
-        for 500. Past it, the first merges are restricted to pairs inside blocks of at
-        most 256 categories of similar class profiles, smallest DeltaChi2
-        first, until ``max_categories`` groups remain; the exact merging goes on
-        from there, and the stopping rule applies to the whole sequence. None:
-        the exact merging at any size.
+        for 500. Past it, the first merges are restricted to pairs inside
+        blocks of at most 128 groups of similar class profiles, smallest
+        DeltaChi2 first, by levels that each halve the groups, until
+        ``max_categories`` groups remain; the exact merging goes on from there,
+        and the stopping rule applies to the whole sequence. None: the exact
+        merging at any size.
     max_groups : int or None, default=None
         After the robust stopping rule, merging goes on (smallest DeltaChi2 first)
         until at most this many groups remain.
@@ -712,12 +734,13 @@ class KhiopsGrouper(BaseGrouper):
     merging starts from by ``N / min_frequency`` (``N`` the total weight): a
     large sample keeps hundreds of thousands of categories above it, which the
     quadratic merging cannot take. Past ``max_categories`` the categories are
-    cut into blocks of at most 256 by median splits of their class profiles
+    cut into blocks of at most 128 by median splits of their class profiles
     (a k-d tree's cells), and the merges of smallest DeltaChi2 are first made
-    inside blocks only, which costs O(256 I J), until ``max_categories``
-    groups remain: the greedy sequence restricted to near categories, whose
-    early merges are the exact sequence's whenever a category's nearest
-    neighbours share its block. MaxDeltaChi2 and the stopping rule are those of
+    inside blocks only, until half the groups are left; the groups are cut into
+    blocks again, and so on (O(128 I J) in all) until ``max_categories``
+    groups remain: the greedy sequence restricted to near groups, whose early
+    merges are the exact sequence's whenever a category's nearest neighbours
+    share its block. MaxDeltaChi2 and the stopping rule are those of
     the ``I`` initial groups, so a column independent of the class still ends
     in one group. 100,000 categories of 200 rows take 1.1 s instead of 74 s,
     with the same groups on data with hidden groups (``bench_khiops_frequent``).

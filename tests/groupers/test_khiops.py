@@ -455,49 +455,76 @@ def test_khiops_max_categories_changes_nothing_up_to_it(extra):
     assert one_less.statistics["n_initial_groups"] == n_initial
 
 
-@pytest.mark.parametrize("trial", range(6))
+@pytest.mark.parametrize("trial", range(8))
 def test_khiops_merges_past_max_categories_match_the_restricted_greedy_loop(
     trial, monkeypatch
 ):
-    """Check the merge sequence past max_categories against brute force: first
-    the greedy merges allowed inside blocks only, until max_categories groups
-    remain, then the greedy merges of those groups, with the same DeltaChi2."""
-    monkeypatch.setattr(khiops_module, "LOCAL_BLOCK", 5)
+    """Check the merge sequence past max_categories against brute force: by
+    levels, the greedy merges allowed inside the blocks of the groups of the
+    level only, until half are left or max_categories groups remain; then the
+    greedy merges of those groups and the rare one, with the same DeltaChi2."""
+    monkeypatch.setattr(khiops_module, "LOCAL_BLOCK", 4)
     rng = np.random.default_rng(trial)
-    n_apart = int(rng.integers(11, 17))
+    n_apart = int(rng.integers(14, 20))
     initial = rng.integers(1, 40, (n_apart + 1, 3)) * rng.integers(
         1, 4, (n_apart + 1, 1)
     )
     initial = initial.astype(float)
-    n_local = n_apart - 6
+    n_local = n_apart - 4
     kept, absorbed, delta, made = khiops_module._merges_past_max_categories(
         initial, n_apart, n_local
     )
     assert made == n_local
     assert len(delta) == len(initial) - 1
-    block = np.full(len(initial), -1)
-    blocks = khiops_module._profile_blocks(initial[:n_apart], 5, initial.sum(axis=0))
-    for label, rows in enumerate(blocks):
-        block[rows] = label
-    expected = naive_greedy_merges(initial, block=block, n_merges=n_local)
     order = np.arange(len(delta))
-    for k, (expected_delta, expected_partition) in enumerate(expected):
-        assert delta[k] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
-        labels = labels_after_merges(len(initial), kept, absorbed, order, k + 1)
-        assert _partition(labels) == expected_partition
-    # the exact phase: the greedy loop on the groups the local merges left
+    class_totals = initial.sum(axis=0)
+    # brute force, level by level, on the groups of the categories kept apart
+    members = [[i] for i in range(n_apart)]
+    k = 0
+    while len(members) > n_apart - n_local:
+        groups = np.array([initial[m].sum(axis=0) for m in members])
+        block = np.empty(len(groups), dtype=np.intp)
+        for label, rows in enumerate(
+            khiops_module._profile_blocks(groups, 4, class_totals)
+        ):
+            block[rows] = label
+        n_merges = min(len(groups) - (n_apart - n_local), len(groups) // 2)
+        # the whole table, so that DeltaChi2 weighs the classes by its totals
+        current = np.vstack([groups, initial[n_apart:]])
+        level = naive_greedy_merges(
+            current, block=np.append(block, -1), n_merges=n_merges
+        )
+        for expected_delta, expected_partition in level:
+            assert delta[k] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
+            labels = labels_after_merges(len(initial), kept, absorbed, order, k + 1)
+            rare = len(groups)  # the rare group's row, alone in its block
+            expected = {
+                frozenset(i for g in part for i in members[g])
+                for part in expected_partition
+                if rare not in part
+            }
+            assert _partition(labels[:n_apart]) == expected
+            k += 1
+        members = [
+            [i for g in sorted(part) for i in members[g]]
+            for part in sorted(level[-1][1], key=min)
+            if len(groups) not in part
+        ]
+    assert k == n_local
+    # the exact phase: the greedy loop on the groups left and the rare group
     labels = labels_after_merges(len(initial), kept, absorbed, order, n_local)
     grouped = merge_rows(initial, labels, int(labels.max()) + 1)
-    for k, (expected_delta, expected_partition) in enumerate(
+    for step, (expected_delta, expected_partition) in enumerate(
         naive_greedy_merges(grouped)
     ):
-        assert delta[n_local + k] == pytest.approx(expected_delta, rel=1e-9, abs=1e-9)
+        assert delta[n_local + step] == pytest.approx(
+            expected_delta, rel=1e-9, abs=1e-9
+        )
         after = labels_after_merges(
-            len(initial), kept, absorbed, order, n_local + k + 1
+            len(initial), kept, absorbed, order, n_local + step + 1
         )
-        assert _partition(after[np.unique(labels, return_index=True)[1]]) == (
-            expected_partition
-        )
+        first_rows = np.unique(labels, return_index=True)[1]
+        assert _partition(after[first_rows]) == expected_partition
     # every merge lowers the table's chi-square by its DeltaChi2
     assert_allclose(delta.sum(), naive_chi2_statistic(initial)[0], rtol=1e-10)
 
