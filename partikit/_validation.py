@@ -355,6 +355,8 @@ def _arrow_encode(column):
         of its dictionary followed by a -1 (``np.take(..., mode="wrap")`` of an
         index gives the code).
     """
+    if not isinstance(column, pd.Series) or not _arrow_backed(column.dtype):
+        return None  # decided before pyarrow is imported: it may not be installed
     import pyarrow as pa
     import pyarrow.compute as pc
 

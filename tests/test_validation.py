@@ -429,3 +429,37 @@ def test_arrow_string_transforms_equal_object_transforms():
     strict = KhiopsGrouper(handle_unknown="error").fit(arrow, y)
     with pytest.raises(ValueError, match=r"unknown categories in column 'v'.*'q'"):
         strict.transform(unseen.astype("string[pyarrow]"))
+
+
+def test_estimators_fit_and_transform_without_pyarrow():
+    """Check that string and number columns are counted, fitted and transformed
+    when pyarrow is not installed (it is optional: only Arrow-backed columns
+    need it, and the code that reads them must not import it for others)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['pyarrow'] = None\n"
+        "import numpy as np, pandas as pd\n"
+        "from partikit import column_tables\n"
+        "from partikit.groupers import KhiopsGrouper, CHAIDGrouper, MaxCutGrouper\n"
+        "from partikit.discretizers import MDLPDiscretizer\n"
+        "from partikit.tree import PartitionTreeClassifier\n"
+        "rng = np.random.default_rng(0)\n"
+        "n = 600_000\n"
+        "X = pd.DataFrame({'s': rng.choice(['a', 'b', 'c'], n),\n"
+        "                  'o': rng.choice(['x', 'y'], n).astype(object),\n"
+        "                  'i': rng.integers(0, 5, n)})\n"
+        "y = rng.integers(0, 2, n)\n"
+        "for est in (KhiopsGrouper(), CHAIDGrouper(), MaxCutGrouper()):\n"
+        "    est.fit(X, y).transform(X)\n"
+        "MDLPDiscretizer().fit(X[['i']], y).transform(X[['i']])\n"
+        "PartitionTreeClassifier(max_depth=2).fit(X, y).predict(X)\n"
+        "column_tables(X, y)\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
