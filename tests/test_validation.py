@@ -348,21 +348,24 @@ def test_arrow_strings_factorized_in_threads_like_pandas(
 
 @pytest.mark.parametrize("dtype", ["string[pyarrow]", "large_string"])
 @pytest.mark.parametrize("n_chunks", [1, 4])
+@pytest.mark.parametrize("n_rows", [50, 2000])
 def test_arrow_strings_counted_in_threads_like_the_codes(
-    arrow_in_threads, dtype, n_chunks
+    arrow_in_threads, dtype, n_chunks, n_rows
 ):
     """Check that an unweighted Arrow string column counted by slices in threads
-    gets the categories and table of its factorized codes, missing row last."""
+    gets the categories and table of its factorized codes, missing row last:
+    with a table per slice (2,000 rows) and with the rows' table rows written
+    in the threads (50 rows: 3 tables of 6 x 3 cells hold more than the rows)."""
     import pyarrow as pa
 
     from partikit._column_tables import count_categorical
 
     validation = arrow_in_threads
     rng = np.random.default_rng(2)
-    values = rng.choice(["b", "a", "c", "d", None], size=50).astype(object)
+    values = rng.choice(["b", "a", "c", "d", None], size=n_rows).astype(object)
     values[:12] = "a"  # the first slice lacks the later categories
-    values[47] = "late"  # one category seen only in the last slice
-    y = rng.integers(0, 3, 50)
+    values[-3] = "late"  # one category seen only in the last slice
+    y = rng.integers(0, 3, n_rows)
     if dtype == "large_string":
         dtype = pd.ArrowDtype(pa.large_string())
     column = pd.Series(values, dtype=dtype)
