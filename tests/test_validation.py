@@ -299,6 +299,8 @@ def arrow_in_threads(monkeypatch):
     import partikit._validation as validation
 
     monkeypatch.setattr(validation, "_MIN_ARROW_ROWS_PER_THREAD", 4)
+    # a few rows hold many distinct values each: shared out all the same
+    monkeypatch.setattr(validation, "_many_distinct", lambda column: False)
     n_cpus = pa.cpu_count()
     pa.set_cpu_count(3)
     yield validation
@@ -382,6 +384,27 @@ def test_arrow_strings_counted_in_threads_like_the_codes(
     assert_array_equal(table, expected[2])
     assert table[-1].sum() == sum(v is None for v in values)
     assert_array_equal(count_categorical(column, "x", y, None, 3)[2], table)
+
+
+def test_arrow_columns_of_many_distinct_strings_are_encoded_whole():
+    """Check the estimate that keeps columns of many distinct strings (more than
+    one per 8 rows, where slices in threads are slower) out of the threads, on
+    a random sample (a column sorted by value is estimated alike)."""
+    pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
+    import partikit._validation as validation
+
+    rng = np.random.default_rng(3)
+    n = 200_000
+    for n_values, many in [(1000, False), (10_000, False), (n // 2, True), (n, True)]:
+        values = np.array([f"v{k}" for k in rng.integers(0, n_values, n)])
+        for ordered in (values, np.sort(values)):
+            column = pd.Series(ordered, dtype="string[pyarrow]")
+            assert validation._many_distinct(column) is many
+    column = pd.Series(np.array([f"v{k}" for k in range(n)]), dtype="string[pyarrow]")
+    assert validation._arrow_encode(column) is None
+    # encoded whole instead, to the same codes
+    codes, uniques = validation.factorize(column)
+    assert_array_equal(codes, np.arange(n))
 
 
 def test_arrow_threads_are_made_anew_after_a_fork(arrow_in_threads):
