@@ -360,8 +360,8 @@ def _arrow_encode(column):
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    if _many_distinct(column):
-        return None
+    if len(column) < 2 * _MIN_ARROW_ROWS_PER_THREAD or _many_distinct(column):
+        return None  # too short to share out (no estimate then), or not worth it
 
     def encode(part, start):
         # a chunked slice is encoded into one dictionary that all its chunks share
