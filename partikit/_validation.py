@@ -433,17 +433,40 @@ def _arrow_factorize(column):
     if encoded is None:
         return None
     uniques, pieces = encoded
-    codes = np.empty(len(column), dtype=np.intp)
+    codes = _translate_pieces(pieces, len(column), lambda lookup: lookup)
+    return codes, uniques.to_numpy(zero_copy_only=False)
+
+
+def _translate_pieces(pieces, n_rows, recode):
+    """The codes of every row of :func:`_arrow_encode`'s pieces, in threads.
+
+    Parameters
+    ----------
+    pieces : list
+        As :func:`_arrow_encode` returns them.
+    n_rows : int
+    recode : callable
+        Takes a piece's lookup (united code of each dictionary entry, -1 last)
+        and returns the code to write for each entry, -1 last.
+
+    Returns
+    -------
+    codes : ndarray of intp of shape (n_rows,)
+    """
+    codes = np.empty(n_rows, dtype=np.intp)
 
     def translate(piece):
         # numpy's take releases the GIL: the slices' codes are written in the
         # threads too (most of its time is the first writes to the codes' pages)
         start, indices, lookup = piece
-        np.take(lookup, indices, mode="wrap", out=codes[start : start + len(indices)])
+        np.take(
+            recode(lookup), indices, mode="wrap",
+            out=codes[start : start + len(indices)],
+        )  # fmt: skip
 
     # list(): waits for every slice (and raises what a thread raised)
     list(_arrow_threads[2].map(translate, pieces))
-    return codes, uniques.to_numpy(zero_copy_only=False)
+    return codes
 
 
 def arrow_contingency_table(column, feature_name, y_codes, n_classes):
@@ -472,19 +495,13 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         uniques.to_numpy(zero_copy_only=False), feature_name
     )
     n_rows = len(categories) + 1
-    pool = _arrow_threads[2]
     if n_rows * n_classes * len(pieces) > len(column):
         # a table per slice would cost more than the rows (many categories):
-        # the slices' table rows are written in the threads, counted in one table
-        codes = np.empty(len(column), dtype=np.intp)
-
-        def translate(piece):
-            start, indices, piece_lookup = piece
-            # the row of each dictionary entry, -1 (missing) last for mode="wrap"
-            rows = lookup[piece_lookup + 1]
-            np.take(rows, indices, mode="wrap", out=codes[start : start + len(indices)])
-
-        list(pool.map(translate, pieces))
+        # the rows' table rows are written in the threads, counted in one table
+        # (the row of each dictionary entry, -1 (missing) last)
+        codes = _translate_pieces(
+            pieces, len(column), lambda piece_lookup: lookup[piece_lookup + 1]
+        )
         rows = np.arange(-1, n_rows - 1, dtype=np.intp)
         table = contingency_table(codes, rows, y_codes, None, n_rows, n_classes)
         return categories, kind, table
@@ -500,7 +517,7 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
             n_classes,
         )  # fmt: skip
 
-    tables = list(pool.map(count, pieces))
+    tables = list(_arrow_threads[2].map(count, pieces))
     table = tables[0]
     for other in tables[1:]:
         table += other

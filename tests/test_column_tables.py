@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from partikit import ColumnTables, column_tables
+from tests.chunking import row_chunks
 
 
 def _frame(n_samples, seed):
@@ -92,12 +93,11 @@ def test_tables_of_chunks_add_up_to_the_tables_of_all_rows(seed, cuts, weighted)
         "categorical_features": ["city", "code", "size"],
     }
     whole = column_tables(X, y, weights, **options)
-    bounds = [0, *sorted(cuts), len(y)]
     parts = [
         column_tables(
             X.iloc[a:b], y[a:b], None if weights is None else weights[a:b], **options
         )
-        for a, b in zip(bounds[:-1], bounds[1:], strict=True)
+        for a, b in row_chunks(len(y), cuts)
         if weights is None or weights[a:b].sum() > 0
     ]
     assert_same_tables(sum(parts), whole)

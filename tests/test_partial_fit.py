@@ -23,6 +23,7 @@ from partikit.discretizers import (
     MDLPDiscretizer,
 )
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+from tests.chunking import row_chunks
 
 GROUPERS = [
     KhiopsGrouper,
@@ -78,11 +79,6 @@ def assert_same_fit(a, b, X):
     assert_array_equal(a.transform(X), b.transform(X))
 
 
-def _chunks(n_samples, cuts):
-    bounds = [0, *sorted(cuts), n_samples]
-    return list(zip(bounds[:-1], bounds[1:], strict=True))
-
-
 @pytest.mark.parametrize("make", GROUPERS + DISCRETIZERS)
 @settings(max_examples=25, deadline=None)
 @given(
@@ -101,7 +97,7 @@ def test_partial_fit_equals_fit_on_the_chunks_so_far(make, seed, cuts, weighted)
     streamed = make()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for a, b in _chunks(len(y), cuts):
+        for a, b in row_chunks(len(y), cuts):
             chunk_weights = None if weights is None else weights[a:b]
             so_far = slice(0, b)
             if len(np.unique(y[so_far])) < 2:

@@ -23,8 +23,10 @@ from __future__ import annotations
 import os
 import sys
 
-# the shared helpers (_common.py) live one folder up
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+# the shared helpers (_common.py) live one folder up, the other benchmarks here
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
 
 import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
@@ -39,6 +41,7 @@ from _common import (  # noqa: E402
     table,
     time_call,
 )
+from bench_khiops_grouper import khiops_labels  # noqa: E402
 from sklearn.metrics import adjusted_rand_score  # noqa: E402
 
 NAME = "bench_khiops_frequent"
@@ -54,21 +57,6 @@ EXACT_UP_TO = 100_000
 def _labels(grouper, cats):
     where = dict(zip(grouper.categories_[0], grouper.group_ids_[0], strict=True))
     return np.array([where[c] for c in cats])
-
-
-def _khiops_labels(encoder, cats):
-    stats = encoder.model_report_.preparation_report.get_variable_statistics("category")
-    grid = stats.data_grid
-    if grid is None:  # uninformative: one part and no grid
-        return 1, np.zeros(len(cats), dtype=int)
-    parts = grid.dimensions[0].partition
-    where, default = {}, -1
-    for k, part in enumerate(parts):
-        for value in part.values:
-            where[value] = k
-        if part.is_default_part or " * " in part.values:
-            default = k
-    return len(parts), np.array([where.get(str(c), default) for c in cats])
 
 
 def main():
@@ -142,7 +130,7 @@ def main():
             t = time_call(
                 lambda: KhiopsEncoder().fit(X_str, y), 1, single_if_slower_than=0.0
             )
-            n_parts, labels = _khiops_labels(t.result, cats)
+            n_parts, labels, _ = khiops_labels(t.result, cats)
             rows.append(
                 [
                     "khiops KhiopsEncoder() (str column)",

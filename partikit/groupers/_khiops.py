@@ -496,7 +496,7 @@ def _profile_blocks(table, block_size, class_totals):
         # the axis from a sample of the rows, a few hundred being plenty to rank
         # the variances: a gather of every row's profile at every level cost
         # more than all the blocks' merges
-        sample = scaled[rows[:: max(1, len(rows) // LOCAL_BLOCK)]]
+        sample = scaled[rows[:: max(1, len(rows) // block_size)]]
         axis = int(np.argmax(sample.var(axis=0)))
         half = len(rows) // 2
         split = np.argpartition(scaled[rows, axis], half)

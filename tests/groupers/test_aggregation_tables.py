@@ -19,6 +19,7 @@ from numpy.testing import assert_array_equal
 
 from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper, column_tables
 from partikit.datasets import make_k_of_n
+from tests.chunking import row_chunks
 
 
 def _frame(n_samples, seed):
@@ -270,11 +271,6 @@ def test_fit_tables_checks_the_tables():
         )
 
 
-def _chunks(n_samples, cuts):
-    bounds = [0, *sorted(cuts), n_samples]
-    return list(zip(bounds[:-1], bounds[1:], strict=True))
-
-
 PARTIAL = [
     {"aggregates": [["s", "i"], ["f", "b"]]},
     {"aggregates": [["s", "i", "f"]], "max_categories": 8},
@@ -304,7 +300,7 @@ def test_partial_fit_equals_fit_on_the_chunks_so_far(params, seed, cuts, weighte
     streamed = AttributeAggregator(**params)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        for a, b in _chunks(len(y), cuts):
+        for a, b in row_chunks(len(y), cuts):
             chunk_weights = None if weights is None else weights[a:b]
             so_far_weights = None if weights is None else weights[:b]
             positive = slice(None) if weights is None else weights[:b] > 0
