@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_array, check_consistent_length
 
 from partikit._compat import _check_sample_weight, validate_data
 from partikit._kernels._tables import contingency_table
+from partikit._threads import shared_threads
 
 #: Kinds of category values a column may hold. A column's kind is recorded at fit
 #: time so that a column that changes kind at transform time is reported instead of
@@ -290,9 +291,6 @@ def factorize(column):
 
 #: Rows per thread, at least, when an Arrow column is encoded or looked up by slices.
 _MIN_ARROW_ROWS_PER_THREAD = 1 << 18
-#: The threads of :func:`_arrow_slices`: (process id, number, executor), made at
-#: first use.
-_arrow_threads = (None, 0, None)
 
 
 def _arrow_slices(column, work):
@@ -301,9 +299,9 @@ def _arrow_slices(column, work):
     pyarrow's hash kernels (``dictionary_encode``, ``index_in``) run in one
     thread and release the GIL; a column of at least twice
     ``_MIN_ARROW_ROWS_PER_THREAD`` rows is cut into one slice per thread, up to
-    pyarrow's CPU count (``pyarrow.set_cpu_count``). The threads are kept for
-    the process (new threads cost pyarrow's allocator about a quarter of the
-    time saved), and made anew in a forked child.
+    pyarrow's CPU count (``pyarrow.set_cpu_count``). The threads are
+    :func:`~partikit._threads.shared_threads` (new threads cost pyarrow's
+    allocator about a quarter of the time saved).
 
     Returns
     -------
@@ -311,7 +309,6 @@ def _arrow_slices(column, work):
         ``work``'s results by slice (``start``: the slice's first row); None
         for a column that is not Arrow strings, or too short to share out.
     """
-    global _arrow_threads
     if not isinstance(column, pd.Series) or not _arrow_backed(column.dtype):
         return None
     import pyarrow as pa
@@ -322,13 +319,7 @@ def _arrow_slices(column, work):
     values = column.array.__arrow_array__()
     if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
         return None
-    import os
-    from concurrent.futures import ThreadPoolExecutor
-
-    pid, size, pool = _arrow_threads
-    if pid != os.getpid() or size < n_threads:
-        pool = ThreadPoolExecutor(n_threads, thread_name_prefix="partikit-arrow")
-        _arrow_threads = (os.getpid(), n_threads, pool)
+    pool = shared_threads(n_threads)
     bounds = np.linspace(0, len(values), n_threads + 1).astype(np.intp)
     slices = [
         values.slice(start, n)
@@ -337,7 +328,7 @@ def _arrow_slices(column, work):
     return list(pool.map(work, slices, bounds[:-1]))
 
 
-def _arrow_encode(column):
+def _arrow_encode(column, then=None):
     """An Arrow-backed string column dictionary-encoded by slices in threads
     (:func:`_arrow_slices`); None when it cannot be shared out.
 
@@ -345,15 +336,23 @@ def _arrow_encode(column):
     united in row order, which numbers the strings as ``pd.factorize`` does (in
     the order of their first row).
 
+    Parameters
+    ----------
+    column : pandas Series
+    then : callable or None
+        ``then(start, n_entries, indices)``, called in the slice's thread once
+        it is encoded (``n_entries``: its dictionary's size); its result ends
+        each piece.
+
     Returns
     -------
     uniques : pyarrow Array
         The distinct strings, in the order of their first row.
-    pieces : list of (int, ndarray of int32, ndarray of intp)
+    pieces : list of (int, ndarray of int32, ndarray of intp[, object])
         Per slice: its first row, its rows' indices into its own dictionary
         (-1 for a missing value), and the code (in ``uniques``) of each entry
         of its dictionary followed by a -1 (``np.take(..., mode="wrap")`` of an
-        index gives the code).
+        index gives the code); then ``then``'s result, if given.
     """
     if not isinstance(column, pd.Series) or not _arrow_backed(column.dtype):
         return None  # decided before pyarrow is imported: it may not be installed
@@ -369,7 +368,10 @@ def _arrow_encode(column):
         dictionary, indices = indices.dictionary, indices.indices
         if indices.null_count:
             indices = indices.fill_null(-1)
-        return start, dictionary, indices.to_numpy()
+        indices = indices.to_numpy()
+        if then is None:
+            return start, dictionary, indices
+        return start, dictionary, indices, then(start, len(dictionary), indices)
 
     sliced = _arrow_slices(column, encode)
     if sliced is None:
@@ -377,13 +379,13 @@ def _arrow_encode(column):
     # The slices' dictionaries, one after the other, encoded once: their values
     # in the order of their first row, and each entry's code (one hash pass
     # over the dictionaries).
-    dictionaries = [dictionary for _, dictionary, _ in sliced]
+    dictionaries = [piece[1] for piece in sliced]
     united = pc.dictionary_encode(pa.concat_arrays(dictionaries))
     codes = united.indices.to_numpy().astype(np.intp)
     bounds = np.cumsum([0] + [len(d) for d in dictionaries])
     pieces = [
-        (start, indices, np.append(codes[low:high], -1))
-        for (start, _, indices), low, high in zip(
+        (start, indices, np.append(codes[low:high], -1), *more)
+        for (start, _, indices, *more), low, high in zip(
             sliced, bounds[:-1], bounds[1:], strict=True
         )
     ]
@@ -458,14 +460,14 @@ def _translate_pieces(pieces, n_rows, recode):
     def translate(piece):
         # numpy's take releases the GIL: the slices' codes are written in the
         # threads too (most of its time is the first writes to the codes' pages)
-        start, indices, lookup = piece
+        start, indices, lookup = piece[:3]
         np.take(
             recode(lookup), indices, mode="wrap",
             out=codes[start : start + len(indices)],
         )  # fmt: skip
 
     # list(): waits for every slice (and raises what a thread raised)
-    list(_arrow_threads[2].map(translate, pieces))
+    list(shared_threads(len(pieces)).map(translate, pieces))
     return codes
 
 
@@ -473,12 +475,13 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
     """Sorted categories and table of an Arrow string column, counted in threads.
 
     For a column :func:`_arrow_encode` can share out: each thread counts the
-    rows of its slice from their dictionary indices, through a lookup to the
-    sorted categories (no array of codes for the whole column), and the slices'
-    tables are added. Unweighted only, so the counts are integers and the sum
-    is the table of a count in row order, bit for bit. When a table per slice
-    would hold more cells than the column has rows (many categories: at a
-    million, two tables of 80 MB and their sum cost 25% of the fit), the
+    rows of its slice by its own dictionary's entries, right after encoding it
+    (no array of codes for the whole column, and no second round of the
+    threads), and each slice's rows are added to the rows of their categories
+    in the sorted table. Unweighted only, so the counts are integers and the
+    sum is the table of a count in row order, bit for bit. When a table per
+    slice would hold more cells than the slice has rows (many categories: at
+    a million, two tables of 80 MB and their sum cost 25% of the fit), the
     threads write each row's table row instead, and one table is counted.
 
     Returns
@@ -487,7 +490,18 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         The categories, their kind and the table (the missing row last); None
         when the column is not one :func:`_arrow_encode` shares out.
     """
-    encoded = _arrow_encode(column)
+
+    def count(start, n_entries, indices):
+        if (n_entries + 1) * n_classes > len(indices):
+            return None  # many categories: see below
+        # a row per dictionary entry, the missing row last (lookup[0] < 0)
+        rows = np.arange(-1, n_entries, dtype=np.intp)
+        return contingency_table(
+            indices, rows, y_codes[start : start + len(indices)], None,
+            n_entries + 1, n_classes,
+        )  # fmt: skip
+
+    encoded = _arrow_encode(column, count)
     if encoded is None:
         return None
     uniques, pieces = encoded
@@ -495,7 +509,7 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         uniques.to_numpy(zero_copy_only=False), feature_name
     )
     n_rows = len(categories) + 1
-    if n_rows * n_classes * len(pieces) > len(column):
+    if any(piece[3] is None for piece in pieces):
         # a table per slice would cost more than the rows (many categories):
         # the rows' table rows are written in the threads, counted in one table
         # (the row of each dictionary entry, -1 (missing) last)
@@ -505,22 +519,13 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         rows = np.arange(-1, n_rows - 1, dtype=np.intp)
         table = contingency_table(codes, rows, y_codes, None, n_rows, n_classes)
         return categories, kind, table
-
-    def count(piece):
-        start, indices, piece_lookup = piece
-        # index i of the slice is table row lookup[code + 1]; -1 (missing) goes
-        # to the missing row through the appended -1
+    table = np.zeros((n_rows, n_classes))
+    for _, _, piece_lookup, piece_table in pieces:
+        # entry i's table row is lookup[code + 1], the missing row (-1) last:
+        # distinct rows, so one indexed addition adds each
         rows = lookup[piece_lookup + 1]
-        rows = np.concatenate([rows[-1:], rows[:-1]])
-        return contingency_table(
-            indices, rows, y_codes[start : start + len(indices)], None, n_rows,
-            n_classes,
-        )  # fmt: skip
-
-    tables = list(_arrow_threads[2].map(count, pieces))
-    table = tables[0]
-    for other in tables[1:]:
-        table += other
+        rows[rows < 0] = n_rows - 1
+        table[rows] += piece_table
     return categories, kind, table
 
 

@@ -357,7 +357,8 @@ def test_arrow_strings_counted_in_threads_like_the_codes(
     """Check that an unweighted Arrow string column counted by slices in threads
     gets the categories and table of its factorized codes, missing row last:
     with a table per slice (2,000 rows) and with the rows' table rows written
-    in the threads (50 rows: 3 tables of 6 x 3 cells hold more than the rows)."""
+    in the threads (50 rows: a slice's table of 6 x 3 cells holds more than its
+    rows)."""
     import pyarrow as pa
 
     from partikit._column_tables import count_categorical

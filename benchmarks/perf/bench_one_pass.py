@@ -18,7 +18,7 @@ columns whose combinations are the 1,000 categories, grouped by ``KhiopsGrouper`
 ``BlockOptDiscretizer()``, ``BlockOptDiscretizer(max_candidates=256)``,
 ``MDLPDiscretizer()``, ``KhiopsDiscretizer()``. Each (estimator, workload) runs in
 its own subprocess: a warm-up fit on small data of the same kind, then fits and
-baselines alternate (median of each, 5 rounds, or the first fit alone when it
+baselines alternate (median of each, 9 rounds, or the first fit alone when it
 took > 5 s) and transforms likewise; a fit slower than ``--timeout`` s is killed
 and reported as such. Peak memory of one extra fit: ``tracemalloc`` (numpy
 buffers, Python objects, pandas' hash tables; not numba's own allocations) and
@@ -73,7 +73,7 @@ from bench_cardinality import write_part  # noqa: E402
 
 NAME = "bench_one_pass"
 N_CLASSES = 10
-ROUNDS = 5
+ROUNDS = 9
 SINGLE_IF_SLOWER = 5.0
 GROUPER_TARGET = 1.5
 DISCRETIZER_TARGET = 3.0

@@ -178,6 +178,7 @@ _OTHER = 5  # second changed group (a split), -1 none
 _GONE = 6  # group that stopped existing as it was, -1 none
 _QUEUED = 7  # nominal: groups in the queue of keys that changed
 _N_FOUND = 8  # nominal: pairs of the two changed groups to offer (8 and 9)
+_INIT_STOP = 10  # nominal: a call returns once the initial tests reach this row
 
 # Positions in the state tuple.
 _TABLE = 0  # (c, J) the original rows
@@ -292,8 +293,9 @@ def _nominal_loop(
         if flags[_INIT] < n_rows:
             # (a row against every other row, rather than against the rows
             # after it only: the bound then settles more pairs, and there is
-            # less code to compile)
-            if work >= max_work and work > 0:
+            # less code to compile; rows are tested independently, so that
+            # threads can share them out, each up to its _INIT_STOP)
+            if (work >= max_work and work > 0) or flags[_INIT] >= flags[_INIT_STOP]:
                 return -1, -1
             g = flags[_INIT]
             flags[_INIT] += 1
@@ -525,19 +527,25 @@ def _nominal_loop(
                 for s in range(stop):
                     d = share_g - share[s]
                     bound[s] += d * d * min(inverse_g, inverse[s])
+        # each pair's statistic (or its bound) is compared as acc[s] against a
+        # statistic times err[s]: the bound's denominator n_g + n_h moves to the
+        # other side of the comparison, so that no pair costs a division
         if every:
             for s in range(stop):
                 statistic = acc[s] + err[s]
                 acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
+                err[s] = 1.0
         else:
             for s in range(stop):
                 n_h = totals[s]
                 total = n_g + n_h
-                # lowered by more than the rounding errors of the bound and of
-                # the exact statistic (relative, and relative to the counts); a
-                # division guarded against zero runs in SIMD lanes
-                scale = n_g * n_h / total if total > 0.0 else 0.0
-                acc[s] = np.float64(bound[s]) * scale * relative - 1e-6 * total
+                # the bound times n_g + n_h (> 0), lowered by more than the
+                # rounding errors of the bound and of the exact statistic
+                # (relative, and relative to the counts)
+                acc[s] = (
+                    np.float64(bound[s]) * (n_g * n_h) * relative - 1e-6 * total * total
+                )
+                err[s] = total
         out = stats[k]
         n_present = present[k]
         n_found = 0
@@ -548,7 +556,12 @@ def _nominal_loop(
         # without the count)
         for s in range(n_live):
             lower = acc[s]
-            if dense and lower > best[n_classes] and (not offering or lower > bars[s]):
+            weight = err[s]
+            if (
+                dense
+                and lower > best[n_classes] * weight
+                and (not offering or lower > bars[s] * weight)
+            ):
                 continue
             n = cnt[s]
             # the exact statistic is needed where it may be at most g's best
@@ -563,7 +576,7 @@ def _nominal_loop(
                     bar = np.inf
                 elif key_stat[h] > bar:
                     bar = key_stat[h]
-            if lower > bar:
+            if lower > bar * weight:
                 continue
             # the exact statistic (computed above for a group that lacks classes)
             statistic = lower
@@ -841,7 +854,7 @@ def _profiles(counts, totals):
     return np.stack([counts / totals, inverses]).astype(np.float32)
 
 
-def init_state(table, ordinal, test):
+def init_state(table, ordinal, test, pool=None, n_threads=1):
     """Every row its own group, with the key of its best allowed pair.
 
     Parameters
@@ -852,6 +865,11 @@ def init_state(table, ordinal, test):
         Allowed pairs: adjacent rows only (True) or all pairs.
     test : int
         ``PEARSON`` or ``LIKELIHOOD_RATIO``.
+    pool : concurrent.futures.Executor or None, default=None
+        Threads that share out the initial tests of a large nominal table
+        (:func:`_initial_tests_in_threads`); the state is the same.
+    n_threads : int, default=1
+        Threads of ``pool`` to use.
 
     Returns
     -------
@@ -878,7 +896,8 @@ def init_state(table, ordinal, test):
     keys[_DOF] = 0.0
     keys[_LO : _HI + 1] = -1.0
     flags = np.array(
-        [1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1, 0, 0, 0], np.intp
+        [1 if ordinal else 0, int(test), n_rows, 0, -1, -1, -1, 0, 0, 0, n_rows],
+        np.intp,
     )
     state = (table, counts, totals, links, keys, flags)
     size = 1
@@ -902,12 +921,64 @@ def init_state(table, ordinal, test):
             np.zeros((2, n_rows), dtype=np.intp),
             np.full(n_rows, np.inf),
         )
+    if not ordinal and pool is not None and n_threads > 1:
+        _initial_tests_in_threads(state, pool, n_threads)
     # the initial tests and keys, in calls of about WORK_PER_CALL pairs (Ctrl-C); a
     # rule that merges nothing
     while True:
         status, _ = _run(state, 0.0, n_rows, -1, False, WORK_PER_CALL)
         if status >= 0:
             return state
+
+
+#: Class-pair terms of the initial tests (rows^2 x classes) from which they are
+#: shared out to threads (about a millisecond of work; a thread costs ~0.05 ms).
+MIN_WORK_IN_THREADS = 2_000_000
+
+
+def _initial_tests_in_threads(state, pool, n_threads):
+    """The initial tests of a large nominal table, its rows shared out to threads.
+
+    Each row's test against every row sets that row's key only, so the rows are
+    cut into one run per thread, and each thread runs the loop kernel over
+    its run with its own workspaces (flags, the scan's best partners, the queue
+    of keys). The keys are those of one thread, bit for bit. Each call stops
+    after about ``WORK_PER_CALL`` pairs, so that the main thread (which waits)
+    sees a KeyboardInterrupt within a fraction of a second and the threads stop
+    at their next call.
+    """
+    counts, flags = state[_COUNTS], state[_FLAGS]
+    n_classes, n_rows = counts.shape
+    if n_rows * n_rows * n_classes < MIN_WORK_IN_THREADS:
+        return
+    bounds = np.linspace(0, n_rows, n_threads + 1).astype(np.intp)
+    interrupted = []
+
+    def run(start, stop):
+        own = list(state)
+        own[_FLAGS] = flags.copy()
+        own[_FLAGS][_INIT] = start
+        own[_FLAGS][_INIT_STOP] = stop
+        for position in (_BEST, _PARTNER, _NOMINAL_QUEUE):
+            own[position] = own[position].copy()
+        while own[_FLAGS][_INIT] < stop and not interrupted:
+            _run(tuple(own), 0.0, n_rows, -1, False, WORK_PER_CALL)
+
+    futures = [
+        pool.submit(run, start, stop)
+        for start, stop in zip(bounds[:-1], bounds[1:], strict=True)
+    ]
+    try:
+        for future in futures:
+            future.result()
+    except BaseException:
+        interrupted.append(True)
+        raise
+    # every row tested; their keys go into the tree at the next call
+    queue = state[_NOMINAL_QUEUE]
+    queue[:n_rows] = np.arange(n_rows)
+    flags[_QUEUED] = n_rows
+    flags[_INIT] = n_rows
 
 
 def merge_until(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound):

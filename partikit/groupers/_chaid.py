@@ -34,6 +34,7 @@ from partikit._stats import (
     log10_chi2_sf,
 )
 from partikit._tables import merge_rows, number_by_first_row
+from partikit._threads import n_cpus, shared_threads
 from partikit._validation import resolve_count
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
@@ -46,6 +47,8 @@ _MULTIPLIERS = {
 #: Re-splits allowed per category before re-splitting is switched off (merging
 #: and re-splitting can cycle when alpha_resplit > alpha_merge).
 _RESPLITS_PER_CATEGORY = 10
+#: Threads sharing out the initial pair tests of a large table, at most.
+_MAX_THREADS = 4
 
 
 def table_test(table, test="pearson"):
@@ -119,7 +122,11 @@ def _merge_phase(
     table, ordinal, test, alpha_merge, min_groups, max_groups, resplit, alpha_resplit
 ):
     """Labels of the rows of ``table`` after the CHAID merge loop (SPSS steps 2-5)."""
-    state = init_state(table, ordinal, TEST_CODES[test])
+    # the initial tests of a large table in threads (their keys are the same)
+    n_threads = min(n_cpus(), _MAX_THREADS)
+    state = init_state(
+        table, ordinal, TEST_CODES[test], shared_threads(n_threads), n_threads
+    )
     max_neg_log_alpha = -math.log(alpha_merge)
     max_groups = -1 if max_groups is None else max_groups
     resplit_budget = _RESPLITS_PER_CATEGORY * table.shape[0] if resplit else 0

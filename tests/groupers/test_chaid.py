@@ -816,6 +816,39 @@ def test_merging_in_chunks_equals_one_call(monkeypatch, ordinal, resplit):
     assert chunked.statistics == one_call.statistics
 
 
+@pytest.mark.parametrize("n_threads", [2, 3, 5])
+@pytest.mark.parametrize("work_per_call", [7, kernel.WORK_PER_CALL])
+def test_initial_tests_in_threads_equal_one_thread(
+    monkeypatch, n_threads, work_per_call
+):
+    """Check that the initial pair tests shared out to threads (rows cut into
+    runs, each run in calls of a few pair tests) leave the state one thread
+    leaves (workspaces aside), and the same grouping, on a table with rows that
+    lack classes (every Pearson statistic computed) and a likelihood-ratio test."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    rng = np.random.default_rng(11)
+    table = _counts_table(rng, 37, 4, high=30)
+    table[::5, 1] = 0.0
+    table[table.sum(axis=1) == 0, 0] = 1.0
+    monkeypatch.setattr(kernel, "MIN_WORK_IN_THREADS", 0)
+    monkeypatch.setattr(kernel, "WORK_PER_CALL", work_per_call)
+    workspaces = {kernel._STATS, kernel._PRESENT, kernel._BEST, kernel._PARTNER,
+                  kernel._FOUND}  # fmt: skip
+    with ThreadPoolExecutor(n_threads) as pool:
+        for test in (codes.PEARSON, codes.LIKELIHOOD_RATIO):
+            serial = kernel.init_state(table, False, test)
+            threaded = kernel.init_state(table, False, test, pool, n_threads)
+            for position, (one, other) in enumerate(zip(serial, threaded, strict=True)):
+                if position not in workspaces:
+                    assert_array_equal(one, other)
+            for state in (serial, threaded):
+                kernel.merge_until(state, -math.log(0.3), 1, -1, False)
+            assert_array_equal(
+                kernel.group_labels(threaded), kernel.group_labels(serial)
+            )
+
+
 @pytest.mark.parametrize(
     "table",
     [
