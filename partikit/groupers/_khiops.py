@@ -464,13 +464,26 @@ def resolve_max_categories(max_categories, n_classes):
 LOCAL_BLOCK = 128
 
 
+#: Power iterations for a block's principal axis: the axis only orders the rows
+#: for a median split, and 8 iterations from the coordinate variances bring it
+#: close enough (more changed no partition in bench_khiops_frequent).
+AXIS_ITERATIONS = 8
+
+
 def _profile_blocks(table, block_size, class_totals):
     """Blocks of at most ``block_size`` rows of similar class profiles.
 
-    The rows are split at the median of the profile coordinate (scaled by the
-    chi-square metric, ``p_j / sqrt(q_j)``) of largest variance, and each half
-    again, until the blocks are small enough: the cells of a k-d tree, near
-    rows together. O(I J log(I / block_size)) time.
+    The rows' profiles are scaled by the chi-square metric (``p_j / sqrt(q_j)``,
+    where Euclidean distances are those of DeltaChi2 between equal masses); the
+    rows are split at the median of their projection on the principal axis of
+    the profiles (estimated on a sample of a few hundred rows by power
+    iteration), and each half again, until the blocks are small enough: the
+    cells of a PCA tree, near rows together. With many classes a single
+    profile coordinate carries little of the spread, and splitting on the
+    coordinate of largest variance (a k-d tree) cut along noise: on 20,000
+    categories x 500 classes in 5 hidden groups the grouping's ARI was 0.59,
+    against 1.0 with the principal axis (100,000 x 10: 0.999 both, 10% slower).
+    O(I J log(I / block_size)) time.
 
     Parameters
     ----------
@@ -493,13 +506,17 @@ def _profile_blocks(table, block_size, class_totals):
         if len(rows) <= block_size:
             blocks.append(rows)
             continue
-        # the axis from a sample of the rows, a few hundred being plenty to rank
-        # the variances: a gather of every row's profile at every level cost
-        # more than all the blocks' merges
+        # the axis from a sample of the rows, a few hundred being plenty
         sample = scaled[rows[:: max(1, len(rows) // block_size)]]
-        axis = int(np.argmax(sample.var(axis=0)))
+        centered = sample - sample.mean(axis=0)
+        axis = (centered * centered).sum(axis=0)
+        for _ in range(AXIS_ITERATIONS):
+            norm = np.linalg.norm(axis)
+            if not norm > 0.0:
+                break  # the sample's profiles are all alike: any split will do
+            axis = centered.T @ (centered @ (axis / norm))
         half = len(rows) // 2
-        split = np.argpartition(scaled[rows, axis], half)
+        split = np.argpartition(scaled[rows] @ axis, half)
         # the right half is pushed first: the left half is walked first
         stack.append(rows[split[half:]])
         stack.append(rows[split[:half]])

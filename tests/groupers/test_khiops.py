@@ -556,6 +556,25 @@ def test_khiops_max_categories_recovers_hidden_groups():
     assert_array_equal(capped.group_ids, exact.group_ids)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_khiops_max_categories_recovers_hidden_groups_of_many_classes(seed):
+    """Check that past max_categories the blocks keep the hidden groups apart
+    with many classes, where each profile coordinate carries little of the
+    spread (blocks split on the coordinate of largest variance gave ARI 0.86 to
+    0.94 here; split on the principal axis, 1.0)."""
+    rng = np.random.default_rng(seed)
+    n_categories, n_classes = 8000, 300
+    hidden = rng.integers(0, 5, n_categories)
+    profiles = rng.dirichlet(np.ones(n_classes), 5)
+    table = np.empty((n_categories, n_classes))
+    for g in range(5):
+        members = hidden == g
+        table[members] = rng.multinomial(3000, profiles[g], members.sum())
+    capped = khiops_grouping(table, max_categories=400)
+    assert capped.statistics["n_local_merges"] == n_categories - 400
+    assert adjusted_rand_score(hidden, capped.group_ids) >= 0.99
+
+
 def test_khiops_max_categories_keeps_noise_in_one_group():
     """Check that a column independent of the class, with far more frequent
     categories than max_categories, still ends in one group."""
