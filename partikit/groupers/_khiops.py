@@ -464,10 +464,10 @@ def resolve_max_categories(max_categories, n_classes):
 LOCAL_BLOCK = 128
 
 
-#: Power iterations for a block's principal axis: the axis only orders the rows
-#: for a median split, and 8 iterations from the coordinate variances bring it
-#: close enough (more changed no partition in bench_khiops_frequent).
-AXIS_ITERATIONS = 8
+#: Power iterations for a block's principal axis, from the coordinate variances:
+#: the axis only orders the rows for a median split (8 iterations gave the same
+#: ARI within 0.02 on tables of 10 to 500 classes, and took 35% longer).
+AXIS_ITERATIONS = 4
 
 
 def _profile_blocks(table, block_size, class_totals):
@@ -482,8 +482,8 @@ def _profile_blocks(table, block_size, class_totals):
     profile coordinate carries little of the spread, and splitting on the
     coordinate of largest variance (a k-d tree) cut along noise: on 20,000
     categories x 500 classes in 5 hidden groups the grouping's ARI was 0.59,
-    against 1.0 with the principal axis (100,000 x 10: 0.999 both, 10% slower).
-    O(I J log(I / block_size)) time.
+    against 1.0 with the principal axis (1,000,000 x 10: 1.0 both, the merging
+    about 15% slower). O(I J log(I / block_size)) time.
 
     Parameters
     ----------
@@ -500,6 +500,9 @@ def _profile_blocks(table, block_size, class_totals):
     """
     masses = table.sum(axis=1)
     scaled = table / masses[:, None] / np.sqrt(class_totals / class_totals.sum())
+    # in float32: each level reads every row's profile, and the median split
+    # needs no more precision
+    scaled = scaled.astype(np.float32)
     blocks, stack = [], [np.arange(len(table))]
     while stack:
         rows = stack.pop()
