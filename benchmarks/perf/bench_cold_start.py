@@ -21,7 +21,8 @@ and warm cache). The subprocesses run one at a time; every measurement is repeat
 
 ``--baseline FILE``: a section written earlier by this script (e.g. on the starting
 commit, with ``PYTHONPATH`` pointing at its checkout) is kept in this section as
-the "before" table.
+the "before" table. The run the section held before this one, and the runs it
+kept, follow the new run ("Previous run" headings), so that a rerun loses none.
 
 ``--json FILE``: every measurement, raw (each compilation with its argument types).
 
@@ -438,7 +439,47 @@ def main():
         report.add("### Before (the section this script wrote on the starting commit)")
         report.add()
         report.add(("\n" + baseline).replace("\n## ", "\n#### ").strip())
+    if args.output:
+        _add_earlier_runs(report, args.output)
     finish(report, args.output)
+
+
+def _add_earlier_runs(report, path):
+    """Append the run the section of ``path`` holds (as a "Previous run") and the
+    earlier runs it kept."""
+    import re
+
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        content = f.read()
+    match = re.search(
+        rf"<!-- begin {NAME} -->\n(.*?)<!-- end {NAME} -->", content, re.S
+    )
+    if match is None:
+        return
+    old = match.group(1)
+    kept = re.search(r"^### (Previous run|Before)", old, re.M)
+    last, earlier = (old[: kept.start()], old[kept.start() :]) if kept else (old, "")
+    # the last run without its "## " title, headed by its date and sources
+    body = re.sub(r"\A\s*## [^\n]*\n", "", last).strip()
+    date = re.search(r"^\* date: ([^(\n]+?) \(", body, re.M)
+    digest = re.search(r"sha256 (\w+)", body)
+    heading = "### Previous run"
+    if date or digest:
+        heading += " (" + ", ".join(
+            part for part in (
+                date.group(1) if date else "",
+                f"sources {digest.group(1)}" if digest else "",
+            ) if part
+        ) + ")"  # fmt: skip
+    report.add()
+    report.add(heading)
+    report.add()
+    report.add(body)
+    if earlier.strip():
+        report.add()
+        report.add(earlier.strip())
 
 
 if __name__ == "__main__":
