@@ -216,7 +216,7 @@ WORK_PER_CALL = 2_000_000
 _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 
 
-@njit(**NJIT)
+@njit(**NJIT, no_rewrites=True)
 def _nominal_loop(
     counts, totals, links, keys, flags, stats, present, best, partner, profiles,
     tree, queue, found, bars, max_neg_log_alpha, min_groups, max_groups,

@@ -392,7 +392,7 @@ def adjacent_merges(
     return initial_starts, kept, absorbed, delta
 
 
-@njit(**NJIT)
+@njit(**NJIT, no_rewrites=True)
 def _adjacent_steps(
     table, rows, columns, limit, masses, link, slot, keys, tree_key, tree_arg,
     buffer, free, inv_q, counters, kept, absorbed, delta, work_per_call,
