@@ -3,9 +3,11 @@
 """The threads that share out one fit's GIL-free work (pyarrow's hash kernels, numba
 kernels compiled with ``nogil``).
 
-One pool for the process, grown on demand and made anew in a forked child (which
-lacks its parent's threads): new threads per call would cost more than they save on
-work of a few milliseconds.
+One pool for the process, made anew in a forked child (which lacks its parent's
+threads): new threads per call would cost more than they save on work of a few
+milliseconds. It has a worker per CPU at least, so that callers asking for
+different numbers of threads share it (each submits as many tasks as it wants
+threads; the executor starts a worker only when a task finds none idle).
 """
 
 import os
@@ -29,8 +31,10 @@ def shared_threads(n_threads):
     global _pool
     pid, size, pool = _pool
     if pid != os.getpid() or size < n_threads:
-        pool = ThreadPoolExecutor(n_threads, thread_name_prefix="partikit")
-        _pool = (os.getpid(), n_threads, pool)
+        # more threads than CPUs only when asked (pyarrow.set_cpu_count)
+        size = max(n_threads, n_cpus())
+        pool = ThreadPoolExecutor(size, thread_name_prefix="partikit")
+        _pool = (os.getpid(), size, pool)
     return pool
 
 

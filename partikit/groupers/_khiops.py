@@ -754,16 +754,17 @@ class KhiopsGrouper(BaseGrouper):
     merging starts from by ``N / min_frequency`` (``N`` the total weight): a
     large sample keeps hundreds of thousands of categories above it, which the
     quadratic merging cannot take. Past ``max_categories`` the categories are
-    cut into blocks of at most 128 by median splits of their class profiles
-    (a k-d tree's cells), and the merges of smallest DeltaChi2 are first made
-    inside blocks only, until half the groups are left; the groups are cut into
-    blocks again, and so on (O(128 I J) in all) until ``max_categories``
-    groups remain: the greedy sequence restricted to near groups, whose early
-    merges are the exact sequence's whenever a category's nearest neighbours
-    share its block. MaxDeltaChi2 and the stopping rule are those of
-    the ``I`` initial groups, so a column independent of the class still ends
-    in one group. 100,000 categories of 200 rows take 1.1 s instead of 70 s,
-    with the same groups on data with hidden groups (``bench_khiops_frequent``).
+    cut into blocks of at most 128 by median splits along the principal axis
+    of their class profiles (a PCA tree's cells), and the merges of smallest
+    DeltaChi2 are first made inside blocks only, until half the groups are
+    left; the groups are cut into blocks again, and so on (O(128 I J) in all)
+    until ``max_categories`` groups remain: the greedy sequence restricted to
+    near groups, whose early merges are the exact sequence's whenever a
+    category's nearest neighbours share its block. MaxDeltaChi2 and the
+    stopping rule are those of the ``I`` initial groups, so a column
+    independent of the class still ends in one group. 100,000 categories of 200
+    rows take about 1.3 s instead of 70 s, with the same groups on data with
+    hidden groups (``bench_khiops_frequent``).
 
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` are one
     category, grouped like any other. Categories seen only with zero weight are
