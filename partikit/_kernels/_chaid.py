@@ -53,7 +53,7 @@ import numpy as np
 from numba import njit
 
 from partikit._kernels._codes import PEARSON
-from partikit._kernels._config import NJIT
+from partikit._kernels._config import NJIT, NO_REFCOUNTS
 from partikit._kernels._special import log_chi2_sf
 
 
@@ -201,6 +201,9 @@ _FOUND = 13  # (2, c) workspace: columns whose pair with a changed group was tes
 _BARS = 14  # (c,) by column: the statistic of the group's key if it has every class
 # present (J - 1 degrees of freedom), else +inf: what a pair with every class present
 # must not exceed to be offered
+_SUMS = 15  # (2, c) float64 workspace of a scan
+_BOUND = 16  # (c,) float32 workspace of a scan
+_CNT = 17  # (c,) intp workspace of a scan
 # ordinal predictors
 _TREE = 6  # (2 P,) tournament tree of groups by their best pair
 _QUEUE = 7  # (c,) workspace: the groups whose key changed
@@ -216,11 +219,11 @@ WORK_PER_CALL = 2_000_000
 _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 
 
-@njit(**NJIT, no_rewrites=True)
+@njit(**NJIT, **NO_REFCOUNTS, no_rewrites=True)
 def _nominal_loop(
     counts, totals, links, keys, flags, stats, present, best, partner, profiles,
-    tree, queue, found, bars, max_neg_log_alpha, min_groups, max_groups,
-    stop_on_compound, max_work,
+    tree, queue, found, bars, sums, bound, cnt, max_neg_log_alpha, min_groups,
+    max_groups, stop_on_compound, max_work,
 ):  # fmt: skip
     """The initial pair tests and the merge loop of a nominal predictor.
 
@@ -272,16 +275,15 @@ def _nominal_loop(
     work = 0
     compound = -1
     stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
-    # buffers of this call: arrays that may alias the arguments keep the sums
-    # below out of SIMD lanes
-    acc = np.empty(n_rows)
-    err = np.empty(n_rows)
-    bound = np.empty(n_rows, dtype=np.float32)
+    # the scan's workspaces are the caller's: a kernel that makes arrays
+    # compiles numba's allocation and reference counting at a cold start
+    # (0.3 s of this one's)
+    acc = sums[0]
+    err = sums[1]
     # the bound is summed in float32 (half the memory read, twice the SIMD lanes);
     # its relative rounding error is below (J + 5) 2^-24, and the error of a share
     # difference adds less than 2^-22 (n_g + n_h) in all
     relative = 1.0 - (n_classes + 8) * 2.0**-20
-    cnt = np.empty(n_rows, dtype=np.intp)
     while True:
         # ---- the next group to test against every live group, and to give its
         # key: each row at the start, a changed group (whose pairs are then
@@ -361,8 +363,8 @@ def _nominal_loop(
                         same = low >= 0 and dof == key_dof[h]
                         if same and statistic > key_stat[h]:
                             continue
-                        lo_f = float(min(partner_g, h))
-                        hi_f = float(max(partner_g, h))
+                        lo_f = float(partner_g if partner_g < h else h)
+                        hi_f = float(h if partner_g < h else partner_g)
                         nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
                         # at the same degrees of freedom the statistics compare
                         # (the tail probabilities may round alike)
@@ -424,8 +426,8 @@ def _nominal_loop(
             else:
                 if work >= max_work:
                     return -1, -1
-                keep = int(key_lo[top])
-                gone = int(key_hi[top])
+                keep = np.intp(key_lo[top])
+                gone = np.intp(key_hi[top])
                 s_keep = slot[keep]
                 s_gone = slot[gone]
                 for j in range(n_classes):
@@ -435,7 +437,8 @@ def _nominal_loop(
                 for j in range(n_classes):
                     u = counts[j, s_keep]
                     shares[j, s_keep] = u / n_keep
-                    inverses[j, s_keep] = min(n_keep / max(u, 1e-300), _NO_SHARE)
+                    ratio = n_keep / (u if u > 1e-300 else 1e-300)
+                    inverses[j, s_keep] = ratio if ratio < _NO_SHARE else _NO_SHARE
                 alive[gone] = 0
                 n_cats[keep] += n_cats[gone]
                 links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
@@ -526,7 +529,8 @@ def _nominal_loop(
                 inverse = inverses[j]
                 for s in range(stop):
                     d = share_g - share[s]
-                    bound[s] += d * d * min(inverse_g, inverse[s])
+                    larger = inverse[s]
+                    bound[s] += d * d * (inverse_g if inverse_g < larger else larger)
         # each pair's statistic (or its bound) is compared as acc[s] against a
         # statistic times err[s]: the bound's denominator n_g + n_h moves to the
         # other side of the comparison, so that no pair costs a division
@@ -663,9 +667,9 @@ def _nominal_loop(
                 chosen_present = n
         key_nlp[g] = chosen_nlp
         key_stat[g] = chosen_stat
-        key_dof[g] = max(chosen_present - 1, 0)
-        key_lo[g] = min(g, chosen)
-        key_hi[g] = max(g, chosen) if chosen >= 0 else -1
+        key_dof[g] = chosen_present - 1 if chosen_present > 0 else 0
+        key_lo[g] = g if g < chosen else chosen
+        key_hi[g] = -1 if chosen < 0 else (chosen if g < chosen else g)
         bars[slot[g]] = chosen_stat if chosen_present == n_classes else np.inf
         queue[flags[_QUEUED]] = g
         flags[_QUEUED] += 1
@@ -920,6 +924,9 @@ def init_state(table, ordinal, test, pool=None, n_threads=1):
             np.zeros(2 * n_rows + 4, dtype=np.intp),
             np.zeros((2, n_rows), dtype=np.intp),
             np.full(n_rows, np.inf),
+            np.empty((2, n_rows)),
+            np.empty(n_rows, dtype=np.float32),
+            np.empty(n_rows, dtype=np.intp),
         )
     if not ordinal and pool is not None and n_threads > 1:
         _initial_tests_in_threads(state, pool, n_threads)
@@ -959,7 +966,7 @@ def _initial_tests_in_threads(state, pool, n_threads):
         own[_FLAGS] = flags.copy()
         own[_FLAGS][_INIT] = start
         own[_FLAGS][_INIT_STOP] = stop
-        for position in (_BEST, _PARTNER, _NOMINAL_QUEUE):
+        for position in (_BEST, _PARTNER, _NOMINAL_QUEUE, _SUMS, _BOUND, _CNT):
             own[position] = own[position].copy()
         while own[_FLAGS][_INIT] < stop and not interrupted:
             _run(tuple(own), 0.0, n_rows, -1, False, WORK_PER_CALL)

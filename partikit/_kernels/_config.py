@@ -10,6 +10,12 @@ saves about 0.1 s of their first compilation (measured in fresh processes,
 alternated), with the same run times. Kernels that branch on ``weights is None``
 need the rewrites (the branch is pruned after them).
 
+CHAID's nominal loop, which allocates no array (its workspaces are the caller's), adds
+``NO_REFCOUNTS``: numba's private ``_nrt=False``, which compiles no reference counting
+of the arrays it views (a view per row of its state, released at each of its return
+points): 0.15 s less of its first compilation, the same run times. Where a numba
+version lacks the option, it is left out.
+
 Kernels are compiled lazily (no signature strings) so that ``import partikit`` stays
 fast, and cached on disk so that only the first process pays the compilation.
 
@@ -40,6 +46,17 @@ def _disk_cache_available():
 
 
 NJIT = {"cache": _disk_cache_available(), "nogil": True}
+
+
+def _no_refcounts():
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:  # a numba without this (private) class
+        return {}
+    return {"_nrt": False} if hasattr(CPUTargetOptions, "_nrt") else {}
+
+
+NO_REFCOUNTS = _no_refcounts()
 
 
 def is_ready(kernel):

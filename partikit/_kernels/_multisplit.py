@@ -185,7 +185,9 @@ def prefix_sums(units):
 @njit(**NJIT)
 def xlogx_table(size):
     """``t log2 t`` for t = 0 .. size - 1 (0 at t = 0)."""
-    out = np.zeros(size, dtype=np.float64)
+    out = np.empty(size)
+    if size > 0:
+        out[0] = 0.0
     for t in range(1, size):
         out[t] = t * math.log2(t)
     return out
@@ -399,12 +401,19 @@ def mdlp_cuts(table):
         Number of blocks (runs of rows between boundary points).
     """
     m, n_classes = table.shape
+    # Cold start: every array is made by np.empty of variable sizes (``two``
+    # rather than 2), of float64 or intp, 1-d or 2-d: numba compiles an
+    # allocation for each shape type (a literal size is a type of its own) and
+    # dtype, 0.03 s each.
+    two = m - m + 2
     # pure[r]: the class of a pure row, -1 for a mixed one, and row_count[r] its
     # count; the gap before row r is a boundary point unless rows r - 1 and r
     # are pure in the same class.
-    pure = np.empty(m, dtype=np.int32)
-    row_count = np.empty(m, dtype=np.float64)
-    stack_counts = np.zeros((4, n_classes), dtype=np.float64)
+    pure = np.empty(m, dtype=np.intp)
+    row_count = np.empty(m)
+    stack_counts = np.empty((two + two, n_classes))
+    for c in range(n_classes):
+        stack_counts[0, c] = 0.0
     fractional = False
     for r in range(m):
         n_present = 0
@@ -424,23 +433,27 @@ def mdlp_cuts(table):
     if not fractional and total + 1 <= MAX_XLOGX_TABLE:
         xlogx = xlogx_table(int(total) + 1)
     else:
-        xlogx = np.zeros(0)
+        xlogx = np.empty(m - m)
     lookup = xlogx.shape[0] > 0
-    boundary = np.zeros(m + 1, dtype=np.bool_)
+    boundary = np.empty(m + 1, dtype=np.intp)
+    boundary[0] = 0
+    boundary[m] = 0
     n_blocks = 1 if m > 0 else 0
     for r in range(1, m):
         boundary[r] = pure[r] < 0 or pure[r] != pure[r - 1]
         n_blocks += boundary[r]
-    stack = np.empty((m + 1, 2), dtype=np.intp)
+    stack = np.empty((m + 1, two), dtype=np.intp)
     # the class counts of each interval on the stack, known from its parent's
     # split: no pass over an interval's rows but the sweep (grown on demand, the
     # stack is rarely deep)
-    accepted = np.zeros(m + 1, dtype=np.bool_)
-    whole_counts = np.empty(n_classes, dtype=np.float64)
-    left = np.empty(n_classes, dtype=np.float64)
-    best_left = np.empty(n_classes, dtype=np.float64)
-    whole_int = np.empty(n_classes, dtype=np.int64)
-    left_int = np.empty(n_classes, dtype=np.int64)
+    accepted = np.empty(m + 1, dtype=np.intp)
+    for t in range(m + 1):
+        accepted[t] = 0
+    whole_counts = np.empty(n_classes)
+    left = np.empty(n_classes)
+    best_left = np.empty(n_classes)
+    whole_int = np.empty(n_classes, dtype=np.intp)
+    left_int = np.empty(n_classes, dtype=np.intp)
     stack[0, 0] = 0
     stack[0, 1] = m
     top = 1
@@ -559,7 +572,7 @@ def mdlp_cuts(table):
             )
         delta = log_three - (k * h - k1 * h1 - k2 * h2)
         if gain > math.log2(max(n - 1.0, 1.0)) + delta:
-            accepted[cut] = True
+            accepted[cut] = 1
             if top + 2 > stack_counts.shape[0]:
                 grown = np.empty((2 * stack_counts.shape[0], n_classes))
                 for s in range(top):

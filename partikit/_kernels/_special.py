@@ -146,7 +146,10 @@ def log_chi2_sf(x, dof):
     # (at most about 8 sqrt(a) for the series at z = a + 1, fewer for the
     # fraction, plus a few dozen for small a); a cap twenty times larger is never
     # reached. Clipped so that an absurd shape cannot overflow the conversion.
-    max_iterations = 1000 + int(min(200.0 * math.sqrt(a), 1e9))
+    # (np.intp and a conditional rather than int() and min(): numba compiles
+    # those builtins as functions of their own at a cold start)
+    cap = 200.0 * math.sqrt(a)
+    max_iterations = 1000 + np.intp(cap if cap < 1e9 else 1e9)
 
     if z < a + 1.0:
         # log P by the power series P(a, z) = z^a e^-z / Gamma(a) *

@@ -49,7 +49,7 @@ from partikit._kernels._chaid import pair_statistics
 from partikit._kernels._codes import IMPURITY_CODES, TEST_CODES, TWOING
 from partikit._stats import log10_chi2_sf
 from partikit._tables import check_table, merge_rows, number_by_first_row
-from partikit.groupers._max_cut import max_cut_bipartition
+from partikit.groupers._max_cut import _max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
 MAX_EXHAUSTIVE_RESPLIT_ROWS = 12
@@ -691,8 +691,8 @@ def list_scheduling(table, *, impurity="gini", k_class=True):
 def _max_cut_method(weights):
     def method(table, *, impurity="gini", solver="local_search", **options):
         def search(prepared):
-            result = max_cut_bipartition(
-                prepared.sub, weights=weights, solver=solver, **options
+            result = _max_cut_bipartition(
+                prepared.sub, weights, solver, **options, tests=False
             )
             if result.n_groups < 2:
                 return _no_split(prepared)

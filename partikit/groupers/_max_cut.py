@@ -381,6 +381,16 @@ def max_cut_bipartition(
     >>> round(result.statistics["cut_weight"], 4)
     0.4014
     """
+    return _max_cut_bipartition(table, weights, solver, n_hyperplanes, random_state)
+
+
+def _max_cut_bipartition(
+    table, weights, solver, n_hyperplanes=50, random_state=None, tests=True
+):  # fmt: skip
+    """:func:`max_cut_bipartition`; ``tests=False`` leaves out the statistics of
+    the split table (impurities, chi-square test), which a caller that needs
+    only the cut (a tree's splitter, at every node) would not read: their
+    p-value is one more kernel for a cold first fit to compile."""
     if weights not in _WEIGHTS:
         raise ValueError(f"weights must be one of {sorted(_WEIGHTS)}, got {weights!r}.")
     if solver not in _SOLVERS:
@@ -432,6 +442,19 @@ def max_cut_bipartition(
     value, total_raw, greedy_value, n_flips, n_swaps, complete = values
     scale = _weight_scale(sub, weights)
     group_ids, _ = number_by_first_row(side, table.shape[0], rows)
+    statistics.update(
+        cut_weight=float(value * scale),
+        total_weight=float(total_raw * scale),
+        certified_ratio=float(value / total_raw),
+        greedy_cut_weight=float(greedy_value * scale),
+        n_flips=int(n_flips),
+        n_swaps=int(n_swaps),
+        graph=graph,
+        n_vertices=int(n_vertices),
+        swap_search_complete=bool(complete),
+    )
+    if not tests:
+        return MaxCutBipartition(group_ids, 2, -1, statistics)
     if n > MAX_DENSE_VERTICES:
         # np.add.at of merge_rows is slow on a million rows; two masked sums
         # give the same counts.
@@ -442,20 +465,11 @@ def max_cut_bipartition(
     chi2, dof, log10_p = chi2_test(grouped)
     gini, entropy = _split_impurities(grouped[0], grouped.sum(axis=0))
     statistics.update(
-        cut_weight=float(value * scale),
-        total_weight=float(total_raw * scale),
-        certified_ratio=float(value / total_raw),
-        greedy_cut_weight=float(greedy_value * scale),
-        n_flips=int(n_flips),
-        n_swaps=int(n_swaps),
         gini=gini,
         entropy=entropy,
         chi2=float(chi2),
         dof=int(dof),
         log10_pvalue=float(log10_p),
-        graph=graph,
-        n_vertices=int(n_vertices),
-        swap_search_complete=bool(complete),
     )
     return MaxCutBipartition(group_ids, 2, -1, statistics)
 

@@ -834,7 +834,7 @@ def test_initial_tests_in_threads_equal_one_thread(
     monkeypatch.setattr(kernel, "MIN_WORK_IN_THREADS", 0)
     monkeypatch.setattr(kernel, "WORK_PER_CALL", work_per_call)
     workspaces = {kernel._STATS, kernel._PRESENT, kernel._BEST, kernel._PARTNER,
-                  kernel._FOUND}  # fmt: skip
+                  kernel._FOUND, kernel._SUMS, kernel._BOUND, kernel._CNT}  # fmt: skip
     with ThreadPoolExecutor(n_threads) as pool:
         for test in (codes.PEARSON, codes.LIKELIHOOD_RATIO):
             serial = kernel.init_state(table, False, test)
