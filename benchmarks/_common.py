@@ -418,6 +418,52 @@ def finish(report, output):
         write_section(report.name, text, output)
 
 
+def add_earlier_runs(report, path):
+    """Append to ``report`` the run that its section of ``path`` holds, as a
+    "Previous run" headed by its date and sources, then the earlier runs that
+    section kept (its "Previous run" and "Before" subsections).
+
+    For the scripts whose section holds one run (no ``--label``): without this,
+    writing the section would drop every earlier measurement. The headings of the
+    old run move one level down, under its own heading.
+    """
+    if not os.path.exists(path):
+        return
+    with open(path) as f:
+        content = f.read()
+    match = re.search(
+        rf"<!-- begin {re.escape(report.name)} -->\n(.*?)<!-- end "
+        rf"{re.escape(report.name)} -->",
+        content,
+        re.S,
+    )
+    if match is None:
+        return
+    old = match.group(1)
+    kept = re.search(r"^### (Previous run|Before)", old, re.M)
+    last, earlier = (old[: kept.start()], old[kept.start() :]) if kept else (old, "")
+    # the last run without its "## " title, its own subsections one level down
+    body = re.sub(r"\A\s*## [^\n]*\n", "", last).strip()
+    body = re.sub(r"^(###+) ", r"#\1 ", body, flags=re.M)
+    date = re.search(r"^\* date: ([^(\n]+?) \(", body, re.M)
+    digest = re.search(r"sha256 (\w+)", body)
+    heading = "### Previous run"
+    if date or digest:
+        heading += " (" + ", ".join(
+            part for part in (
+                date.group(1) if date else "",
+                f"sources {digest.group(1)}" if digest else "",
+            ) if part
+        ) + ")"  # fmt: skip
+    report.add()
+    report.add(heading)
+    report.add()
+    report.add(body)
+    if earlier.strip():
+        report.add()
+        report.add(earlier.strip())
+
+
 def write_section(name, body, path=RESULTS):
     """Replace (or append) the ``name`` section of the markdown file ``path``."""
     begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"

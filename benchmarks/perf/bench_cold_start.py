@@ -253,6 +253,7 @@ def main():
     from _common import (
         Report,
         RunContext,
+        add_earlier_runs,
         cpu_seconds,
         digest_line,
         finish,
@@ -440,46 +441,8 @@ def main():
         report.add()
         report.add(("\n" + baseline).replace("\n## ", "\n#### ").strip())
     if args.output:
-        _add_earlier_runs(report, args.output)
+        add_earlier_runs(report, args.output)
     finish(report, args.output)
-
-
-def _add_earlier_runs(report, path):
-    """Append the run the section of ``path`` holds (as a "Previous run") and the
-    earlier runs it kept."""
-    import re
-
-    if not os.path.exists(path):
-        return
-    with open(path) as f:
-        content = f.read()
-    match = re.search(
-        rf"<!-- begin {NAME} -->\n(.*?)<!-- end {NAME} -->", content, re.S
-    )
-    if match is None:
-        return
-    old = match.group(1)
-    kept = re.search(r"^### (Previous run|Before)", old, re.M)
-    last, earlier = (old[: kept.start()], old[kept.start() :]) if kept else (old, "")
-    # the last run without its "## " title, headed by its date and sources
-    body = re.sub(r"\A\s*## [^\n]*\n", "", last).strip()
-    date = re.search(r"^\* date: ([^(\n]+?) \(", body, re.M)
-    digest = re.search(r"sha256 (\w+)", body)
-    heading = "### Previous run"
-    if date or digest:
-        heading += " (" + ", ".join(
-            part for part in (
-                date.group(1) if date else "",
-                f"sources {digest.group(1)}" if digest else "",
-            ) if part
-        ) + ")"  # fmt: skip
-    report.add()
-    report.add(heading)
-    report.add()
-    report.add(body)
-    if earlier.strip():
-        report.add()
-        report.add(earlier.strip())
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ from _common import (  # noqa: E402
     Report,
     RunContext,
     Timing,
+    add_earlier_runs,
     cpu_seconds,
     digest_line,
     emit,
@@ -157,6 +158,8 @@ def main():
     report.add()
     header = ["estimator", "columns", "fit s", "peak RSS GB", "result", "<= 5 s, 1 GB"]
     report.add(table(header, rows))
+    if args.output:
+        add_earlier_runs(report, args.output)
     finish(report, args.output)
 
 

@@ -35,6 +35,7 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
+    add_earlier_runs,
     cpu_seconds,
     digest_line,
     finish,
@@ -211,6 +212,8 @@ def main():
     report.add()
     header = ["data", "partikit s", "scikit-learn s", "ratio", "<= 1x"]
     report.add(table(header, predict_rows))
+    if args.output:
+        add_earlier_runs(report, args.output)
     finish(report, args.output)
 
 

@@ -655,3 +655,29 @@ def test_many_categories_estimator_records_the_graph():
         parity = grouper.categories_[0].astype(int) % 2
         agreement = (found == parity).mean()
         assert max(agreement, 1 - agreement) > 0.95
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_bipartition_method_makes_the_cut_of_max_cut_bipartition(weights):
+    # The tree's splitter calls the core without the split table's tests: the
+    # same cut, the same cut weight, and every statistic but the tests.
+    from partikit.groupers import BIPARTITIONS
+
+    tests = {"gini", "entropy", "chi2", "dof", "log10_pvalue"}
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        table = rng.integers(0, 6, size=(int(rng.integers(2, 12)), 3)).astype(float)
+        full = max_cut_bipartition(table, weights=weights)
+        lean = max_cut_module._max_cut_bipartition(
+            table, weights, "local_search", tests=False
+        )
+        assert_array_equal(lean.group_ids, full.group_ids)
+        if full.n_groups == 2:
+            assert set(full.statistics) - set(lean.statistics) == tests
+            for key, value in lean.statistics.items():
+                assert value == full.statistics[key]
+            split = BIPARTITIONS[f"maxcut_{weights}"](table)
+            assert split.criterion == full.statistics["cut_weight"]
+            present = table.sum(axis=1) > 0
+            sides = full.group_ids[present]
+            assert_array_equal(split.left[present], sides == sides[0])
