@@ -193,7 +193,6 @@ def log_chi2_sf(x, dof):
     return log_prefactor + math.log(h)
 
 
-@njit(**NJIT)
 def log_chi2_sf_array(x, dof):
     """Return :func:`log_chi2_sf` elementwise.
 
@@ -209,8 +208,15 @@ def log_chi2_sf_array(x, dof):
     log_sf : ndarray of shape (n,), dtype float64
         Natural log of the upper tail probabilities.
     """
-    n = x.shape[0]
-    out = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        out[i] = log_chi2_sf(x[i], dof[i])
+    # the result is made here, not in the kernel: an allocation in a kernel is
+    # one more numba routine for a cold first fit to compile
+    out = np.empty(x.shape[0])
+    log_chi2_sf_into(x, dof, out)
     return out
+
+
+@njit(**NJIT)
+def log_chi2_sf_into(x, dof, out):
+    """:func:`log_chi2_sf` of ``x[i], dof[i]`` into ``out[i]``."""
+    for i in range(x.shape[0]):
+        out[i] = log_chi2_sf(x[i], dof[i])
