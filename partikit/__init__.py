@@ -10,9 +10,9 @@ trees whose splits are exactly those partitions.
 
 import warnings
 
-from partikit._column_tables import ColumnTables, JointTable, column_tables
+from partikit._counting._column_tables import ColumnTables, JointTable, column_tables
 from partikit._kernels._config import NJIT
-from partikit._report import Report, report
+from partikit._reporting._report import Report, report
 from partikit._version import __version__
 from partikit.discretizers import (
     BlockOptDiscretizer,

@@ -16,6 +16,12 @@ import time
 
 import numpy as np
 
+from partikit._reporting._command import (
+    CommandError,
+    add_report_arguments,
+    report_command,
+)
+
 
 def demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) -> None:
     """Fit the groupers on synthetic data with a known grouping and print it, then
@@ -261,181 +267,6 @@ def _format_cuts(cuts) -> str:
     return " ".join(f"{c:.4f}" for c in cuts)
 
 
-GROUPERS = {
-    "khiops": "KhiopsGrouper",
-    "chaid": "CHAIDGrouper",
-    "maxcut": "MaxCutGrouper",
-}
-DISCRETIZERS = {
-    "khiops": "KhiopsDiscretizer",
-    "mdlp": "MDLPDiscretizer",
-    "blockopt": "BlockOptDiscretizer",
-}
-PARQUET_SUFFIXES = (".parquet", ".pq")
-
-
-class CommandError(Exception):
-    """A user error of the command line: printed on one line, exit status 1."""
-
-
-def read_table(path, sep=","):
-    """Read a CSV (or Parquet) file with pandas, with one-line errors.
-
-    Parameters
-    ----------
-    path : str
-        The file. A name ending in ``.parquet`` or ``.pq`` is read as Parquet
-        (needs pyarrow), anything else as CSV.
-    sep : str, default=","
-        The CSV field separator.
-
-    Returns
-    -------
-    frame : pandas.DataFrame
-    """
-    import os
-
-    import pandas as pd
-
-    if not os.path.exists(path):
-        raise CommandError(f"no such file: {path}")
-    if os.path.isdir(path):
-        raise CommandError(f"{path} is a folder, not a data file")
-    if path.lower().endswith(PARQUET_SUFFIXES):
-        try:
-            return pd.read_parquet(path)
-        except ImportError as error:
-            raise CommandError(
-                f"reading Parquet needs pyarrow (pip install pyarrow): {error}"
-            ) from None
-        except Exception as error:  # pyarrow's errors have no common base
-            raise CommandError(f"cannot read {path} as Parquet: {error}") from None
-    try:
-        frame = pd.read_csv(path, sep=sep, low_memory=False)
-    except pd.errors.EmptyDataError:
-        raise CommandError(f"{path} is empty") from None
-    except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error) else ""
-        raise CommandError(
-            f"cannot read {path} as CSV (separator {sep!r}): {first_line}"
-        ) from None
-    if frame.empty:
-        raise CommandError(f"{path} has a header but no rows")
-    return frame
-
-
-class ProgressBar:
-    """A one-line progress bar over the columns, drawn on a terminal only."""
-
-    def __init__(self, stream, width=30):
-        self.stream = stream
-        self.width = width
-        self.active = hasattr(stream, "isatty") and stream.isatty()
-
-    def __call__(self, done, total, column):
-        if not self.active:
-            return
-        filled = round(self.width * done / max(total, 1))
-        name = str(column)[:30]
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {name:<30}"
-        )
-        if done == total:
-            self.stream.write("\r" + " " * (self.width + 44) + "\r")
-        self.stream.flush()
-
-
-def format_overview(result) -> str:
-    """The ranked overview as the console shows it."""
-    overview = result.to_frame()
-    shown = overview[["rank", "kind", "n_values", "n_parts", "log10_pvalue",
-                      "cramers_v", "iv"]].copy()  # fmt: skip
-    shown["log10_pvalue"] = shown["log10_pvalue"].round(1)
-    shown["cramers_v"] = shown["cramers_v"].round(3)
-    shown["iv"] = shown["iv"].round(3)
-    if shown["iv"].isna().all():
-        shown = shown.drop(columns="iv")
-    return shown.to_string()
-
-
-def report_command(args, out=None, err=None) -> int:
-    """Run ``partikit report`` with parsed arguments; returns the exit status."""
-    out = sys.stdout if out is None else out
-    err = sys.stderr if err is None else err
-    import warnings
-
-    from partikit import discretizers, groupers
-    from partikit._report import report
-
-    frame = read_table(args.data, sep=args.sep)
-    if args.target not in frame.columns:
-        shown = ", ".join(map(str, list(frame.columns)[:20]))
-        raise CommandError(
-            f"target column {args.target!r} is not in {args.data} (columns: {shown}"
-            f"{', ...' if frame.shape[1] > 20 else ''})"
-        )
-    y = frame.pop(args.target)
-    missing_target = y.isna()
-    if missing_target.any():
-        print(
-            f"partikit report: {int(missing_target.sum())} rows with a missing "
-            "target are left out.",
-            file=err,
-        )
-        frame, y = frame[~missing_target.to_numpy()], y[~missing_target]
-    if y.nunique() < 2:
-        raise CommandError(
-            f"target column {args.target!r} has {y.nunique()} class(es); a "
-            "report needs two classes or more"
-        )
-    grouper = getattr(groupers, GROUPERS[args.grouper])()
-    discretizer = getattr(discretizers, DISCRETIZERS[args.discretizer])()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            result = report(
-                frame, y, grouper=grouper, discretizer=discretizer,
-                columns=args.columns, categorical=args.categorical,
-                numeric=args.numeric, pairs=args.pairs, progress=ProgressBar(err),
-            )  # fmt: skip
-        except (ValueError, TypeError) as error:
-            raise CommandError(str(error)) from None
-    for warning in caught:
-        print(f"partikit report: {warning.message}", file=err)
-    print(
-        f"{result.n_samples:,} rows, {len(result.estimators)} columns against "
-        f"{args.target!r} ({len(result.classes)} classes), {result.fit_time:.2f} s:",
-        file=out,
-    )
-    print(format_overview(result), file=out)
-    if result.pairs is not None and len(result.pairs):
-        print("\nPairs worth combining:", file=out)
-        for _, row in result.pairs.iterrows():
-            print(f"  {' x '.join(map(str, row['members']))}: gain "
-                  f"{row['gain']:.1f} decades", file=out)  # fmt: skip
-    written = []
-    try:
-        if args.out:
-            result.to_html(args.out)
-            written.append(args.out)
-        if args.json:
-            result.to_json(args.json)
-            written.append(args.json)
-        if args.sql:
-            with open(args.sql, "w", encoding="utf-8") as file:
-                file.write(result.to_sql(args.sql_table) + ";\n")
-            written.append(args.sql)
-    except OSError as error:
-        raise CommandError(f"cannot write {error.filename}: {error.strerror}") from None
-    for path in written:
-        print(f"wrote {path}", file=out)
-    return 0
-
-
-def _column_list(text):
-    return [name for name in text.split(",") if name]
-
-
 def build_parser():
     """The command line's argument parser."""
     from partikit._version import __version__
@@ -484,68 +315,7 @@ def build_parser():
         "are comma-separated. A progress bar over the columns is drawn on stderr "
         "when it is a terminal.",
     )
-    report_parser.add_argument(
-        "data", metavar="DATA",
-        help="the data: a CSV file, or Parquet when the name ends in .parquet or "
-        ".pq (needs pyarrow)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--target", required=True, metavar="COL",
-        help="the column holding the classes (rows where it is missing are left "
-        "out)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--out", metavar="FILE",
-        help="write the report as one self-contained HTML file (opens offline)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--json", metavar="FILE",
-        help="write the learned mapping (categories to groups, cut points, "
-        "missing and unknown rules) as JSON, schema partikit.mapping",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--sql", metavar="FILE",
-        help="write the learned mapping as one SQL SELECT giving each column's "
-        "group or interval id",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--sql-table", default="data", metavar="NAME",
-        help="the table the SQL statement reads from (default: data)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--columns", type=_column_list, metavar="A,B,...",
-        help="report only these columns, in this order (default: all but the "
-        "target)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--categorical", type=_column_list, metavar="A,B,...",
-        help="columns to group as categorical whatever their dtype",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--numeric", type=_column_list, metavar="A,B,...",
-        help="columns to cut into intervals whatever their dtype",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--grouper", choices=sorted(GROUPERS), default="khiops",
-        help="how categorical columns are grouped: khiops (KhiopsGrouper, robust: "
-        "noise stays one group), chaid (CHAIDGrouper) or maxcut (MaxCutGrouper, "
-        "two groups) (default: khiops)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--discretizer", choices=sorted(DISCRETIZERS), default="khiops",
-        help="how numeric columns are cut: khiops (KhiopsDiscretizer, robust), "
-        "mdlp (MDLPDiscretizer) or blockopt (BlockOptDiscretizer) (default: "
-        "khiops)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--pairs", action="store_true",
-        help="also list the pairs of columns worth combining "
-        "(AttributeAggregator's pair search)",
-    )  # fmt: skip
-    report_parser.add_argument(
-        "--sep", default=",", metavar="CHAR",
-        help="the CSV field separator (default: ,)",
-    )  # fmt: skip
+    add_report_arguments(report_parser)
     return parser
 
 

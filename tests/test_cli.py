@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from partikit.__main__ import ProgressBar, build_parser, main
+from partikit.__main__ import build_parser, main
+from partikit._reporting._command import ProgressBar
 from partikit._version import __version__
 from partikit.datasets import make_grouped_categorical
 

@@ -73,8 +73,8 @@ def test_every_public_object_is_validated():
         "partikit.groupers._bipartition.twoing",
         "partikit.tree._classes.PartitionTreeClassifier.predict_proba",
         "partikit.groupers._khiops.KhiopsGrouper.partition_table",
-        "partikit._report.Report.to_html",
-        "partikit._report.report",
+        "partikit._reporting._report.Report.to_html",
+        "partikit._reporting._report.report",
     ):
         assert any(name.endswith(expected.split(".", 2)[-1]) for name in names), (
             expected

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from partikit._inspection import interval_labels, members_label
-from partikit._stats import chi2_test
+from partikit._estimator._inspection import interval_labels, members_label
+from partikit._statistics._measures import chi2_test
 from partikit.datasets import make_grouped_categorical, make_k_of_n
 from partikit.discretizers import (
     BlockOptDiscretizer,

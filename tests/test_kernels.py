@@ -15,8 +15,8 @@ from partikit._kernels._tables import (
     count_rows,
     lookup_rows,
 )
-from partikit._stats import chi2_statistic
-from partikit._tables import build_table, heaviest, merge_rows
+from partikit._statistics._contingency import build_table, heaviest, merge_rows
+from partikit._statistics._measures import chi2_statistic
 from partikit.groupers._khiops import labels_after_merges
 from tests.naive import (
     naive_apply_lookup,
@@ -333,7 +333,7 @@ def test_import_without_writable_cache_folder_warns_and_works():
     code = (
         "import numpy as np\n"
         "from partikit._kernels._config import NJIT\n"
-        "from partikit._tables import build_table\n"
+        "from partikit._statistics._contingency import build_table\n"
         "assert NJIT['cache'] is False\n"
         "table = build_table(np.array([0, 1, -1]), np.array([0, 1, 1]), None, 3, 2)\n"
         "assert table.sum() == 3\n"

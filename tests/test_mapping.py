@@ -28,7 +28,7 @@ from partikit import (
     MaxCutGrouper,
     MDLPDiscretizer,
 )
-from partikit._mapping import (
+from partikit._reporting._mapping import (
     FALSE_VALUES,
     NA_VALUES,
     TRUE_VALUES,

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from partikit._plotting import (
+from partikit._estimator._plotting import (
     MAX_LEGEND_CLASSES,
     import_matplotlib,
     plot_partition_table,
@@ -249,7 +249,7 @@ def test_partikit_imports_without_matplotlib():
     matplotlib is absent, and that only drawing fails."""
     code = (
         "import sys; sys.modules['matplotlib'] = None\n"
-        "import partikit, partikit._plotting, partikit.tree._plot\n"
+        "import partikit, partikit._estimator._plotting, partikit.tree._plot\n"
         "from partikit.tree import PartitionTreeClassifier\n"
         "X, y = [[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]\n"
         "tree = PartitionTreeClassifier().fit(X, y)\n"

@@ -6,8 +6,8 @@ With ``min_frequency="auto"`` the minimum frequency came from the smallest class
 proportion, so one stray row of a third class in 100,000 rows pooled every
 category as rare and merged every interval: both columns became one part,
 silently. Classes too light for the chi-square now take no part in it
-(``partikit._khiops.chi2_classes``), and a collapse caused by the minimum
-frequency alone warns.
+(``partikit._statistics._robust_chi2.chi2_classes``), and a collapse caused by
+the minimum frequency alone warns.
 """
 
 import warnings
@@ -17,7 +17,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import KhiopsDiscretizer, KhiopsGrouper
-from partikit._khiops import chi2_classes, cochran_min_frequency
+from partikit._statistics._robust_chi2 import chi2_classes, cochran_min_frequency
 
 N_ROWS = 100_000
 

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from partikit import Report, report
-from partikit._report import infer_kind
+from partikit._reporting._report import infer_kind
 from partikit.datasets import make_grouped_categorical, make_k_of_n
 from partikit.discretizers import KhiopsDiscretizer, MDLPDiscretizer
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper

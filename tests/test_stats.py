@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Tests of the chi-square tail kernel and of partikit._stats."""
+"""Tests of the chi-square tail kernel and of partikit._statistics._measures."""
 
 import math
 
@@ -14,7 +14,7 @@ from partikit._kernels._special import (
     log_chi2_sf_array,
     log_chi2_sf_into,
 )
-from partikit._stats import (
+from partikit._statistics._measures import (
     LN10,
     bonferroni_adjust,
     chi2_statistic,

@@ -6,7 +6,7 @@ import pytest
 from numpy.testing import assert_array_equal
 from sklearn.base import clone
 
-from partikit._validation import (
+from partikit._counting._validation import (
     _MAX_COUNTED_LABEL_RANGE,
     _arrow_backed,
     _encode_labels,
@@ -87,7 +87,7 @@ def test_chunked_factorize_matches_pandas(make, monkeypatch, request):
     """Check that factorizing in chunks (Arrow-backed columns: whole) gives the
     values of pd.factorize, with missing values and uniques first seen in late
     chunks."""
-    import partikit._validation as validation
+    import partikit._counting._validation as validation
 
     if request.node.callspec.id == "pyarrow":
         pytest.importorskip("pyarrow", reason="string[pyarrow] needs pyarrow")
@@ -117,7 +117,7 @@ def test_factorize_hashes_the_whole_column_past_many_uniques(
 ):
     """Check that a column whose chunks hold many distinct values, hashed whole
     instead, gives the values of pd.factorize."""
-    import partikit._validation as validation
+    import partikit._counting._validation as validation
 
     monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", 7)
     monkeypatch.setattr(validation, "_MAX_CHUNKED_UNIQUES", n_uniques_limit)
@@ -174,7 +174,7 @@ def test_many_strings_sort_in_python_order(monkeypatch):
     """Check that the numpy-string sort used for many distinct strings gives
     Python's order (code points), also for non-ASCII strings, and that strings
     numpy cannot encode (lone surrogates) fall back to Python's sort."""
-    from partikit._validation import STRING_KIND, sorting_order
+    from partikit._counting._validation import STRING_KIND, sorting_order
 
     rng = np.random.default_rng(0)
     alphabet = np.array(list("aZé€𝄞 0"), dtype=object)
@@ -197,8 +197,8 @@ def test_integer_column_table_counted_directly_equals_the_factorized_one(
 ):
     """Check that an integer column counted through its values gives the
     categories and table (bit for bit) of the factorized column."""
-    from partikit._column_tables import count_categorical as column_table
-    from partikit._tables import build_table
+    from partikit._counting._column_tables import count_categorical as column_table
+    from partikit._statistics._contingency import build_table
 
     rng = np.random.default_rng(global_random_seed)
     # int8: the difference of two values overflows an int8
@@ -243,7 +243,7 @@ def test_unsorted_integer_factorization_looks_up_every_row(dtype):
 def test_python_string_columns_factorize_like_pandas(dtype, chunk, monkeypatch):
     """Check that a Python-backed string column, factorized through its object
     array, gives pd.factorize's codes and values (NaN and pd.NA missing)."""
-    import partikit._validation as validation
+    import partikit._counting._validation as validation
 
     monkeypatch.setattr(validation, "_FACTORIZE_CHUNK", chunk)
     rng = np.random.default_rng(0)
@@ -296,7 +296,7 @@ def test_arrow_strings_are_looked_up_in_the_known_categories(dtype, fit_missing)
 def arrow_in_threads(monkeypatch):
     """Arrow string columns of a few rows shared out to 3 threads."""
     pa = pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
-    import partikit._validation as validation
+    import partikit._counting._validation as validation
 
     monkeypatch.setattr(validation, "_MIN_ARROW_ROWS_PER_THREAD", 4)
     # a few rows hold many distinct values each: shared out all the same
@@ -361,7 +361,7 @@ def test_arrow_strings_counted_in_threads_like_the_codes(
     rows)."""
     import pyarrow as pa
 
-    from partikit._column_tables import count_categorical
+    from partikit._counting._column_tables import count_categorical
 
     validation = arrow_in_threads
     rng = np.random.default_rng(2)
@@ -392,7 +392,7 @@ def test_arrow_columns_of_many_distinct_strings_are_encoded_whole():
     one per 8 rows, where slices in threads are slower) out of the threads, on
     a random sample (a column sorted by value is estimated alike)."""
     pytest.importorskip("pyarrow", reason="Arrow-backed strings need pyarrow")
-    import partikit._validation as validation
+    import partikit._counting._validation as validation
 
     rng = np.random.default_rng(3)
     n = 200_000

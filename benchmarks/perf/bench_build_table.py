@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Contingency table speed: ``partikit._tables.build_table`` vs ``np.bincount``.
+"""Contingency table speed: ``partikit._statistics._contingency.build_table`` vs ``np.bincount``.
 
 10 million rows, 1,000 categories, 10 classes, int64 codes (``--quick``: 1 million).
 Target (issue): build_table within 2x of ``np.bincount(codes * 10 + y)``.
@@ -38,7 +38,7 @@ def main():
     n = 1_000_000 if args.quick else 10_000_000
     context = RunContext(os.path.basename(__file__), args.quick)
 
-    from partikit._tables import build_table
+    from partikit._statistics._contingency import build_table
 
     rng = np.random.default_rng(0)
     codes = rng.integers(0, N_CATEGORIES, size=n, dtype=np.int64)

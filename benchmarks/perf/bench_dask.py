@@ -212,7 +212,7 @@ def dask_fit(label, client, paths, *, count_only=False):
     """
     import dask.dataframe as dd
 
-    from partikit._dask import dask_tables, estimator_counter
+    from partikit._counting._dask import dask_tables, estimator_counter
     from partikit.discretizers import MDLPDiscretizer  # noqa: F401
     from partikit.groupers import AttributeAggregator, KhiopsGrouper  # noqa: F401
 

@@ -579,7 +579,7 @@ def main():
     )
     report.add()
     # Where the peak comes from: the row-sized steps of fit, measured alone.
-    from partikit._validation import check_classification_y, factorize_column
+    from partikit._counting._validation import check_classification_y, factorize_column
 
     X_cat, y, _ = make_grouped_categorical(
         n_samples, n_categories, N_CLASSES, N_GROUPS, random_state=0

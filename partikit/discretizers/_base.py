@@ -13,37 +13,41 @@ import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._column_tables import NUMERIC, count_tables
-from partikit._columns import ColumnContext, ColumnFit, fit_columns
 from partikit._compat import (
     Interval,
     StrOptions,
     _check_feature_names_in,
     _fit_context,
 )
-from partikit._dask import (
+from partikit._counting._column_tables import NUMERIC, count_tables
+from partikit._counting._dask import (
     dask_aware,
     dask_tables,
     estimator_counter,
     is_dask_collection,
 )
-from partikit._encoding import onehot
-from partikit._inspection import ColumnParts, PartitionInspectionMixin, interval_labels
-from partikit._kernels._multisplit import segment_sums
-from partikit._partial import (
+from partikit._counting._partial import (
     TablesMixin,
     check_classes,
     forget_chunks,
     set_input_features,
 )
-from partikit._tables import check_table, midpoints
-from partikit._validation import (
+from partikit._counting._validation import (
     check_classification_y,
     check_lengths,
     check_numeric_X,
     check_sample_weight,
     feature_name,
 )
+from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
+from partikit._estimator._encoding import onehot
+from partikit._estimator._inspection import (
+    ColumnParts,
+    PartitionInspectionMixin,
+    interval_labels,
+)
+from partikit._kernels._multisplit import segment_sums
+from partikit._statistics._contingency import check_table, midpoints
 
 
 class CutResult(NamedTuple):
@@ -214,13 +218,14 @@ class BaseDiscretizer(
         Parameters
         ----------
         X : ndarray of float64 of shape (n_samples, n_features)
-            As :func:`~partikit._validation.check_numeric_X` returns it (which
+            As :func:`~partikit._counting._validation.check_numeric_X` returns it (which
             also sets ``n_features_in_`` and ``feature_names_in_``).
         y_codes : ndarray of intp of shape (n_samples,)
         classes : ndarray
-            As :func:`~partikit._validation.check_classification_y` returns them.
+            As :func:`~partikit._counting._validation.check_classification_y`
+            returns them.
         sample_weight : ndarray of float64 of shape (n_samples,) or None
-            Checked (:func:`~partikit._validation.check_sample_weight`).
+            Checked (:func:`~partikit._counting._validation.check_sample_weight`).
 
         Returns
         -------

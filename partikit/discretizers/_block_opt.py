@@ -19,7 +19,7 @@ from partikit._kernels._multisplit import (
     refine_memo,
     segment_sums,
 )
-from partikit._tables import check_table
+from partikit._statistics._contingency import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 from partikit.discretizers._blocks import (
     Units,

@@ -31,7 +31,7 @@ from partikit._kernels._multisplit import (
     segment_sums,
     xlogx_table,
 )
-from partikit._tables import check_table
+from partikit._statistics._contingency import check_table
 
 
 class Units(NamedTuple):

@@ -13,7 +13,9 @@ import numpy as np
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import adjacent_merges, granules
 from partikit._kernels._multisplit import segment_sums
-from partikit._khiops import (
+from partikit._statistics._contingency import check_table
+from partikit._statistics._measures import LN10, chi2_test
+from partikit._statistics._robust_chi2 import (
     KhiopsTrace,
     chi2_classes,
     frequency_collapse_message,
@@ -21,8 +23,6 @@ from partikit._khiops import (
     max_delta_chi2_quantile,
     resolve_min_frequency,
 )
-from partikit._stats import LN10, chi2_test
-from partikit._tables import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 
 #: MaxDeltaChi2 of adjacent merges, simulated by tools/calibrate_khiops.py.
@@ -67,7 +67,7 @@ def discretization_max_delta_chi2(n_values, n_classes, p):
     --discretization``, interpolated bilinearly in ``(log I, J)``: the maxima of
     adjacent merges grow like ``log I``, and the table (I up to 20,000) is
     extended linearly in ``log I``, not in ``I``; never below the two-value
-    quantile (:func:`partikit._khiops.max_delta_chi2_quantile`).
+    quantile (:func:`partikit._statistics._robust_chi2.max_delta_chi2_quantile`).
     """
     return max_delta_chi2_quantile(
         n_values, n_classes, p, DISCRETIZATION_TABLE, log_groups=True

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import numpy as np
 
 from partikit._kernels._thresholds import max_cut_sweep
-from partikit._tables import check_table, midpoints
+from partikit._statistics._contingency import check_table, midpoints
 
 #: Thresholds whose metric is within this relative distance of the best tie.
 RELATIVE_TOLERANCE = 1e-12

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from partikit._kernels._multisplit import mdlp_cuts
-from partikit._tables import check_table
+from partikit._statistics._contingency import check_table
 from partikit.discretizers._base import BaseDiscretizer, CutResult
 
 

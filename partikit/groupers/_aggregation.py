@@ -20,25 +20,22 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
-from partikit._column_tables import CATEGORICAL, count_joint, count_tables
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
-from partikit._dask import (
+from partikit._counting._column_tables import CATEGORICAL, count_joint, count_tables
+from partikit._counting._dask import (
     dask_aware,
     dask_tables,
     estimator_counter,
     is_dask_collection,
 )
-from partikit._inspection import PartitionInspectionMixin
-from partikit._partial import (
+from partikit._counting._partial import (
     check_classes,
     check_tables,
     forget_chunks,
     partial_tables,
     set_input_features,
 )
-from partikit._stats import grouped_significance
-from partikit._tables import merge_rows
-from partikit._validation import (
+from partikit._counting._validation import (
     STRING_KIND,
     check_categorical_X,
     check_classification_y,
@@ -47,6 +44,9 @@ from partikit._validation import (
     feature_name,
     sorting_order,
 )
+from partikit._estimator._inspection import PartitionInspectionMixin
+from partikit._statistics._contingency import merge_rows
+from partikit._statistics._measures import grouped_significance
 from partikit.groupers._base import BaseGrouper, PreparedColumn, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 from partikit.groupers._combinations import (
@@ -596,7 +596,8 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         classes, :meth:`_RowSource.candidate_table`): grouped by the scoring
         grouper's :meth:`group_table`, the core call its ``fit`` makes on a
         nominal column, then tested by
-        :func:`~partikit._stats.grouped_significance`. The grouper is neither
+        :func:`~partikit._statistics._measures.grouped_significance`. The grouper
+        is neither
         cloned nor fitted: no DataFrame is built and its column parameters (an
         ``ordinal`` naming columns of X) do not apply to the candidates.
         """
@@ -917,7 +918,7 @@ class _RowSource(_JointSource):
         return self._digits
 
     def joint(self, members):
-        """The :class:`~partikit._column_tables.JointTable` of some columns."""
+        """The :class:`~partikit.JointTable` of some columns."""
         joint = joint_of_digits(
             members, self.digits(members), self.y_codes, self.sample_weight,
             self.n_classes,
@@ -1007,7 +1008,7 @@ class _TableSource(_JointSource):
         return self._tables.joint[min(holding, key=lambda key: (len(key), key))]
 
     def joint(self, members):
-        """The :class:`~partikit._column_tables.JointTable` of some columns."""
+        """The :class:`~partikit.JointTable` of some columns."""
         return self._holding(members)
 
     def candidate_table(self, candidate):

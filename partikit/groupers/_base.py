@@ -13,31 +13,25 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._column_tables import (
+from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
+from partikit._counting._column_tables import (
     CATEGORICAL,
     count_categorical,
     count_tables,
 )
-from partikit._columns import ColumnContext, ColumnFit, fit_columns
-from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
-from partikit._dask import (
+from partikit._counting._dask import (
     dask_aware,
     dask_tables,
     estimator_counter,
     is_dask_collection,
 )
-from partikit._encoding import onehot
-from partikit._inspection import ColumnParts, PartitionInspectionMixin, members_label
-from partikit._kernels._tables import apply_lookup
-from partikit._partial import (
+from partikit._counting._partial import (
     TablesMixin,
     check_classes,
     forget_chunks,
     set_input_features,
 )
-from partikit._stats import weight_of_evidence
-from partikit._tables import check_table, merge_rows
-from partikit._validation import (
+from partikit._counting._validation import (
     append_missing,
     category_lookup,
     check_categorical_X,
@@ -47,6 +41,16 @@ from partikit._validation import (
     factorize_column,
     feature_name,
 )
+from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
+from partikit._estimator._encoding import onehot
+from partikit._estimator._inspection import (
+    ColumnParts,
+    PartitionInspectionMixin,
+    members_label,
+)
+from partikit._kernels._tables import apply_lookup
+from partikit._statistics._contingency import check_table, merge_rows
+from partikit._statistics._measures import weight_of_evidence
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
 _MAX_UNSEEN_SHOWN = 5
@@ -280,9 +284,10 @@ class BaseGrouper(
         names : list of str
         y_codes : ndarray of intp of shape (n_samples,)
         classes : ndarray
-            As :func:`~partikit._validation.check_classification_y` returns them.
+            As :func:`~partikit._counting._validation.check_classification_y`
+            returns them.
         sample_weight : ndarray of float64 of shape (n_samples,) or None
-            Checked (:func:`~partikit._validation.check_sample_weight`).
+            Checked (:func:`~partikit._counting._validation.check_sample_weight`).
 
         Returns
         -------
@@ -385,7 +390,8 @@ class BaseGrouper(
     def _fit_woe(self):
         """Weight of evidence of every group, from the groups' class counts.
 
-        :func:`~partikit._stats.weight_of_evidence` of each fitted table: the
+        :func:`~partikit._statistics._measures.weight_of_evidence` of each fitted
+        table: the
         formula of ``category_encoders.WOEEncoder``, computed from the tables so
         that float frequency weights need no rebuilt rows.
         """

@@ -47,8 +47,12 @@ from partikit._kernels._bipartition import (
 )
 from partikit._kernels._chaid import pair_statistics
 from partikit._kernels._codes import IMPURITY_CODES, TEST_CODES, TWOING
-from partikit._stats import log10_chi2_sf
-from partikit._tables import check_table, merge_rows, number_by_first_row
+from partikit._statistics._contingency import (
+    check_table,
+    merge_rows,
+    number_by_first_row,
+)
+from partikit._statistics._measures import log10_chi2_sf
 from partikit.groupers._max_cut import _max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.

@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from partikit._compat import Interval, RealNotInt, StrOptions, _check_feature_names_in
+from partikit._counting._validation import resolve_count
 from partikit._kernels._chaid import (
     COMPOUND,
     group_labels,
@@ -24,7 +25,8 @@ from partikit._kernels._chaid import (
     split_group,
 )
 from partikit._kernels._codes import TEST_CODES
-from partikit._stats import (
+from partikit._statistics._contingency import merge_rows, number_by_first_row
+from partikit._statistics._measures import (
     bonferroni_adjust,
     chi2_statistic,
     g2_statistic,
@@ -33,9 +35,7 @@ from partikit._stats import (
     log10_bonferroni_ordinal,
     log10_chi2_sf,
 )
-from partikit._tables import merge_rows, number_by_first_row
 from partikit._threads import n_cpus, shared_threads
-from partikit._validation import resolve_count
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
 

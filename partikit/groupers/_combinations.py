@@ -4,7 +4,7 @@
 
 An aggregate replaces a few low-cardinality columns by their cartesian product,
 one value per combination seen in fit. It is learned from the joint table of its
-members (:class:`~partikit._column_tables.JointTable`, the class counts of each
+members (:class:`~partikit.JointTable`, the class counts of each
 combination of their values) by :func:`fit_joint_aggregate`: each member's
 values are numbered by level (sorted, missing last), a combination is the
 mixed-radix integer key of its members' levels, one digit per member
@@ -24,7 +24,15 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from partikit._column_tables import JointTable
+from partikit._counting._column_tables import JointTable
+from partikit._counting._validation import (
+    NUMERIC_KIND,
+    append_missing,
+    category_lookup,
+    factorize,
+    factorize_column,
+    small_integer_range,
+)
 from partikit._kernels._aggregation import (
     accumulate_keys,
     append_digits,
@@ -38,15 +46,7 @@ from partikit._kernels._tables import (
     count_rows,
     lookup_rows,
 )
-from partikit._tables import heaviest, merge_rows
-from partikit._validation import (
-    NUMERIC_KIND,
-    append_missing,
-    category_lookup,
-    factorize,
-    factorize_column,
-    small_integer_range,
-)
+from partikit._statistics._contingency import heaviest, merge_rows
 
 #: Code of a combination not seen in fit, when there is no grouper.
 UNKNOWN_CODE = -1
@@ -342,7 +342,8 @@ def member_digits(column, name):
 
     An integer column is read through its values, its range the digits (no
     codes, no ``bincount``); any other is factorized
-    (:func:`~partikit._validation.factorize_column`), its sorted categories the
+    (:func:`~partikit._counting._validation.factorize_column`), its sorted
+    categories the
     digits and the missing value the last one.
     """
     span = small_integer_range(column, max(len(column), 1 << 16))

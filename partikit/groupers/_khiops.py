@@ -16,7 +16,13 @@ from scipy.sparse.csgraph import connected_components
 
 from partikit._compat import Interval, RealNotInt, StrOptions
 from partikit._kernels._khiops import chi2_merge_sequence
-from partikit._khiops import (
+from partikit._statistics._contingency import (
+    check_table,
+    merge_rows,
+    number_by_first_row,
+)
+from partikit._statistics._measures import LN10, chi2_test
+from partikit._statistics._robust_chi2 import (
     KhiopsTrace,
     chi2_classes,
     frequency_collapse_message,
@@ -24,8 +30,6 @@ from partikit._khiops import (
     max_delta_chi2_quantile,
     resolve_min_frequency,
 )
-from partikit._stats import LN10, chi2_test
-from partikit._tables import check_table, merge_rows, number_by_first_row
 from partikit.groupers._base import BaseGrouper
 
 _MAX_DELTA_CHI2_TABLE = os.path.join(
@@ -55,7 +59,7 @@ def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE
         Probability of the guarantee, in (0, 1).
     table : str, default=the grouping table
         Path of the simulated table (see
-        :func:`partikit._khiops.max_delta_chi2_moments`).
+        :func:`partikit._statistics._robust_chi2.max_delta_chi2_moments`).
 
     Returns
     -------
@@ -73,7 +77,7 @@ def max_delta_chi2_threshold(n_groups, n_classes, p, table=_MAX_DELTA_CHI2_TABLE
     simulated 0.90, 0.95 and 0.99 quantiles (see ``tools/calibrate_khiops.py``),
     not the one with its mean and standard deviation, which would under-cover
     the tail. It is never below the two-group quantile
-    (:func:`partikit._khiops.max_delta_chi2_quantile`).
+    (:func:`partikit._statistics._robust_chi2.max_delta_chi2_quantile`).
     """
     return max_delta_chi2_quantile(n_groups, n_classes, p, table)
 

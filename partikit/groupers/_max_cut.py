@@ -35,8 +35,12 @@ from partikit._kernels._max_cut import (
     split_weights,
     squared_gini_weights,
 )
-from partikit._stats import chi2_test
-from partikit._tables import check_table, merge_rows, number_by_first_row
+from partikit._statistics._contingency import (
+    check_table,
+    merge_rows,
+    number_by_first_row,
+)
+from partikit._statistics._measures import chi2_test
 from partikit.groupers._base import BaseGrouper
 
 _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}

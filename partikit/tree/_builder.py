@@ -49,8 +49,8 @@ from partikit._kernels._tree import (
     partition_rows,
 )
 from partikit._kernels._tree import children_impurity as impurity_of_children
-from partikit._stats import chi2_test, log10_chi2_sf
-from partikit._tables import merge_rows
+from partikit._statistics._contingency import merge_rows
+from partikit._statistics._measures import chi2_test, log10_chi2_sf
 from partikit.tree._splitters import (
     IMPURITY_CODES,
     categorical_splitter,

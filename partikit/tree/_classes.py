@@ -20,8 +20,7 @@ from partikit._compat import (
     StrOptions,
     _fit_context,
 )
-from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
-from partikit._validation import (
+from partikit._counting._validation import (
     categorical_mask,
     category_lookup,
     check_categorical_X,
@@ -33,6 +32,7 @@ from partikit._validation import (
     numeric_values,
     resolve_count,
 )
+from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._pruning import (
     ccp_pruning_path,

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import Interval, validate_params
-from partikit._plotting import class_colors, import_matplotlib, new_axes
+from partikit._estimator._plotting import class_colors, import_matplotlib, new_axes
 from partikit.tree._export import _Renderer
 from partikit.tree._structure import CATEGORICAL, LEAF
 

@@ -37,7 +37,7 @@ from partikit._kernels._bipartition import (
     node_impurity,
 )
 from partikit._kernels._codes import IMPURITY_CODES
-from partikit._tables import midpoints
+from partikit._statistics._contingency import midpoints
 from partikit.discretizers import choose_arity, max_cut_threshold, optimal_multisplit
 from partikit.groupers import (
     BIPARTITIONS,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from partikit import column_tables
-from partikit._column_tables import merge_pooled, pool_values
+from partikit._counting._column_tables import merge_pooled, pool_values
 from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,

@@ -18,8 +18,8 @@ from partikit._kernels._aggregation import (
     mark_rows,
     positive_rows,
 )
-from partikit._stats import grouped_significance
-from partikit._tables import merge_rows
+from partikit._statistics._contingency import merge_rows
+from partikit._statistics._measures import grouped_significance
 from partikit.datasets import make_k_of_n
 from partikit.groupers import _combinations
 from tests.naive import (

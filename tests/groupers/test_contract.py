@@ -14,7 +14,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 from scipy import sparse
 from sklearn.metrics import adjusted_rand_score
 
-from partikit._stats import chi2_test
+from partikit._statistics._measures import chi2_test
 from partikit.datasets import make_grouped_categorical
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
 

@@ -14,14 +14,14 @@ from scipy.stats import norm
 from sklearn.metrics import adjusted_rand_score
 
 from partikit import KhiopsGrouper
-from partikit._khiops import (
+from partikit._statistics._contingency import merge_rows
+from partikit._statistics._robust_chi2 import (
     _max_delta_chi2_grid,
     chi2_classes,
     cochran_min_frequency,
     max_delta_chi2_moments,
     resolve_min_frequency,
 )
-from partikit._tables import merge_rows
 from partikit.datasets import make_grouped_categorical
 from partikit.discretizers._khiops import discretization_max_delta_chi2
 from partikit.groupers import _khiops as khiops_module

@@ -19,7 +19,7 @@ from numpy.testing import assert_array_equal
 
 from partikit._kernels import _max_cut as max_cut_kernel
 from partikit._kernels._bipartition import candidate_twoing_values
-from partikit._tables import midpoints
+from partikit._statistics._contingency import midpoints
 from partikit.groupers import BIPARTITIONS, split_cut_weights
 from partikit.tree import PartitionTreeClassifier
 from partikit.tree._splitters import SPLITTERS

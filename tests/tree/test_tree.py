@@ -18,8 +18,8 @@ from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import value_table
 from partikit._kernels._tree import CHILDREN, RAW, THRESHOLD, node_thresholds
-from partikit._stats import chi2_test
-from partikit._tables import midpoints
+from partikit._statistics._contingency import midpoints
+from partikit._statistics._measures import chi2_test
 from partikit.datasets import make_grouped_categorical, make_k_of_n
 from partikit.discretizers import (
     BlockOptDiscretizer,

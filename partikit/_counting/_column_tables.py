@@ -19,9 +19,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator
 
-from partikit._kernels._multisplit import value_table
-from partikit._tables import build_table
-from partikit._validation import (
+from partikit._counting._validation import (
     NUMERIC_KIND,
     STRING_KIND,
     arrow_contingency_table,
@@ -34,6 +32,8 @@ from partikit._validation import (
     small_integer_range,
     sorting_order,
 )
+from partikit._kernels._multisplit import value_table
+from partikit._statistics._contingency import build_table
 
 #: Kinds of the columns of a :class:`ColumnTables`.
 CATEGORICAL = "categorical"
@@ -52,9 +52,9 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     through its values in one pass: a row of the table per value of the range,
     the values absent from the column left empty, with no codes, no
     ``bincount`` of the values and no lookup. Any other column is factorized
-    first (:func:`~partikit._validation.factorize_column`), or, a long Arrow
+    first (:func:`~partikit._counting._validation.factorize_column`), or, a long Arrow
     string column without weights, counted by slices in threads
-    (:func:`~partikit._validation.arrow_contingency_table`). All give the same
+    (:func:`~partikit._counting._validation.arrow_contingency_table`). All give the same
     table rows, summed in row order. Categories of zero weight keep an empty row
     (a fit drops them, as it drops any category absent from its rows).
 
@@ -901,8 +901,8 @@ def count_tables(
     Parameters
     ----------
     columns : list
-        As :func:`~partikit._validation.check_categorical_X` returns them (or
-        the float64 columns of :func:`~partikit._validation.check_numeric_X`).
+        As :func:`~partikit._counting._validation.check_categorical_X` returns them (or
+        the float64 columns of :func:`~partikit._counting._validation.check_numeric_X`).
     names : list of str
     has_feature_names : bool
     y_codes : ndarray of intp of shape (n_samples,)

@@ -78,7 +78,7 @@ def log10_chi2_sf(statistic, dof):
 
     Examples
     --------
-    >>> from partikit._stats import log10_chi2_sf
+    >>> from partikit._statistics._measures import log10_chi2_sf
     >>> round(log10_chi2_sf(3.841458820694124, 1), 6)
     -1.30103
     >>> log10_chi2_sf(1e6, 1) > -1e300
@@ -156,7 +156,7 @@ def chi2_statistic(table):
 
     Examples
     --------
-    >>> from partikit._stats import chi2_statistic
+    >>> from partikit._statistics._measures import chi2_statistic
     >>> statistic, dof = chi2_statistic([[58.0, 22.0], [22.0, 58.0]])
     >>> round(statistic, 9), dof
     (32.4, 1)
@@ -205,7 +205,7 @@ def chi2_test(table):
 
     Examples
     --------
-    >>> from partikit._stats import chi2_test
+    >>> from partikit._statistics._measures import chi2_test
     >>> statistic, dof, log10_pvalue = chi2_test([[58.0, 22.0], [22.0, 58.0]])
     >>> dof, round(10.0**log10_pvalue, 12)
     (1, 1.2549e-08)
@@ -243,7 +243,7 @@ def g2_statistic(table):
 
     Examples
     --------
-    >>> from partikit._stats import g2_statistic
+    >>> from partikit._statistics._measures import g2_statistic
     >>> statistic, dof = g2_statistic([[58.0, 22.0], [22.0, 58.0]])
     >>> round(statistic, 6), dof
     (33.593089, 1)
@@ -312,7 +312,7 @@ def log10_stirling2(n, k):
 
     Examples
     --------
-    >>> from partikit._stats import log10_stirling2
+    >>> from partikit._statistics._measures import log10_stirling2
     >>> round(10.0 ** log10_stirling2(4, 2), 9)
     7.0
     """
@@ -380,7 +380,7 @@ def log10_binom(n, k):
 
     Examples
     --------
-    >>> from partikit._stats import log10_binom
+    >>> from partikit._statistics._measures import log10_binom
     >>> round(10.0 ** log10_binom(5, 2), 9)
     10.0
     """
@@ -434,7 +434,7 @@ def log10_bonferroni_nominal(c, r):
 
     Examples
     --------
-    >>> from partikit._stats import log10_bonferroni_nominal
+    >>> from partikit._statistics._measures import log10_bonferroni_nominal
     >>> round(10.0 ** log10_bonferroni_nominal(4, 2), 9)
     7.0
     """
@@ -471,7 +471,7 @@ def log10_bonferroni_ordinal(c, r):
 
     Examples
     --------
-    >>> from partikit._stats import log10_bonferroni_ordinal
+    >>> from partikit._statistics._measures import log10_bonferroni_ordinal
     >>> round(10.0 ** log10_bonferroni_ordinal(4, 2), 9)
     3.0
     """
@@ -518,7 +518,7 @@ def log10_bonferroni_floating(c, r):
 
     Examples
     --------
-    >>> from partikit._stats import log10_bonferroni_floating
+    >>> from partikit._statistics._measures import log10_bonferroni_floating
     >>> round(10.0 ** log10_bonferroni_floating(4, 2), 9)
     5.0
     """
@@ -555,7 +555,7 @@ def bonferroni_adjust(log10_p, log10_multiplier):
 
     Examples
     --------
-    >>> from partikit._stats import bonferroni_adjust
+    >>> from partikit._statistics._measures import bonferroni_adjust
     >>> bonferroni_adjust(-3.0, 1.0), bonferroni_adjust(-1.0, 2.0)
     (-2.0, 0.0)
     """
@@ -594,7 +594,7 @@ def grouped_significance(grouped_table, n_categories):
 
     Examples
     --------
-    >>> from partikit._stats import grouped_significance
+    >>> from partikit._statistics._measures import grouped_significance
     >>> round(grouped_significance([[40.0, 10.0], [10.0, 40.0]], 4), 2)
     -7.86
     """
@@ -633,7 +633,7 @@ def weight_of_evidence(table):
 
     Examples
     --------
-    >>> from partikit._stats import weight_of_evidence
+    >>> from partikit._statistics._measures import weight_of_evidence
     >>> weight_of_evidence([[30.0, 10.0], [10.0, 30.0]]).round(3)
     array([-1.036,  1.036])
     """

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._stats import (
+from partikit._statistics._measures import (
     bonferroni_adjust,
     chi2_test,
     log10_bonferroni_nominal,
@@ -134,7 +134,8 @@ def partition_frame(parts, classes):
 def _woe_iv(table):
     """Weight of evidence and information value of each part (binary target).
 
-    The WoE is that of ``encode="woe"`` (:func:`~partikit._stats.weight_of_evidence`),
+    The WoE is that of ``encode="woe"``
+    (:func:`~partikit._statistics._measures.weight_of_evidence`),
     NaN for an empty part; a part's IV is ``(pos/P - neg/N) * woe``, 0 when empty.
     """
     woe = weight_of_evidence(table)
@@ -367,7 +368,7 @@ class PartitionInspectionMixin:
         --------
         partition_table : The table drawn.
         """
-        from partikit._plotting import plot_partition_table
+        from partikit._estimator._plotting import plot_partition_table
 
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)

@@ -51,7 +51,7 @@ def build_table(
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit._tables import build_table
+    >>> from partikit._statistics._contingency import build_table
     >>> build_table(np.array([0, 1, 1, -1]), np.array([0, 1, 1, 0]), None, 3, 2)
     array([[1., 0.],
            [0., 2.],
@@ -149,7 +149,7 @@ def heaviest(weights, n_kept):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit._tables import heaviest
+    >>> from partikit._statistics._contingency import heaviest
     >>> heaviest(np.array([5.0, 1.0, 3.0, 1.0, 3.0]), 2)
     array([ True, False,  True, False, False])
     """
@@ -210,7 +210,7 @@ def number_by_first_row(labels, n_rows, rows):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit._tables import number_by_first_row
+    >>> from partikit._statistics._contingency import number_by_first_row
     >>> number_by_first_row(np.array([2, 0, 2]), 4, np.array([0, 1, 3]))[0]
     array([ 0,  1, -1,  0])
     """

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._validation import feature_name
+from partikit._counting._validation import feature_name
 from partikit._version import __version__
 
 #: The name and version of the document's schema. The version changes when a
@@ -224,7 +224,7 @@ def column_mapping(estimator, j):
     >>> import numpy as np
     >>> import pandas as pd
     >>> from partikit import KhiopsGrouper, MDLPDiscretizer
-    >>> from partikit._mapping import column_mapping
+    >>> from partikit._reporting._mapping import column_mapping
     >>> X = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
     ...                             "green", None, None] * 5})
     >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)
@@ -340,7 +340,7 @@ def mapping_document(columns, *, target=None, classes=None, settings=None):
     >>> import numpy as np
     >>> import pandas as pd
     >>> from partikit import KhiopsGrouper, MDLPDiscretizer
-    >>> from partikit._mapping import mapping_document
+    >>> from partikit._reporting._mapping import mapping_document
     >>> colors = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
     ...                                  "green", None, None] * 5})
     >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)
@@ -489,7 +489,7 @@ def mapping_sql(document, table):
     >>> import numpy as np
     >>> import pandas as pd
     >>> from partikit import KhiopsGrouper
-    >>> from partikit._mapping import mapping_document, mapping_sql
+    >>> from partikit._reporting._mapping import mapping_document, mapping_sql
     >>> X = pd.DataFrame({"color": ["red", "red", "blue", "blue", "green",
     ...                             "green", None, None] * 5})
     >>> y = np.array([1, 1, 0, 0, 1, 1, 0, 0] * 5)

@@ -28,9 +28,9 @@ import numpy as np
 from scipy.stats import chi2 as chi2_distribution
 from scipy.stats import norm
 
+from partikit._counting._validation import resolve_count
 from partikit._kernels._special import log_chi2_sf_array
-from partikit._stats import chi2_statistic, chi2_test
-from partikit._validation import resolve_count
+from partikit._statistics._measures import chi2_statistic, chi2_test
 
 # --------------------------------------------------------------------------------------
 # MaxDeltaChi2: reading a simulated table
@@ -187,7 +187,7 @@ def chi2_classes(class_totals):
 
     Examples
     --------
-    >>> from partikit._khiops import chi2_classes
+    >>> from partikit._statistics._robust_chi2 import chi2_classes
     >>> chi2_classes([70_000, 30_000, 1])
     array([ True,  True, False])
     >>> chi2_classes([99_900, 100])  # two classes: both kept
@@ -240,7 +240,7 @@ def cochran_min_frequency(class_totals):
 
     Examples
     --------
-    >>> from partikit._khiops import cochran_min_frequency
+    >>> from partikit._statistics._robust_chi2 import cochran_min_frequency
     >>> cochran_min_frequency([70_000, 30_000])  # 5 / 0.3
     16.66...
     >>> cochran_min_frequency([70_000, 30_000, 1])  # one stray row: no change

@@ -22,19 +22,19 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from partikit._inspection import members_label, rank_columns
-from partikit._mapping import (
+from partikit._counting._validation import (
+    check_categorical_X,
+    check_classification_y,
+    check_numeric_X,
+    check_sample_weight,
+)
+from partikit._estimator._inspection import members_label, rank_columns
+from partikit._reporting._mapping import (
     column_mapping,
     is_discretizer,
     is_grouper,
     mapping_document,
     mapping_sql,
-)
-from partikit._validation import (
-    check_categorical_X,
-    check_classification_y,
-    check_numeric_X,
-    check_sample_weight,
 )
 from partikit._version import __version__
 from partikit.discretizers import KhiopsDiscretizer
@@ -69,7 +69,7 @@ def infer_kind(column):
     Examples
     --------
     >>> import pandas as pd
-    >>> from partikit._report import infer_kind
+    >>> from partikit._reporting._report import infer_kind
     >>> infer_kind(pd.Series([1.5, 2.0])), infer_kind(pd.Series(["a", "b"]))
     ('numeric', 'categorical')
     """
@@ -483,7 +483,7 @@ class Report:
         ax : matplotlib.axes.Axes
             The axes drawn on (``ax.figure`` is the figure).
         """
-        from partikit._plotting import plot_partition_table
+        from partikit._estimator._plotting import plot_partition_table
 
         table = self._estimator(column).partition_table(0, max_categories=3)
         return plot_partition_table(

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from partikit._column_tables import CATEGORICAL, ColumnTables
 from partikit._compat import _fit_context
-from partikit._validation import check_n_classes
+from partikit._counting._column_tables import CATEGORICAL, ColumnTables
+from partikit._counting._validation import check_n_classes
 
 
 class TablesMixin:
