@@ -8,6 +8,7 @@ A scikit-learn upgrade that moves one of them means editing this file and no oth
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import (
     HasMethods,
+    Hidden,
     Interval,
     Options,
     RealNotInt,
@@ -23,6 +24,7 @@ from sklearn.utils.validation import (
 
 __all__ = [
     "HasMethods",
+    "Hidden",
     "Interval",
     "Options",
     "RealNotInt",

@@ -980,28 +980,6 @@ def check_sample_weight(sample_weight, n_samples):
     return sample_weight
 
 
-def resolve_count(count, total) -> float:
-    """A count given as a number or as a fraction of a total.
-
-    The one reading of the "int or float" size parameters (``min_frequency``,
-    ``min_group_size``, ``min_samples_leaf``, ...): an integer is a (weighted)
-    count, a float in (0, 1] a fraction of ``total``.
-
-    Parameters
-    ----------
-    count : int or float
-    total : float
-        The total weight the fraction is taken of.
-
-    Returns
-    -------
-    count : float
-    """
-    if isinstance(count, numbers.Integral):
-        return float(count)
-    return float(count) * float(total)
-
-
 #: numpy dtype kinds that ``categorical_features="from_dtype"`` treats as
 #: categorical; a numpy object column is decided by its values.
 _CATEGORICAL_KINDS = "USb"

@@ -10,6 +10,8 @@ built, never the algorithms that read them.
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import scipy.sparse
 
@@ -222,3 +224,25 @@ def number_by_first_row(labels, n_rows, rows):
     group_ids = np.full(n_rows, -1, dtype=np.intp)
     group_ids[rows] = renumber[labels]
     return group_ids, renumber
+
+
+def resolve_count(count, total) -> float:
+    """A count given as a number or as a fraction of a total.
+
+    The one reading of the "int or float" size parameters (``min_frequency``,
+    ``min_group_size``, ``min_samples_leaf``, ...): an integer is a (weighted)
+    count, a float in (0, 1] a fraction of ``total``.
+
+    Parameters
+    ----------
+    count : int or float
+    total : float
+        The total weight the fraction is taken of.
+
+    Returns
+    -------
+    count : float
+    """
+    if isinstance(count, numbers.Integral):
+        return float(count)
+    return float(count) * float(total)

@@ -28,8 +28,8 @@ import numpy as np
 from scipy.stats import chi2 as chi2_distribution
 from scipy.stats import norm
 
-from partikit._counting._validation import resolve_count
 from partikit._kernels._special import log_chi2_sf_array
+from partikit._statistics._contingency import resolve_count
 from partikit._statistics._measures import chi2_statistic, chi2_test
 
 # --------------------------------------------------------------------------------------
@@ -344,7 +344,9 @@ def khiops_stopping_rule(initial, delta, threshold):
     return n_merges, log_p, forced
 
 
-def frequency_collapse_message(table, statistics, n_initial_key, p, what):
+def frequency_collapse_message(
+    table, statistics, n_initial_key, alpha, what, parameter="min_frequency"
+):
     """Warning text when the minimum frequency alone left a column one part.
 
     Parameters
@@ -352,18 +354,21 @@ def frequency_collapse_message(table, statistics, n_initial_key, p, what):
     table : ndarray of shape (n_parts, n_classes)
         The column's table before any merge.
     statistics : dict
-        The statistics of the core's result (``min_frequency`` and the number of
-        parts when merging started, under ``n_initial_key``).
+        The statistics of the core's result (the minimum frequency used, under
+        ``parameter``, and the number of parts when merging started, under
+        ``n_initial_key``).
     n_initial_key : str
         ``"n_initial_groups"`` or ``"n_initial_intervals"``.
-    p : float
-        The estimator's ``p``: the column is informative when a chi-square test
-        has a p-value below ``1 - p``: the test of independence of the table
+    alpha : float
+        The estimator's ``alpha``: the column is informative when a chi-square
+        test has a p-value below ``alpha``: the test of independence of the table
         (categories), or the test of the best cut of the ordered values into
         two intervals, Bonferroni-adjusted for the ``n - 1`` cuts tried (values:
         a test over every distinct value has no power).
     what : {"categories", "values"}
         Which parts the table's rows are.
+    parameter : {"min_frequency", "min_bin_size"}, default="min_frequency"
+        The estimator's parameter that sets the minimum frequency.
 
     Returns
     -------
@@ -395,11 +400,11 @@ def frequency_collapse_message(table, statistics, n_initial_key, p, what):
         log10_p += math.log10(len(left))
     else:
         _, _, log10_p = chi2_test(tested)
-    if not log10_p < math.log10(1.0 - p):
+    if not log10_p < math.log10(alpha):
         return None
     return (
         f"its {n_parts} {what} were merged into one part by the minimum frequency "
-        f"({statistics['min_frequency']:.4g}) alone, although the column is related "
+        f"({statistics[parameter]:.4g}) alone, although the column is related "
         f"to the class (chi-square p-value 10^{log10_p:.1f}). Set a smaller "
-        "min_frequency to keep its partition."
+        f"{parameter} to keep its partition."
     )

@@ -13,7 +13,6 @@ import numpy as np
 import pandas as pd
 
 from partikit._compat import Interval, RealNotInt, StrOptions, _check_feature_names_in
-from partikit._counting._validation import resolve_count
 from partikit._kernels._chaid import (
     COMPOUND,
     group_labels,
@@ -25,7 +24,11 @@ from partikit._kernels._chaid import (
     split_group,
 )
 from partikit._kernels._codes import TEST_CODES
-from partikit._statistics._contingency import merge_rows, number_by_first_row
+from partikit._statistics._contingency import (
+    merge_rows,
+    number_by_first_row,
+    resolve_count,
+)
 from partikit._statistics._measures import (
     bonferroni_adjust,
     chi2_statistic,

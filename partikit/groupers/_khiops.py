@@ -15,6 +15,14 @@ import scipy.sparse
 from scipy.sparse.csgraph import connected_components
 
 from partikit._compat import Interval, RealNotInt, StrOptions
+from partikit._estimator._renames import (
+    DEPRECATED,
+    P_TO_ALPHA,
+    Renamed,
+    RenamedParametersMixin,
+    deprecated_constraints,
+    renamed_keywords,
+)
 from partikit._kernels._khiops import chi2_merge_sequence
 from partikit._statistics._contingency import (
     check_table,
@@ -184,7 +192,7 @@ class KhiopsGrouping:
         ``n_categories`` (non-empty rows), ``n_rare`` (rows pooled as rare),
         ``n_initial_groups`` (groups when merging started), ``n_local_merges``
         (merges made inside blocks of similar categories before the exact
-        merging, 0 up to ``max_categories``), ``max_categories`` (the cap
+        merging, 0 up to ``exact_limit``), ``exact_limit`` (the cap
         used), ``min_frequency`` (the count used), ``max_delta_chi2`` (the
         threshold used) and, with ``keep_trace=True``, ``trace`` (a
         :class:`KhiopsTrace`).
@@ -209,12 +217,13 @@ def _single_group(table, row_mask, statistics):
     return KhiopsGrouping(group_ids, int(row_mask.any()), -1, statistics)
 
 
+@renamed_keywords(P_TO_ALPHA, Renamed("max_categories", "exact_limit"))
 def khiops_grouping(
     table,
     *,
-    p=0.95,
+    alpha=0.05,
     min_frequency="auto",
-    max_categories="auto",
+    exact_limit="auto",
     max_groups=None,
     robust=True,
     max_delta_chi2=None,
@@ -227,27 +236,28 @@ def khiops_grouping(
     the lowest confidence level (p-value of the chi-square test of the whole
     table). A merge is made while it lowers the confidence level, or while its
     DeltaChi2 is at most MaxDeltaChi2, the largest DeltaChi2 an attribute
-    independent of the class meets with probability ``p``; the first merge that
-    does neither stops the grouping. Categories below the minimum frequency are
-    first pooled into one special group.
+    independent of the class meets with probability ``1 - alpha``; the first
+    merge that does neither stops the grouping. Categories below the minimum
+    frequency are first pooled into one special group.
 
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
         Class counts of each category (rows) as float64. Empty rows get group -1;
         empty columns are ignored.
-    p : float, default=0.95
-        Probability that an attribute independent of the class ends in one group.
+    alpha : float, default=0.05
+        Probability that an attribute independent of the class is split into
+        more than one group (the paper's ``p`` is ``1 - alpha``).
     min_frequency : "auto", int or float, default="auto"
         Categories whose total is below this are pooled into the special (rare)
         group before merging; see :func:`resolve_min_frequency`.
-    max_categories : "auto", int or None, default="auto"
+    exact_limit : "auto", int or None, default="auto"
         When more groups than this would start the merging (the special group
         counting as one), the first merges are restricted to pairs inside blocks
         of at most ``LOCAL_BLOCK`` (128) groups of similar class profiles, by
         levels that each halve the groups, until this many groups remain; the
         exact greedy merging goes on from there. Up to this many initial groups nothing
-        changes. ``"auto"``: :func:`resolve_max_categories`. None: the exact
+        changes. ``"auto"``: :func:`resolve_exact_limit`. None: the exact
         merging at any size (cost O(I^2 J)).
     max_groups : int or None, default=None
         Merging goes on, smallest DeltaChi2 first, until at most this many groups
@@ -272,9 +282,9 @@ def khiops_grouping(
     The merge sequence is built by the nearest-neighbour chain algorithm, which
     yields the same merges as the greedy loop because DeltaChi2 is Ward's reducible
     criterion (see ``partikit._kernels._khiops``); cost O(I^2 J) time and O(I J)
-    memory for I groups and J classes. Past ``max_categories`` the blocks' merges
+    memory for I groups and J classes. Past ``exact_limit`` the blocks' merges
     cost O(I B J) (B = ``LOCAL_BLOCK``) and the exact merging O(M^2 J) (M =
-    ``max_categories``). Ties in DeltaChi2 are broken by an order of the rows
+    ``exact_limit``). Ties in DeltaChi2 are broken by an order of the rows
     that depends on their counts only.
 
     References
@@ -301,13 +311,13 @@ def khiops_grouping(
     rows = np.flatnonzero(row_mask)
     sub = _select(table, row_mask, col_mask)
     n_categories, n_classes = sub.shape
-    max_categories = resolve_max_categories(max_categories, n_classes)
+    exact_limit = resolve_exact_limit(exact_limit, n_classes)
     statistics = {
         "n_categories": int(n_categories),
         "n_rare": 0,
         "n_initial_groups": int(n_categories),
         "n_local_merges": 0,
-        "max_categories": max_categories,
+        "exact_limit": exact_limit,
         "min_frequency": 0.0,
         "max_delta_chi2": math.inf,
     }
@@ -381,19 +391,19 @@ def khiops_grouping(
     if max_delta_chi2 is not None:
         threshold = float(max_delta_chi2)
     elif robust:
-        threshold = max_delta_chi2_threshold(n_initial, n_classes, p)
+        threshold = max_delta_chi2_threshold(n_initial, n_classes, 1.0 - alpha)
     else:
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
 
-    if max_categories is None or n_initial <= max_categories:
+    if exact_limit is None or n_initial <= exact_limit:
         kept, absorbed, delta, height = chi2_merge_sequence(initial)
         order = np.argsort(height, kind="stable")
         delta = delta[order]
     else:
         n_apart = len(frequent)
-        kept, absorbed, delta, n_local = _merges_past_max_categories(
-            initial, n_apart, n_apart - (max_categories - (n_initial - n_apart))
+        kept, absorbed, delta, n_local = _merges_past_exact_limit(
+            initial, n_apart, n_apart - (exact_limit - (n_initial - n_apart))
         )
         order = np.arange(len(delta))
         statistics["n_local_merges"] = n_local
@@ -430,16 +440,16 @@ def khiops_grouping(
 
 
 #: Profile comparisons (groups squared times classes) the exact merging makes at
-#: most with ``max_categories="auto"``: about half a second.
+#: most with ``exact_limit="auto"``: about half a second.
 EXACT_MERGE_WORK = 10**9
 
 
-def resolve_max_categories(max_categories, n_classes):
-    """Turn the ``max_categories`` parameter into a number of groups (or None).
+def resolve_exact_limit(exact_limit, n_classes):
+    """Turn the ``exact_limit`` parameter into a number of groups (or None).
 
     Parameters
     ----------
-    max_categories : "auto", int or None
+    exact_limit : "auto", int or None
         ``"auto"``: the number of groups whose exact merging costs about
         ``EXACT_MERGE_WORK`` profile comparisons, ``isqrt(EXACT_MERGE_WORK //
         n_classes)``.
@@ -448,20 +458,20 @@ def resolve_max_categories(max_categories, n_classes):
 
     Returns
     -------
-    max_categories : int or None
+    exact_limit : int or None
 
     Examples
     --------
-    >>> from partikit.groupers._khiops import resolve_max_categories
-    >>> resolve_max_categories("auto", 10), resolve_max_categories("auto", 500)
+    >>> from partikit.groupers._khiops import resolve_exact_limit
+    >>> resolve_exact_limit("auto", 10), resolve_exact_limit("auto", 500)
     (10000, 1414)
     """
-    if isinstance(max_categories, str):
+    if isinstance(exact_limit, str):
         return math.isqrt(EXACT_MERGE_WORK // max(n_classes, 1))
-    return max_categories
+    return exact_limit
 
 
-#: Most groups in one block of :func:`_merges_past_max_categories`: the local
+#: Most groups in one block of :func:`_merges_past_exact_limit`: the local
 #: merges cost O(I LOCAL_BLOCK J) for I categories and J classes (the levels
 #: halve the groups). Blocks of 128 and 256 gave alike partitions; 128 is
 #: faster.
@@ -530,8 +540,8 @@ def _profile_blocks(table, block_size, class_totals):
     return blocks
 
 
-def _merges_past_max_categories(initial, n_apart, n_local):
-    """The merge sequence of a table with more rows than ``max_categories``.
+def _merges_past_exact_limit(initial, n_apart, n_local):
+    """The merge sequence of a table with more rows than ``exact_limit``.
 
     First ``n_local`` merges restricted to blocks of similar groups, by levels:
     at each level the groups (at first the categories kept apart; the rare
@@ -632,23 +642,25 @@ def _representative_rows(initial_of_row, initial_ids):
 # --------------------------------------------------------------------------------------
 
 
-class KhiopsGrouper(BaseGrouper):
+class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
     """Robust chi-square grouping of categories (Khiops, Boulle 2004).
 
     Learns, for each categorical column, groups of categories whose class
     distributions differ, by bottom-up merges that minimise the confidence level of
     the chi-square test between the grouped column and the class. Merges are forced
     while they are within what chance produces (MaxDeltaChi2), so that a column
-    independent of the class ends in **one group** with probability ``p``. The
+    independent of the class ends in **one group** with probability ``1 - alpha``. The
     column is then encoded by its groups.
 
     Read more in the :ref:`User Guide <grouping>`.
 
     Parameters
     ----------
-    p : float, default=0.95
-        Probability that a column independent of the class is grouped into a single
-        group. Higher values force more merges (fewer, more robust groups).
+    alpha : float, default=0.05
+        Probability that a column independent of the class is split into more
+        than one group: the method's false-positive rate, ``1 - p`` in the
+        paper's notation. Lower values force more merges (fewer, more robust
+        groups).
     min_frequency : "auto", int or float, default="auto"
         Categories with a smaller (weighted) count are pooled into one special group
         before merging; that group also receives unseen categories at transform
@@ -661,7 +673,7 @@ class KhiopsGrouper(BaseGrouper):
         class cannot pool every category. An int is a count (0 disables
         pooling), a float in (0, 1) a fraction of the total weight. A column that
         the pooling alone leaves in one group although it is significant warns.
-    max_categories : "auto", int or None, default="auto"
+    exact_limit : "auto", int or None, default="auto"
         Up to this many groups when merging starts (the categories at or above
         the minimum frequency, and the special group), the merging is the exact
         greedy one, which costs O(I^2 J) for ``I`` groups and ``J`` classes
@@ -671,7 +683,7 @@ class KhiopsGrouper(BaseGrouper):
         for 500. Past it, the first merges are restricted to pairs inside
         blocks of at most 128 groups of similar class profiles, smallest
         DeltaChi2 first, by levels that each halve the groups, until
-        ``max_categories`` groups remain; the exact merging goes on from there,
+        ``exact_limit`` groups remain; the exact merging goes on from there,
         and the stopping rule applies to the whole sequence. None: the exact
         merging at any size.
     max_groups : int or None, default=None
@@ -695,6 +707,12 @@ class KhiopsGrouper(BaseGrouper):
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
+    p : float
+        .. deprecated:: 0.2
+           Use ``alpha = 1 - p``; ``p`` will be removed in 0.4.
+    max_categories : "auto", int or None
+        .. deprecated:: 0.2
+           Renamed ``exact_limit``; ``max_categories`` will be removed in 0.4.
 
     Attributes
     ----------
@@ -719,7 +737,7 @@ class KhiopsGrouper(BaseGrouper):
         against the class; ``n_categories``; ``n_rare`` (categories pooled as
         rare); ``n_initial_groups`` (groups when merging started);
         ``n_local_merges`` (merges restricted to blocks of similar categories,
-        0 up to ``max_categories``); ``max_categories`` (the cap used);
+        0 up to ``exact_limit``); ``exact_limit`` (the cap used);
         ``min_frequency`` (the count used);
         ``max_delta_chi2`` (the threshold used)
         and, with ``keep_trace=True``, ``trace`` (:class:`KhiopsTrace`).
@@ -752,17 +770,17 @@ class KhiopsGrouper(BaseGrouper):
 
     *Complexity.* One pass over the rows builds each column's table; the merging
     never reads rows again and costs O(I^2 J) time and O(I J) memory (nearest-
-    neighbour chain, exact for this criterion) up to ``max_categories`` groups.
+    neighbour chain, exact for this criterion) up to ``exact_limit`` groups.
 
     *Many categories.* The minimum frequency bounds the number of groups the
     merging starts from by ``N / min_frequency`` (``N`` the total weight): a
     large sample keeps hundreds of thousands of categories above it, which the
-    quadratic merging cannot take. Past ``max_categories`` the categories are
+    quadratic merging cannot take. Past ``exact_limit`` the categories are
     cut into blocks of at most 128 by median splits along the principal axis
     of their class profiles (a PCA tree's cells), and the merges of smallest
     DeltaChi2 are first made inside blocks only, until half the groups are
     left; the groups are cut into blocks again, and so on (O(128 I J) in all)
-    until ``max_categories`` groups remain: the greedy sequence restricted to
+    until ``exact_limit`` groups remain: the greedy sequence restricted to
     near groups, whose early merges are the exact sequence's whenever a
     category's nearest neighbours share its block. MaxDeltaChi2 and the
     stopping rule are those of the ``I`` initial groups, so a column
@@ -816,13 +834,13 @@ class KhiopsGrouper(BaseGrouper):
 
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
-        "p": [Interval(RealNotInt, 0, 1, closed="neither")],
+        "alpha": [Interval(RealNotInt, 0, 1, closed="neither")],
         "min_frequency": [
             StrOptions({"auto"}),
             Interval(Integral, 0, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="neither"),
         ],
-        "max_categories": [
+        "exact_limit": [
             StrOptions({"auto"}),
             Interval(Integral, 2, None, closed="left"),
             None,
@@ -830,41 +848,54 @@ class KhiopsGrouper(BaseGrouper):
         "max_groups": [Interval(Integral, 1, None, closed="left"), None],
         "robust": ["boolean"],
         "keep_trace": ["boolean"],
+        "p": deprecated_constraints([Interval(RealNotInt, 0, 1, closed="neither")]),
+        "max_categories": deprecated_constraints(
+            [StrOptions({"auto"}), Interval(Integral, 2, None, closed="left"), None]
+        ),
     }
+    _renamed_parameters = (P_TO_ALPHA, Renamed("max_categories", "exact_limit"))
 
     def __init__(
         self,
         *,
-        p=0.95,
+        alpha=0.05,
         min_frequency="auto",
-        max_categories="auto",
+        exact_limit="auto",
         max_groups=None,
         robust=True,
         keep_trace=False,
         encode="ordinal",
         handle_unknown="default_group",
         n_jobs=None,
+        p=DEPRECATED,
+        max_categories=DEPRECATED,
     ):
         super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
-        self.p = p
+        self.alpha = alpha
         self.min_frequency = min_frequency
-        self.max_categories = max_categories
+        self.exact_limit = exact_limit
         self.max_groups = max_groups
         self.robust = robust
         self.keep_trace = keep_trace
+        self.p = p
+        self.max_categories = max_categories
 
     def _column_warning(self, result, table, context):
         message = frequency_collapse_message(
-            table, result.statistics, "n_initial_groups", self.p, "categories"
+            table,
+            result.statistics,
+            "n_initial_groups",
+            self._parameter("alpha"),
+            "categories",
         )
         return None if message is None else f"Feature {context.name!r}: {message}"
 
     def _group_table(self, table, context):
         return khiops_grouping(
             table,
-            p=self.p,
+            alpha=self._parameter("alpha"),
             min_frequency=self.min_frequency,
-            max_categories=self.max_categories,
+            exact_limit=self._parameter("exact_limit"),
             max_groups=self.max_groups,
             robust=self.robust,
             keep_trace=self.keep_trace,

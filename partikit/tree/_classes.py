@@ -30,9 +30,9 @@ from partikit._counting._validation import (
     factorize_column,
     feature_name,
     numeric_values,
-    resolve_count,
 )
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
+from partikit._statistics._contingency import resolve_count
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._pruning import (
     ccp_pruning_path,
