@@ -11,6 +11,14 @@ from numbers import Integral
 import numpy as np
 
 from partikit._compat import Interval, RealNotInt, StrOptions
+from partikit._estimator._renames import (
+    DEPRECATED,
+    P_TO_ALPHA,
+    Renamed,
+    RenamedParametersMixin,
+    deprecated_constraints,
+    renamed_keywords,
+)
 from partikit._kernels._khiops import adjacent_merges, granules
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table
@@ -30,7 +38,7 @@ DISCRETIZATION_TABLE = os.path.join(
     os.path.dirname(__file__), "_data", "khiops_discretization_max_delta_chi2.csv"
 )
 
-#: ``max_candidates="auto"``: the merges are exact up to this many distinct
+#: ``exact_limit="auto"``: the merges are exact up to this many distinct
 #: values (about 0.1 s with 10 classes; every test and worked example is below) ...
 AUTO_EXACT_VALUES = 250_000
 #: ... and above it start from this many equal-frequency granules (some 30 ms),
@@ -74,16 +82,21 @@ def discretization_max_delta_chi2(n_values, n_classes, p):
     )
 
 
+@renamed_keywords(
+    P_TO_ALPHA,
+    Renamed("min_frequency", "min_bin_size"),
+    Renamed("max_candidates", "exact_limit"),
+)
 def khiops_discretization(
     table,
     *,
-    p=0.95,
-    min_frequency="auto",
+    alpha=0.05,
+    min_bin_size="auto",
     max_bins=None,
     robust=True,
     max_delta_chi2=None,
     keep_trace=False,
-    max_candidates=None,
+    exact_limit=None,
 ):
     """Cut a value table into intervals with the robust Khiops method.
 
@@ -92,7 +105,7 @@ def khiops_discretization(
     first. While an interval is lighter than the minimum frequency, only merges
     involving such an interval are made. Then a merge is made while its
     DeltaChi2 is at most MaxDeltaChi2 (the largest DeltaChi2 a column
-    independent of the class meets with probability ``p``) or it lowers the
+    independent of the class meets with probability ``1 - alpha``) or it lowers the
     confidence level of the chi-square test of the whole table; the first merge
     doing neither stops.
 
@@ -100,9 +113,10 @@ def khiops_discretization(
     ----------
     table : array-like of shape (n_values, n_classes)
         Class counts of each distinct value, in value order (no empty row).
-    p : float, default=0.95
-        Probability that a column independent of the class ends in one interval.
-    min_frequency : "auto", int or float, default="auto"
+    alpha : float, default=0.05
+        Probability that a column independent of the class is cut into more
+        than one interval (the paper's ``p`` is ``1 - alpha``).
+    min_bin_size : "auto", int or float, default="auto"
         Minimum interval weight of the frequency phase, as the parameter of
         :class:`KhiopsDiscretizer` (``"auto"``: Cochran's validity rule for the
         chi-square approximation).
@@ -115,13 +129,13 @@ def khiops_discretization(
         Use this threshold instead of the calibrated one.
     keep_trace : bool, default=False
         Record the merges in ``statistics["trace"]`` (:class:`KhiopsTrace`).
-    max_candidates : "auto", int or None, default=None
+    exact_limit : "auto", int or None, default=None
         Exact up to this many distinct values; a table with more is first cut
         into at most this many equal-frequency granules, cut on boundary points
         only (Khiops' granularisation), and the merges start from the granules:
         cut points can then only fall between granules. None: always exact.
         ``"auto"``: exact up to 250,000 distinct values, and above as
-        ``max_candidates=100_000``, or as many granules as weigh half the
+        ``exact_limit=100_000``, or as many granules as weigh half the
         minimum frequency each when they are more (a granule heavier than the
         minimum frequency is not merged in the frequency phase, and one that
         straddles a class change can stay an interval of its own).
@@ -131,7 +145,7 @@ def khiops_discretization(
     CutResult
         ``statistics``: ``chi2``, ``dof``, ``log10_pvalue`` of the intervals
         against the class; ``n_initial_intervals`` (after the frequency phase),
-        ``min_frequency``, ``max_delta_chi2``; ``n_units``, the elementary
+        ``min_bin_size``, ``max_delta_chi2``; ``n_units``, the elementary
         intervals the merges started from (distinct values, or granules), and
         ``exact``, False when they were granules.
 
@@ -149,7 +163,7 @@ def khiops_discretization(
     noise cuts far more often than ``1 - p``. Each merge costs O(J + log m)
     (a linked list and a tournament tree over blocks of adjacent pairs), but
     at a million values the merges wander over the whole table and are bound
-    by memory latency (about 0.5 s with 10 classes): hence ``max_candidates``.
+    by memory latency (about 0.5 s with 10 classes): hence ``exact_limit``.
     Granules keep the threshold of the distinct values, the higher one: an
     independent column still ends in one interval with probability ``p`` at
     least.
@@ -172,21 +186,21 @@ def khiops_discretization(
     >>> y = (np.arange(30) >= 15).astype(int)
     >>> y[[6, 23, 24]] = [1, 0, 0]
     >>> table = np.eye(2)[y]
-    >>> result = khiops_discretization(table, min_frequency=6,
+    >>> result = khiops_discretization(table, min_bin_size=6,
     ...                                max_delta_chi2=9.7769)
     >>> result.cuts
     array([15])
     """
     table = check_table(table)
     return _khiops_cut(
-        table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace,
-        max_candidates,
+        table, alpha, min_bin_size, max_bins, robust, max_delta_chi2, keep_trace,
+        exact_limit,
     )  # fmt: skip
 
 
 def _khiops_cut(
-    table, p, min_frequency, max_bins, robust, max_delta_chi2, keep_trace,
-    max_candidates=None,
+    table, alpha, min_bin_size, max_bins, robust, max_delta_chi2, keep_trace,
+    exact_limit=None,
 ):  # fmt: skip
     """:func:`khiops_discretization` of a checked table (``check_table``)."""
     totals = table.sum(axis=0)
@@ -194,8 +208,8 @@ def _khiops_cut(
     if table.shape[1] and tested.all() and _no_empty_row(table):
         # every row and class takes part: nothing to index, nothing to count
         return _khiops_discretization(
-            table, None, np.arange(table.shape[1]), totals, p, min_frequency,
-            max_bins, robust, max_delta_chi2, keep_trace, max_candidates,
+            table, None, np.arange(table.shape[1]), totals, alpha, min_bin_size,
+            max_bins, robust, max_delta_chi2, keep_trace, exact_limit,
         )  # fmt: skip
     # classes too light for the chi-square take no part in it; the values that
     # only they hold join the interval on their left (cuts fall between values
@@ -224,8 +238,8 @@ def _khiops_cut(
             break
         rows = rows[weighted]
     result = _khiops_discretization(
-        table, rows, np.flatnonzero(tested), totals, p, min_frequency, max_bins,
-        robust, max_delta_chi2, keep_trace, max_candidates,
+        table, rows, np.flatnonzero(tested), totals, alpha, min_bin_size, max_bins,
+        robust, max_delta_chi2, keep_trace, exact_limit,
     )  # fmt: skip
     if len(rows) < table.shape[0]:
         trace = result.statistics.get("trace")
@@ -250,8 +264,8 @@ def _no_empty_row(table):
 
 
 def _khiops_discretization(
-    table, rows, columns, totals, p, min_frequency, max_bins, robust,
-    max_delta_chi2, keep_trace, max_candidates,
+    table, rows, columns, totals, alpha, min_bin_size, max_bins, robust,
+    max_delta_chi2, keep_trace, exact_limit,
 ):  # fmt: skip
     """:func:`khiops_discretization` of the ``rows`` and ``columns`` of a checked
     table (no empty row among them), without copying them out: the rows left out
@@ -262,7 +276,7 @@ def _khiops_discretization(
     n_classes = len(columns)
     statistics = {
         "n_initial_intervals": int(n_values),
-        "min_frequency": 0.0,
+        "min_bin_size": 0.0,
         "max_delta_chi2": math.inf,
         "n_units": int(n_values),
         "exact": True,
@@ -271,22 +285,22 @@ def _khiops_discretization(
     if n_values < 2 or n_classes < 2:
         statistics.update(chi2=0.0, dof=0, log10_pvalue=0.0)
         return CutResult(no_cut, statistics)
-    min_count = resolve_min_frequency(min_frequency, totals[columns])
-    statistics["min_frequency"] = min_count
+    min_count = resolve_min_frequency(min_bin_size, totals[columns])
+    statistics["min_bin_size"] = min_count
     total = float(totals[columns].sum())
-    if isinstance(max_candidates, str):  # "auto"
-        max_candidates = None
+    if isinstance(exact_limit, str):  # "auto"
+        exact_limit = None
         if n_values > AUTO_EXACT_VALUES:
             # granules lighter than the minimum frequency, all merged in the
             # frequency phase: a heavier one straddling a cut can stay an
             # interval of its own
-            max_candidates = AUTO_CANDIDATES
+            exact_limit = AUTO_CANDIDATES
             if min_count > 0:
-                max_candidates = max(max_candidates, math.ceil(2 * total / min_count))
-    if max_candidates is not None and n_values > max_candidates:
+                exact_limit = max(exact_limit, math.ceil(2 * total / min_count))
+    if exact_limit is not None and n_values > exact_limit:
         # Khiops' granularisation: the merges start from equal-frequency
         # granules cut on boundary points, not from the distinct values
-        units, counts = granules(table, rows, columns, total, max_candidates)
+        units, counts = granules(table, rows, columns, total, exact_limit)
         statistics["n_units"] = len(units)
         statistics["exact"] = False
         starts, left, right, delta = adjacent_merges(
@@ -312,8 +326,9 @@ def _khiops_discretization(
         # From the distinct values, as in Boulle's method: the merges of the
         # frequency phase are part of the full merge whose maximum is modelled.
         # With granules too: the threshold of the values is the higher, so an
-        # independent column still ends in one interval with probability p.
-        threshold = discretization_max_delta_chi2(n_values, n_classes, p)
+        # independent column still ends in one interval with probability
+        # 1 - alpha.
+        threshold = discretization_max_delta_chi2(n_values, n_classes, 1.0 - alpha)
     else:
         threshold = -math.inf
     statistics["max_delta_chi2"] = threshold
@@ -348,14 +363,15 @@ def _khiops_discretization(
     return CutResult(cuts.astype(np.intp), statistics)
 
 
-class KhiopsDiscretizer(BaseDiscretizer):
+class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     """Robust chi-square discretization (Khiops, Boulle 2004).
 
     For each numeric column, merges adjacent intervals bottom-up, starting from
     one interval per distinct value, so as to minimise the confidence level of
     the chi-square test between the intervals and the class. Merges are forced
     while they are within what chance produces (MaxDeltaChi2), so that a column
-    independent of the class ends in **one interval** with probability ``p``.
+    independent of the class ends in **one interval** with probability
+    ``1 - alpha``.
     The sibling of :class:`~partikit.groupers.KhiopsGrouper`, with which it
     shares the stopping rule and the calibration method.
 
@@ -363,17 +379,19 @@ class KhiopsDiscretizer(BaseDiscretizer):
 
     Parameters
     ----------
-    p : float, default=0.95
-        Probability that a column independent of the class is cut into one
-        interval. Higher values force more merges (fewer, more robust intervals).
-    min_frequency : "auto", int or float, default="auto"
-        While an interval weighs less than this, only merges involving such an
-        interval are made. ``"auto"`` applies Cochran's validity rule for the
-        chi-square approximation (expected class counts at least 1, and at least
-        5 for 80% of the classes) over the classes the chi-square is computed on
-        (classes holding together at most 1% of the weight are left out of both,
-        at least two classes stay); an int is a count (0: no frequency phase), a
-        float in (0, 1) a fraction of the total weight. A column that the
+    alpha : float, default=0.05
+        Probability that a column independent of the class is cut into more
+        than one interval: the method's false-positive rate, ``1 - p`` in the
+        paper's notation. Lower values force more merges (fewer, more robust
+        intervals).
+    min_bin_size : "auto", int or float, default="auto"
+        Least weight of an interval: while an interval weighs less than this,
+        only merges involving such an interval are made. ``"auto"`` applies
+        Cochran's validity rule for the chi-square approximation (expected class counts
+        at least 1, and at least 5 for 80% of the classes) over the classes the
+        chi-square is computed on (classes holding together at most 1% of the weight are
+        left out of both, at least two classes stay); an int is a count (0: no frequency
+        phase), a float in (0, 1) a fraction of the total weight. A column that the
         frequency phase alone leaves in one interval although its best cut is
         significant warns.
     max_bins : int or None, default=None
@@ -383,13 +401,13 @@ class KhiopsDiscretizer(BaseDiscretizer):
         False runs the initial Khiops algorithm: no forced merges.
     keep_trace : bool, default=False
         Keep each column's merge sequence in ``statistics_[j]["trace"]``.
-    max_candidates : "auto", int or None, default="auto"
+    exact_limit : "auto", int or None, default="auto"
         The merges are exact (they start from one interval per distinct value)
-        for a column of at most ``max_candidates`` distinct values. A column
-        with more is first cut into at most ``max_candidates`` granules of equal
+        for a column of at most ``exact_limit`` distinct values. A column
+        with more is first cut into at most ``exact_limit`` granules of equal
         frequency, cut on boundary points only (Khiops' granularisation), and
         the merges start from the granules: a cut point can then only fall
-        between granules; keep them lighter than ``min_frequency`` (a heavier
+        between granules; keep them lighter than ``min_bin_size`` (a heavier
         granule straddling a class change can stay an interval of its own).
         ``"auto"`` (the default) is exact up to 250,000 distinct values and
         above takes 100,000 granules, or as many as weigh half the minimum
@@ -419,6 +437,16 @@ class KhiopsDiscretizer(BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    p : float
+        .. deprecated:: 0.2
+           Use ``alpha = 1 - p``; ``p`` will be removed in 0.4.
+    min_frequency : "auto", int or float
+        .. deprecated:: 0.2
+           Renamed ``min_bin_size``; ``min_frequency`` will be removed in 0.4.
+    max_candidates : "auto", int or None
+        .. deprecated:: 0.2
+           Renamed ``exact_limit``; ``max_candidates`` will be removed in 0.4.
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -437,9 +465,9 @@ class KhiopsDiscretizer(BaseDiscretizer):
     statistics_ : list of dict
         Per feature: ``chi2``, ``dof``, ``log10_pvalue`` of the bins against the
         class, ``n_initial_intervals`` (after the frequency phase),
-        ``min_frequency``, ``max_delta_chi2``, ``n_units`` (distinct values, or
+        ``min_bin_size``, ``max_delta_chi2``, ``n_units`` (distinct values, or
         granules, the merges started from), ``exact`` (False when they were
-        granules, see ``max_candidates``) and, with ``keep_trace=True``,
+        granules, see ``exact_limit``) and, with ``keep_trace=True``,
         ``trace``.
         With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
         its table that pool several values) and ``max_pooled_share`` (the
@@ -487,8 +515,8 @@ class KhiopsDiscretizer(BaseDiscretizer):
 
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
-        "p": [Interval(RealNotInt, 0, 1, closed="neither")],
-        "min_frequency": [
+        "alpha": [Interval(RealNotInt, 0, 1, closed="neither")],
+        "min_bin_size": [
             StrOptions({"auto"}),
             Interval(Integral, 0, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="neither"),
@@ -496,42 +524,70 @@ class KhiopsDiscretizer(BaseDiscretizer):
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "robust": ["boolean"],
         "keep_trace": ["boolean"],
-        "max_candidates": [
+        "exact_limit": [
             StrOptions({"auto"}),
             Interval(Integral, 2, None, closed="left"),
             None,
         ],
+        "p": deprecated_constraints([Interval(RealNotInt, 0, 1, closed="neither")]),
+        "min_frequency": deprecated_constraints(
+            [
+                StrOptions({"auto"}),
+                Interval(Integral, 0, None, closed="left"),
+                Interval(RealNotInt, 0, 1, closed="neither"),
+            ]
+        ),
+        "max_candidates": deprecated_constraints(
+            [StrOptions({"auto"}), Interval(Integral, 2, None, closed="left"), None]
+        ),
     }
+    _renamed_parameters = (
+        P_TO_ALPHA,
+        Renamed("min_frequency", "min_bin_size"),
+        Renamed("max_candidates", "exact_limit"),
+    )
 
     def __init__(
         self,
         *,
-        p=0.95,
-        min_frequency="auto",
+        alpha=0.05,
+        min_bin_size="auto",
         max_bins=None,
         robust=True,
         keep_trace=False,
-        max_candidates="auto",
+        exact_limit="auto",
         max_values=None,
         encode="ordinal",
         n_jobs=None,
+        p=DEPRECATED,
+        min_frequency=DEPRECATED,
+        max_candidates=DEPRECATED,
     ):
         super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
-        self.p = p
-        self.min_frequency = min_frequency
+        self.alpha = alpha
+        self.min_bin_size = min_bin_size
         self.max_bins = max_bins
         self.robust = robust
         self.keep_trace = keep_trace
+        self.exact_limit = exact_limit
+        self.p = p
+        self.min_frequency = min_frequency
         self.max_candidates = max_candidates
 
     def _cut_table(self, table, context):
         # fit and cut_table hand over a checked table
+        alpha = self._parameter("alpha")
         result = _khiops_cut(
-            table, self.p, self.min_frequency, self.max_bins, self.robust, None,
-            self.keep_trace, self.max_candidates,
+            table, alpha, self._parameter("min_bin_size"), self.max_bins,
+            self.robust, None, self.keep_trace, self._parameter("exact_limit"),
         )  # fmt: skip
         message = frequency_collapse_message(
-            table, result.statistics, "n_initial_intervals", self.p, "values"
+            table,
+            result.statistics,
+            "n_initial_intervals",
+            alpha,
+            "values",
+            parameter="min_bin_size",
         )
         if message is not None:
             result.statistics["warning"] = message
