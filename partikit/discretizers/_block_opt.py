@@ -12,6 +12,13 @@ import numpy as np
 from scipy.special import gammaln
 
 from partikit._compat import Interval, StrOptions
+from partikit._estimator._renames import (
+    DEPRECATED,
+    Renamed,
+    RenamedParametersMixin,
+    deprecated_constraints,
+    renamed_keywords,
+)
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._kernels._multisplit import (
     multisplit_dp,
@@ -40,7 +47,7 @@ RELATIVE_TOLERANCE = 1e-12
 #: Units beyond which an exact search (quadratic in them) warns.
 MANY_UNITS = 50_000
 
-#: ``max_candidates="auto"``: the search is exact up to this many units (blocks,
+#: ``exact_limit="auto"``: the search is exact up to this many units (blocks,
 #: or values for Bin-Opt), about 0.1 s with 10 classes ...
 AUTO_EXACT_UNITS = 2048
 #: ... and above it runs on the blocks of this many weighted-quantile pre-bins.
@@ -82,13 +89,14 @@ class Multisplit:
     exact: bool = True
 
 
+@renamed_keywords(Renamed("max_candidates", "exact_limit"))
 def optimal_multisplit(
     table,
     *,
     criterion="entropy",
     max_bins=10,
     algorithm="block_opt_pruned",
-    max_candidates=None,
+    exact_limit=None,
 ):
     """Optimal cut points of a value table for every number of intervals up to K.
 
@@ -109,16 +117,16 @@ def optimal_multisplit(
         blocks (runs of values between boundary points); ``"block_opt_pruned"``
         over blocks with the candidate pruning of Elomaa & Rousu (1999), Table 2.
         All three return the same optimal values.
-    max_candidates : int, "auto" or None, default=None
+    exact_limit : int, "auto" or None, default=None
         Approximate search: the cut candidates are first reduced to the gaps
-        nearest ``max_candidates`` weighted quantiles (see
+        nearest ``exact_limit`` weighted quantiles (see
         :func:`~partikit.discretizers.quantile_units`), the search runs over the
         blocks of those pre-bins (with pruning unless ``algorithm="block_opt"``;
         ``"bin_opt"`` is then the same as ``"block_opt"``), and each cut found is
         moved to its best position within the two pre-bins around it. None
         searches exactly. ``"auto"`` searches exactly when there are at most
         2,048 units (blocks, or distinct values for ``"bin_opt"``) and as
-        ``max_candidates=1024`` above.
+        ``exact_limit=1024`` above.
 
     Returns
     -------
@@ -166,10 +174,10 @@ def optimal_multisplit(
         raise ValueError(f"criterion must be one of {sorted(IMPURITY_CODES)}.")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}.")
-    return _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates)
+    return _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit)
 
 
-def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
+def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
     """:func:`optimal_multisplit` of a checked table (no copy of it when it can be
     avoided: with many classes a copy is large)."""
     # one pass for the classes present, the weighted quantiles and whether the
@@ -180,7 +188,7 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     if not present.all():
         table = table[:, present]
     units = None
-    if isinstance(max_candidates, str):  # "auto"
+    if isinstance(exact_limit, str):  # "auto"
         if algorithm == "bin_opt":
             n_units = table.shape[0]
         else:
@@ -188,15 +196,15 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
             if n_units <= AUTO_EXACT_UNITS:
                 starts = block_starts(table)
         if n_units <= AUTO_EXACT_UNITS:
-            max_candidates = None
+            exact_limit = None
             if algorithm != "bin_opt" and n_units:
                 units = Units(starts, segment_sums(table, starts))
         else:
-            max_candidates = AUTO_CANDIDATES
+            exact_limit = AUTO_CANDIDATES
     if units is not None:
         pass
-    elif max_candidates is not None:
-        units = _quantile_units(table, max_candidates, cumulative)
+    elif exact_limit is not None:
+        units = _quantile_units(table, exact_limit, cumulative)
     elif algorithm == "bin_opt":
         units = bin_units(table)
     else:
@@ -220,8 +228,8 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, max_candidates):
     cuts = [units.rows_of_cuts(_backtrack(last_cut, k)) for k in range(1, len(values))]
     values = values[1:].copy()
     exact = True
-    if max_candidates is not None and n_units < table.shape[0]:
-        exact = table.shape[0] <= max_candidates
+    if exact_limit is not None and n_units < table.shape[0]:
+        exact = table.shape[0] <= exact_limit
         # the units' lookup covers the table's total: the same t log2 t values
         values, cuts = _refine(
             table, units, cuts, criterion, tolerance, xlogx if integral else None
@@ -473,7 +481,49 @@ def _choose_arity(multisplit, table, method):
     return int(np.argmax(scores)) + 1, scores
 
 
-class BlockOptDiscretizer(BaseDiscretizer):
+def add_neutral_cuts(cuts, table, n_cuts):
+    """Cut the heaviest intervals again until there are ``n_cuts`` cuts.
+
+    When fewer cuts reach the optimal impurity of ``n_cuts`` cuts, any further
+    cut keeps it (a cut never raises an impurity), so an optimal partition into
+    exactly ``n_cuts + 1`` intervals is the optimum found plus cuts anywhere.
+    The heaviest interval of at least two rows is cut at the row gap nearest
+    its weighted median, then the next heaviest, and so on: deterministic, and
+    the intervals stay balanced.
+
+    Parameters
+    ----------
+    cuts : ndarray of intp
+        Cut positions (value-table rows before each cut), increasing.
+    table : ndarray of shape (n_rows, n_classes)
+    n_cuts : int
+        Cuts wanted; fewer are returned when the table has fewer row gaps.
+
+    Returns
+    -------
+    cuts : ndarray of intp
+    """
+    weights = table.sum(axis=1)
+    cuts = list(cuts)
+    while len(cuts) < n_cuts:
+        edges = [0, *cuts, len(weights)]
+        splittable = [
+            (float(weights[a:b].sum()), -a, a, b)
+            for a, b in zip(edges[:-1], edges[1:], strict=True)
+            if b - a >= 2
+        ]
+        if not splittable:
+            break
+        _, _, start, stop = max(splittable)
+        cumulative = np.cumsum(weights[start:stop])
+        # the gap after row start + i, nearest half the interval's weight
+        gaps = cumulative[:-1]
+        at = start + 1 + int(np.argmin(np.abs(gaps - cumulative[-1] / 2)))
+        cuts = sorted([*cuts, at])
+    return np.asarray(cuts, dtype=np.intp)
+
+
+class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     """Optimal supervised discretization (Elomaa & Rousu's Block-Opt with pruning).
 
     For each numeric column, finds the cut points that minimise the class
@@ -488,13 +538,18 @@ class BlockOptDiscretizer(BaseDiscretizer):
     criterion : {"entropy", "gini"}, default="entropy"
         Impurity of an interval, weighted by its size (entropy: average class
         entropy, i.e. information gain).
-    max_bins : int, default=10
-        Largest number of intervals considered by ``n_bins="auto"``.
+    max_bins : int or None, default=10
+        Most intervals of a column: ``n_bins="auto"`` chooses among 1 to
+        ``max_bins`` intervals. None: no limit (the search then costs as many
+        passes as the column has blocks, cubic in them).
     n_bins : "auto" or int, default="auto"
         ``"auto"``: the number of intervals chosen by ``arity_selection`` among
-        1..``max_bins``. An int: the optimal partition into at most that many
-        intervals (fewer only when more cuts do not lower the impurity);
-        ``max_bins`` is then ignored.
+        1..``max_bins``. An int: exactly that many intervals, as in
+        scikit-learn's ``KBinsDiscretizer``: the optimal partition into that
+        many (when fewer cuts reach the same impurity, the heaviest intervals
+        are cut again near their weighted median, which costs no impurity); a
+        column of fewer distinct values gets one interval per value, with a
+        warning. ``max_bins`` is then ignored.
     arity_selection : {"mdl", "balanced"}, default="mdl"
         How ``n_bins="auto"`` chooses the number of intervals. ``"mdl"`` (the
         default) minimises a two-part code length: which candidate cuts are used,
@@ -509,14 +564,14 @@ class BlockOptDiscretizer(BaseDiscretizer):
         searches over distinct values, ``"block_opt"`` over blocks, and
         ``"block_opt_pruned"`` over blocks with candidate pruning. The choice
         changes the time and ``n_evaluations_`` only.
-    max_candidates : "auto", int or None, default="auto"
+    exact_limit : "auto", int or None, default="auto"
         Approximate search for columns with very many distinct values: only the
-        gaps nearest ``max_candidates`` weighted quantiles remain candidate
+        gaps nearest ``exact_limit`` weighted quantiles remain candidate
         cuts, and each cut found is then moved to its best value within the two
         pre-bins around it. ``"auto"`` (the default) searches **exactly** a
         column of at most 2,048 blocks (runs of values between boundary points;
         distinct values with ``algorithm="bin_opt"``) and approximately, as
-        ``max_candidates=1024``, a column with more: a fit then takes well under
+        ``exact_limit=1024``, a column with more: a fit then takes well under
         a second at a million distinct values. None always searches exactly:
         the exact search is quadratic in the number of blocks (about 10^8
         candidate evaluations at 10^4 blocks, hours at 10^6); above 50,000
@@ -543,6 +598,10 @@ class BlockOptDiscretizer(BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    max_candidates : "auto", int or None
+        .. deprecated:: 0.2
+           Renamed ``exact_limit``; ``max_candidates`` will be removed in 0.4.
+
     Attributes
     ----------
     classes_ : ndarray of shape (n_classes,)
@@ -563,7 +622,7 @@ class BlockOptDiscretizer(BaseDiscretizer):
         Elomaa & Rousu's Table 2).
     statistics_ : list of dict
         Per feature: ``n_units`` (units searched), ``exact`` (False when the
-        search ran on pre-bins, see ``max_candidates``), ``values`` (optimal
+        search ran on pre-bins, see ``exact_limit``), ``values`` (optimal
         impurity per arity, of the partitions found), ``scores`` (arity selection
         scores, with ``n_bins="auto"``), ``n_evaluations``.
         With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
@@ -624,16 +683,20 @@ class BlockOptDiscretizer(BaseDiscretizer):
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
         "criterion": [StrOptions(set(IMPURITY_CODES))],
-        "max_bins": [Interval(Integral, 1, None, closed="left")],
+        "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "arity_selection": [StrOptions(set(ARITY_SELECTIONS))],
         "algorithm": [StrOptions(set(ALGORITHMS))],
-        "max_candidates": [
+        "exact_limit": [
             StrOptions({"auto"}),
             Interval(Integral, 2, None, closed="left"),
             None,
         ],
+        "max_candidates": deprecated_constraints(
+            [StrOptions({"auto"}), Interval(Integral, 2, None, closed="left"), None]
+        ),
     }
+    _renamed_parameters = (Renamed("max_candidates", "exact_limit"),)
 
     def __init__(
         self,
@@ -643,10 +706,11 @@ class BlockOptDiscretizer(BaseDiscretizer):
         n_bins="auto",
         arity_selection="mdl",
         algorithm="block_opt_pruned",
-        max_candidates="auto",
+        exact_limit="auto",
         max_values=None,
         encode="ordinal",
         n_jobs=None,
+        max_candidates=DEPRECATED,
     ):
         super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
         self.criterion = criterion
@@ -654,6 +718,7 @@ class BlockOptDiscretizer(BaseDiscretizer):
         self.n_bins = n_bins
         self.arity_selection = arity_selection
         self.algorithm = algorithm
+        self.exact_limit = exact_limit
         self.max_candidates = max_candidates
 
     def _end_fit(self):
@@ -663,8 +728,14 @@ class BlockOptDiscretizer(BaseDiscretizer):
 
     def _cut_table(self, table, context):
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
+        if max_parts is None:
+            max_parts = max(table.shape[0], 1)
         split = _optimal_multisplit(
-            table, self.criterion, max_parts, self.algorithm, self.max_candidates
+            table,
+            self.criterion,
+            max_parts,
+            self.algorithm,
+            self._parameter("exact_limit"),
         )
         statistics = {
             "n_units": split.n_units,
@@ -675,12 +746,20 @@ class BlockOptDiscretizer(BaseDiscretizer):
         if split.exact and split.n_units > MANY_UNITS:
             statistics["warning"] = (
                 f"the exact search ran over {split.n_units} blocks, which is "
-                "quadratic in them; set max_candidates for an approximate, much "
+                "quadratic in them; set exact_limit for an approximate, much "
                 "faster search."
             )
         if self.n_bins == "auto":
             k, scores = _choose_arity(split, table, self.arity_selection)
             statistics["scores"] = scores
-        else:
-            k = len(split.cuts)
-        return CutResult(split.cuts[k - 1], statistics)
+            return CutResult(split.cuts[k - 1], statistics)
+        cuts = split.cuts[-1]
+        if len(cuts) < self.n_bins - 1:
+            cuts = add_neutral_cuts(cuts, table, self.n_bins - 1)
+            if len(cuts) < self.n_bins - 1:
+                statistics["warning"] = (
+                    f"n_bins={self.n_bins} asks for more intervals than the "
+                    f"column has distinct values ({table.shape[0]}); it gets "
+                    f"{len(cuts) + 1}."
+                )
+        return CutResult(cuts, statistics)
