@@ -117,7 +117,7 @@ class GrowthParameters:
     min_samples_split: float
     min_samples_leaf: float
     min_impurity_decrease: float
-    chi2_alpha: float | None
+    alpha_split: float | None
     min_second_value_count: float | None
     max_bins: int
     max_features: int | None = None
@@ -221,7 +221,7 @@ class _Grower:
         ) and params.numeric_split in ("gini", "entropy")
         self.total_weight = float(data.weights.sum())
         self.log10_alpha = (
-            None if params.chi2_alpha is None else math.log10(params.chi2_alpha)
+            None if params.alpha_split is None else math.log10(params.alpha_split)
         )
         self.builder = TreeBuilder(data.n_classes)
         self.rng = params.random_state
@@ -244,7 +244,7 @@ class _Grower:
             CRITERION if params.split_score == "raw" else CAT_SCORE
         )
         self.max_cut_ranked = (
-            params.chi2_alpha is None and params.split_score != "log_pvalue"
+            params.alpha_split is None and params.split_score != "log_pvalue"
         )
         self.max_cut_ready = is_ready(node_max_cuts)
         self.splitter_columns = 0

@@ -31,6 +31,12 @@ from partikit._counting._validation import (
     feature_name,
     numeric_values,
 )
+from partikit._estimator._renames import (
+    DEPRECATED,
+    Renamed,
+    RenamedParametersMixin,
+    deprecated_constraints,
+)
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._statistics._contingency import resolve_count
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
@@ -56,7 +62,12 @@ def _own_copy(method, name):
     return clone(method)
 
 
-class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
+def _none_is_one(chi2_alpha):
+    """``chi2_alpha=None`` (no pre-filter) is ``alpha_split=1.0``."""
+    return 1.0 if chi2_alpha is None else chi2_alpha
+
+
+class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstimator):
     """A decision tree whose splits are partikit's groupings and thresholds.
 
     Categorical columns are split by grouping their categories, never one-hot
@@ -174,17 +185,19 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
     min_impurity_decrease : float, default=0.0
         A node is split only if ``N_t / N * (impurity - children impurity)`` is at
         least this (impurity: entropy for ``split_score="entropy"``, else Gini).
-    chi2_alpha : float or None, default=None
+    alpha_split : float, default=1.0
         Pre-filter of the thesis: a categorical column whose chi2 test of
-        independence with the class at the node has a p-value above ``chi2_alpha``
-        is not used at that node (it may be used below). None turns it off.
+        independence with the class at the node has a p-value above
+        ``alpha_split`` is not used at that node (it may be used below); the
+        meaning of CHAID's ``alpha_split``, the level at which a column is
+        significant enough to split on. 1.0 turns it off.
     min_second_value_count : float or None, default=None
         Pre-filter of the thesis: a categorical column whose second most frequent
         category at a node has a smaller weighted count is not used in the
         node's subtree. None turns it off.
-    max_bins : int, default=10
-        Most children of a ``numeric_split="block_opt"`` split (a discretizer
-        instance brings its own limit).
+    max_bins : int or None, default=10
+        Most intervals, so most children, of a ``numeric_split="block_opt"``
+        split (a discretizer instance brings its own limit). None: no limit.
     collapse_same_prediction : bool, default=True
         After growth, turn into a leaf every subtree whose leaves all predict the
         same class (predictions unchanged, fewer nodes).
@@ -237,6 +250,11 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         Draws the order of the features at each node for ``max_features``; an
         int gives the same tree at every fit. Unused when ``max_features`` is
         None (the search is then deterministic).
+
+    chi2_alpha : float or None
+        .. deprecated:: 0.2
+           Renamed ``alpha_split`` (None reads 1.0); ``chi2_alpha`` will be
+           removed in 0.4.
 
     Attributes
     ----------
@@ -339,9 +357,9 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             Interval(RealNotInt, 0.0, 1.0, closed="neither"),
         ],
         "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
-        "chi2_alpha": [Interval(Real, 0.0, 1.0, closed="neither"), None],
+        "alpha_split": [Interval(Real, 0, 1, closed="right")],
         "min_second_value_count": [Interval(Real, 0.0, None, closed="left"), None],
-        "max_bins": [Interval(Integral, 2, None, closed="left")],
+        "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "collapse_same_prediction": ["boolean"],
         "unknown_routing": [StrOptions({"largest_child", "stop"})],
         "class_weight": [dict, StrOptions({"balanced"}), None],
@@ -354,7 +372,13 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         ],
         "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
         "random_state": ["random_state"],
+        "chi2_alpha": deprecated_constraints(
+            [Interval(Real, 0.0, 1.0, closed="neither"), None]
+        ),
     }
+    _renamed_parameters = (
+        Renamed("chi2_alpha", "alpha_split", _none_is_one, "None reads 1.0"),
+    )
 
     def __init__(
         self,
@@ -368,7 +392,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         min_samples_split=2,
         min_samples_leaf=1,
         min_impurity_decrease=0.0,
-        chi2_alpha=None,
+        alpha_split=1.0,
         min_second_value_count=None,
         max_bins=10,
         collapse_same_prediction=True,
@@ -378,6 +402,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         max_features=None,
         max_leaf_nodes=None,
         random_state=None,
+        chi2_alpha=DEPRECATED,
     ):
         self.categorical_features = categorical_features
         self.categorical_split = categorical_split
@@ -388,7 +413,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.min_impurity_decrease = min_impurity_decrease
-        self.chi2_alpha = chi2_alpha
+        self.alpha_split = alpha_split
         self.min_second_value_count = min_second_value_count
         self.max_bins = max_bins
         self.collapse_same_prediction = collapse_same_prediction
@@ -396,6 +421,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
         self.max_features = max_features
+        self.chi2_alpha = chi2_alpha
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
 
@@ -530,6 +556,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
             weights=np.ascontiguousarray(weights, dtype=np.float64),
             n_classes=self.n_classes_,
         )
+        alpha_split = self._parameter("alpha_split")
         params = GrowthParameters(
             categorical_split=categorical_split,
             numeric_split=numeric_split,
@@ -544,7 +571,7 @@ class PartitionTreeClassifier(ClassifierMixin, BaseEstimator):
                 math.ceil(resolve_count(self.min_samples_leaf, total))
             ),
             min_impurity_decrease=self.min_impurity_decrease,
-            chi2_alpha=self.chi2_alpha,
+            alpha_split=None if alpha_split >= 1.0 else alpha_split,
             min_second_value_count=self.min_second_value_count,
             max_bins=self.max_bins,
             max_features=self._max_features(),

@@ -243,6 +243,8 @@ def split_block_opt(values, table, impurity, min_leaf, max_bins):
     """
     if len(values) < 2:
         return NumericSplit(np.zeros(0), 0.0)
+    if max_bins is None:
+        max_bins = len(values)
     result = optimal_multisplit(table, criterion=impurity, max_bins=max_bins)
     k, _ = choose_arity(result, table)
     cuts = np.asarray(result.cuts[k - 1], dtype=np.intp)
