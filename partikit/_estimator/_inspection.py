@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
+from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._statistics._measures import (
     bonferroni_adjust,
     chi2_test,
@@ -27,7 +28,7 @@ from partikit._statistics._measures import (
 )
 
 #: Members listed in a group's label before the rest is counted.
-DEFAULT_MAX_CATEGORIES = 10
+DEFAULT_MAX_MEMBERS = 10
 
 #: The columns of :meth:`PartitionInspectionMixin.partition_summary`.
 SUMMARY_COLUMNS = (
@@ -69,8 +70,8 @@ def value_text(value):
     return str(value)
 
 
-def members_label(values, max_categories):
-    """The members of a group, the first ``max_categories`` then a count.
+def members_label(values, max_members):
+    """The members of a group, the first ``max_members`` then a count.
 
     Examples
     --------
@@ -78,10 +79,10 @@ def members_label(values, max_categories):
     'a, b, ... (+2 more)'
     """
     texts = [value_text(v) for v in values]
-    if max_categories is None or len(texts) <= max_categories:
+    if max_members is None or len(texts) <= max_members:
         return ", ".join(texts)
-    shown = ", ".join(texts[:max_categories])
-    return f"{shown}, ... (+{len(texts) - max_categories} more)"
+    shown = ", ".join(texts[:max_members])
+    return f"{shown}, ... (+{len(texts) - max_members} more)"
 
 
 def _distinct_texts(values):
@@ -216,7 +217,7 @@ class PartitionInspectionMixin:
     """``partition_table``, ``partition_summary`` and ``plot_partition``.
 
     Mixed into the groupers and the discretizers: a subclass provides
-    ``_column_parts(j, max_categories)`` (a :class:`ColumnParts`), and may name
+    ``_column_parts(j, max_members)`` (a :class:`ColumnParts`), and may name
     in ``_inspected`` another fitted estimator whose columns are shown (the
     aggregator shows its grouper's).
     """
@@ -247,7 +248,8 @@ class PartitionInspectionMixin:
             f"Unknown feature {feature!r}: expected one of {shown} or a column index."
         )
 
-    def partition_table(self, feature, *, max_categories=DEFAULT_MAX_CATEGORIES):
+    @renamed_keywords(Renamed("max_categories", "max_members"))
+    def partition_table(self, feature, *, max_members=DEFAULT_MAX_MEMBERS):
         """The partition of one column: one row per group or interval.
 
         Parameters
@@ -255,7 +257,7 @@ class PartitionInspectionMixin:
         feature : str or int
             The column's name (in ``feature_names_in_``; ``x0, x1, ...`` for an
             array without names) or its index.
-        max_categories : int or None, default=10
+        max_members : int or None, default=10
             Members a group's label lists before counting the rest
             (``"a, b, ... (+120 more)"``); None lists them all.
 
@@ -295,7 +297,7 @@ class PartitionInspectionMixin:
         """
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)
-        parts = estimator._column_parts(j, max_categories)
+        parts = estimator._column_parts(j, max_members)
         return partition_frame(parts, estimator.classes_)
 
     def partition_summary(self):
@@ -345,7 +347,8 @@ class PartitionInspectionMixin:
         summary["rank"] = rank_columns(summary)
         return summary
 
-    def plot_partition(self, feature, ax=None, *, max_categories=3):
+    @renamed_keywords(Renamed("max_categories", "max_members"))
+    def plot_partition(self, feature, ax=None, *, max_members=3):
         """Draw one column's partition: class shares, counts and WoE per part.
 
         Needs matplotlib (``pip install 'partikit[plot]'``); works headless.
@@ -356,7 +359,7 @@ class PartitionInspectionMixin:
             The column's name or index, as in :meth:`partition_table`.
         ax : matplotlib.axes.Axes or None, default=None
             Where to draw; None draws on a new figure.
-        max_categories : int or None, default=3
+        max_members : int or None, default=3
             Members a group's tick label lists before counting the rest.
 
         Returns
@@ -372,7 +375,7 @@ class PartitionInspectionMixin:
 
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)
-        table = self.partition_table(j, max_categories=max_categories)
+        table = self.partition_table(j, max_members=max_members)
         statistics = self.partition_summary().iloc[j].to_dict()
         if estimator.n_features_in_ == 1:
             del statistics["rank"]  # first of one says nothing

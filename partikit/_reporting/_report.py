@@ -29,6 +29,7 @@ from partikit._counting._validation import (
     check_sample_weight,
 )
 from partikit._estimator._inspection import members_label, rank_columns
+from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._reporting._mapping import (
     column_mapping,
     is_discretizer,
@@ -450,14 +451,15 @@ class Report:
         """
         return self.summary.copy()
 
-    def partition_table(self, column, *, max_categories=10):
+    @renamed_keywords(Renamed("max_categories", "max_members"))
+    def partition_table(self, column, *, max_members=10):
         """One column's partition table (see ``partition_table`` of the groupers).
 
         Parameters
         ----------
         column : str
             A reported column.
-        max_categories : int or None, default=10
+        max_members : int or None, default=10
             Members a group's label lists before counting the rest.
 
         Returns
@@ -466,7 +468,7 @@ class Report:
             One row per group or interval: see the groupers' and discretizers'
             ``partition_table``.
         """
-        return self._estimator(column).partition_table(0, max_categories=max_categories)
+        return self._estimator(column).partition_table(0, max_members=max_members)
 
     def plot_partition(self, column, ax=None):
         """Draw one column's partition (needs matplotlib).
@@ -485,7 +487,7 @@ class Report:
         """
         from partikit._estimator._plotting import plot_partition_table
 
-        table = self._estimator(column).partition_table(0, max_categories=3)
+        table = self._estimator(column).partition_table(0, max_members=3)
         return plot_partition_table(
             table,
             feature=column,

@@ -322,7 +322,7 @@ class BaseDiscretizer(
             n_values=len(values),
         )
 
-    def _column_parts(self, j, max_categories):
+    def _column_parts(self, j, max_members):
         """Column ``j``'s bins, the missing bin last, as inspection reads them."""
         n_bins = int(self.n_bins_[j])
         missing = np.zeros(n_bins + 1, dtype=bool)

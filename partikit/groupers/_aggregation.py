@@ -45,6 +45,12 @@ from partikit._counting._validation import (
     sorting_order,
 )
 from partikit._estimator._inspection import PartitionInspectionMixin
+from partikit._estimator._renames import (
+    DEPRECATED,
+    Renamed,
+    RenamedParametersMixin,
+    deprecated_constraints,
+)
 from partikit._statistics._contingency import merge_rows
 from partikit._statistics._measures import grouped_significance
 from partikit.groupers._base import BaseGrouper, PreparedColumn, group_feature_names
@@ -75,7 +81,9 @@ _MAX_SHOWN = 5
 
 
 @dask_aware
-class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstimator):
+class AttributeAggregator(
+    RenamedParametersMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
+):
     """Combine sets of columns into multi-valued attributes, optionally grouped.
 
     Each aggregate is the cartesian product of its member columns: one value per
@@ -116,13 +124,13 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         than the significance (and ``max_categories``).
     top_k : int or None, default=None
         ``search``: most aggregates kept, best first; None: all those that pass
-        ``alpha``.
-    alpha : float in (0, 1], default=0.05
+        ``max_pvalue_ratio``.
+    max_pvalue_ratio : float in (0, 1], default=0.05
         ``search``: a candidate aggregate is kept when its adjusted p-value is
-        less than ``alpha`` times that of the most significant of its parts, i.e.
-        when its gain exceeds ``-log10(alpha)`` decades (see Notes). With parts
-        that carry no information (p-value 1), the candidate must be significant
-        at level ``alpha`` by itself.
+        less than ``max_pvalue_ratio`` times that of the most significant of its
+        parts, i.e. when its gain exceeds ``-log10(max_pvalue_ratio)`` decades
+        (see Notes). With parts that carry no information (p-value 1), the
+        candidate must be significant at level ``max_pvalue_ratio`` by itself.
     max_categories : int or None, default=10_000
         Most values of an aggregate. When more combinations are seen in fit, the
         ``max_categories - 1`` heaviest keep their own value and the others are
@@ -131,6 +139,10 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
     separator : str, default="|"
         Joins the members' values in the readable labels of the combinations
         (``"vhigh|low"``).
+
+    alpha : float
+        .. deprecated:: 0.2
+           Renamed ``max_pvalue_ratio``; ``alpha`` will be removed in 0.4.
 
     Attributes
     ----------
@@ -182,8 +194,8 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
     1980), which charges an aggregate for its many combinations. A candidate's
     ``gain`` is the log10 adjusted p-value of the most significant of its parts
     minus its own: how many decades more significant the aggregate is. A
-    candidate passes when its gain exceeds ``-log10(alpha)`` (1.3 decades for
-    ``alpha=0.05``).
+    candidate passes when its gain exceeds ``-log10(max_pvalue_ratio)`` (1.3
+    decades for ``max_pvalue_ratio=0.05``).
 
     ``"pairs"`` scores every pair of columns (the parts are the two columns) and
     keeps the pairs that pass, largest gain first. ``"greedy"`` takes the pair
@@ -235,10 +247,12 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         "search": [StrOptions({"pairs", "greedy"}), None],
         "max_order": [Interval(Integral, 2, None, closed="left"), None],
         "top_k": [Interval(Integral, 1, None, closed="left"), None],
-        "alpha": [Interval(Real, 0, 1, closed="right")],
+        "max_pvalue_ratio": [Interval(Real, 0, 1, closed="right")],
         "max_categories": [Interval(Integral, 2, None, closed="left"), None],
         "separator": [str],
+        "alpha": deprecated_constraints([Interval(Real, 0, 1, closed="right")]),
     }
+    _renamed_parameters = (Renamed("alpha", "max_pvalue_ratio"),)
 
     def __init__(
         self,
@@ -249,9 +263,10 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         search=None,
         max_order=None,
         top_k=None,
-        alpha=0.05,
+        max_pvalue_ratio=0.05,
         max_categories=10_000,
         separator="|",
+        alpha=DEPRECATED,
     ):
         self.aggregates = aggregates
         self.grouper = grouper
@@ -259,9 +274,10 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
         self.search = search
         self.max_order = max_order
         self.top_k = top_k
-        self.alpha = alpha
+        self.max_pvalue_ratio = max_pvalue_ratio
         self.max_categories = max_categories
         self.separator = separator
+        self.alpha = alpha
 
     # ------------------------------------------------------------------ aggregates
 
@@ -621,7 +637,7 @@ class AttributeAggregator(PartitionInspectionMixin, TransformerMixin, BaseEstima
             )
         rows = []
         score = {}
-        min_gain = -np.log10(self.alpha)
+        min_gain = -np.log10(self._parameter("max_pvalue_ratio"))
 
         def evaluate(candidates, parts):
             results = self._score(candidates, source)

@@ -397,7 +397,7 @@ class BaseGrouper(
         """
         return [weight_of_evidence(table) for table in self.table_]
 
-    def _column_parts(self, j, max_categories):
+    def _column_parts(self, j, max_members):
         """Column ``j``'s groups as the inspection methods read them."""
         categories = self.categories_[j]
         has_missing = len(categories) > 0 and pd.isna(categories[-1])
@@ -414,7 +414,7 @@ class BaseGrouper(
         return ColumnParts(
             kind="categorical",
             n_values=len(categories),
-            labels=[members_label(g, max_categories) for g in groups],
+            labels=[members_label(g, max_members) for g in groups],
             table=self.table_[j],
             missing=missing,
             unknown=unknown,

@@ -36,6 +36,7 @@ from partikit._estimator._renames import (
     Renamed,
     RenamedParametersMixin,
     deprecated_constraints,
+    renamed_keywords,
 )
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._statistics._contingency import resolve_count
@@ -805,6 +806,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         check_is_fitted(self)
         return self.tree_.n_leaves
 
+    @renamed_keywords(Renamed("max_categories", "max_members"))
     def plot_tree(
         self,
         ax=None,
@@ -812,7 +814,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         max_depth=None,
         feature_names=None,
         class_names=None,
-        max_categories=4,
+        max_members=4,
         precision=2,
         filled=True,
         fontsize=None,
@@ -824,7 +826,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         and its majority class. The edge to each child reads the part of the
         values sent there, as :func:`~partikit.tree.export_text` writes it:
         the categories of a group (``{red, blue}``, ``... +N more`` past
-        ``max_categories``), a threshold (``<= 2.50``, ``> 2.50``) or an
+        ``max_members``), a threshold (``<= 2.50``, ``> 2.50``) or an
         interval of a multiway split (``(2.50, 4.00]``), then ``or missing``
         where missing values go and, with ``unknown_routing="largest_child"``,
         ``or unknown`` where categories unseen at the node go. Leaves are
@@ -846,7 +848,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             None.
         class_names : array-like of str, default=None
             Names of the classes in ``classes_`` order; the classes if None.
-        max_categories : int, default=4
+        max_members : int, default=4
             Categories an edge label lists before ``... +N more``.
         precision : int, default=2
             Decimals of thresholds, projection directions and non-integer
@@ -875,7 +877,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             max_depth=max_depth,
             feature_names=feature_names,
             class_names=class_names,
-            max_categories=max_categories,
+            max_members=max_members,
             precision=precision,
             filled=filled,
             fontsize=fontsize,

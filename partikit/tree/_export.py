@@ -11,6 +11,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import Interval, validate_params
+from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC
 
 
@@ -24,7 +25,7 @@ def _category_text(category):
 
 class _Renderer:
     def __init__(self, estimator, feature_names, class_names, decimals,
-                 max_categories, show_weights):  # fmt: skip
+                 max_members, show_weights):  # fmt: skip
         self.estimator = estimator
         self.tree = estimator.tree_
         n_features = estimator.n_features_in_
@@ -54,7 +55,7 @@ class _Renderer:
         self.categorical = np.flatnonzero(estimator.categorical_features_)
         self.numeric = np.flatnonzero(~estimator.categorical_features_)
         self.decimals = decimals
-        self.max_categories = max_categories
+        self.max_members = max_members
         self.show_weights = show_weights
 
     def _projection_name(self, node):
@@ -90,9 +91,9 @@ class _Renderer:
             texts = []
             for slot in range(n_children):
                 members = [_category_text(c) for c in categories[slots == slot]]
-                if len(members) > self.max_categories:
-                    extra = len(members) - self.max_categories
-                    members = members[: self.max_categories] + [f"... +{extra} more"]
+                if len(members) > self.max_members:
+                    extra = len(members) - self.max_members
+                    members = members[: self.max_members] + [f"... +{extra} more"]
                 texts.append(f"in {{{', '.join(members)}}}")
             return self.feature_names[j], texts
         if tree.kind[node] == NUMERIC:
@@ -149,6 +150,7 @@ class _Renderer:
         return "\n".join(lines) + "\n"
 
 
+@renamed_keywords(Renamed("max_categories", "max_members"))
 @validate_params(
     {
         "decision_tree": [object],
@@ -156,7 +158,7 @@ class _Renderer:
         "class_names": ["array-like", None],
         "max_depth": [Interval(Integral, 0, None, closed="left")],
         "decimals": [Interval(Integral, 0, None, closed="left")],
-        "max_categories": [Interval(Integral, 1, None, closed="left")],
+        "max_members": [Interval(Integral, 1, None, closed="left")],
         "show_weights": ["boolean"],
     },
     prefer_skip_nested_validation=True,
@@ -168,7 +170,7 @@ def export_text(
     class_names=None,
     max_depth=10,
     decimals=2,
-    max_categories=10,
+    max_members=10,
     show_weights=False,
 ):
     """A text report of the rules of a fitted tree.
@@ -193,7 +195,7 @@ def export_text(
         Splits deeper than this are shown as ``truncated branch``.
     decimals : int, default=2
         Decimals of thresholds, directions and weights.
-    max_categories : int, default=10
+    max_members : int, default=10
         Categories listed per group before ``... +N more``.
     show_weights : bool, default=False
         Show the weighted class counts of each leaf.
@@ -218,7 +220,7 @@ def export_text(
     """
     check_is_fitted(decision_tree, "tree_")
     renderer = _Renderer(
-        decision_tree, feature_names, class_names, decimals, max_categories,
+        decision_tree, feature_names, class_names, decimals, max_members,
         show_weights,
     )  # fmt: skip
     return renderer.render(max_depth)

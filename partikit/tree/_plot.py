@@ -18,6 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import Interval, validate_params
 from partikit._estimator._plotting import class_colors, import_matplotlib, new_axes
+from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit.tree._export import _Renderer
 from partikit.tree._structure import CATEGORICAL, LEAF
 
@@ -204,6 +205,7 @@ def _overlap_scale(ax, boxes, edges, x, depth):
     return scale
 
 
+@renamed_keywords(Renamed("max_categories", "max_members"))
 @validate_params(
     {
         "decision_tree": [object],
@@ -211,7 +213,7 @@ def _overlap_scale(ax, boxes, edges, x, depth):
         "max_depth": [Interval(Integral, 0, None, closed="left"), None],
         "feature_names": ["array-like", None],
         "class_names": ["array-like", None],
-        "max_categories": [Interval(Integral, 1, None, closed="left")],
+        "max_members": [Interval(Integral, 1, None, closed="left")],
         "precision": [Interval(Integral, 0, None, closed="left")],
         "filled": ["boolean"],
         "fontsize": [Interval(Real, 0, None, closed="neither"), None],
@@ -225,7 +227,7 @@ def plot_tree(
     max_depth=None,
     feature_names=None,
     class_names=None,
-    max_categories=4,
+    max_members=4,
     precision=2,
     filled=True,
     fontsize=None,
@@ -247,7 +249,7 @@ def plot_tree(
         Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if None.
     class_names : array-like of str, default=None
         Names of the classes in ``classes_`` order; the classes if None.
-    max_categories : int, default=4
+    max_members : int, default=4
         Categories an edge label lists before ``... +N more``.
     precision : int, default=2
         Decimals of thresholds and of non-integer weights.
@@ -269,7 +271,7 @@ def plot_tree(
         feature_names,
         class_names,
         precision,
-        max_categories,
+        max_members,
         False,
     )
     tree = decision_tree.tree_
