@@ -138,8 +138,8 @@ def discretization_demo(
     for label, discretizer in [
         ("MDLPDiscretizer()", MDLPDiscretizer()),
         (
-            "BlockOptDiscretizer(max_candidates=256)",
-            BlockOptDiscretizer(max_candidates=256),
+            "BlockOptDiscretizer(exact_limit=256)",
+            BlockOptDiscretizer(exact_limit=256),
         ),
     ]:
         start = time.perf_counter()
@@ -239,12 +239,12 @@ def tree_demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) ->
         file=out,
     )
     for split in ("maxcut_chi2", "khiops"):
-        tree = PartitionTreeClassifier(categorical_split=split, chi2_alpha=0.01)
+        tree = PartitionTreeClassifier(categorical_split=split, alpha_split=0.01)
         start = time.perf_counter()
         tree.fit(X_train, y_train)
         elapsed = time.perf_counter() - start
         print(
-            f"PartitionTreeClassifier(categorical_split={split!r}, chi2_alpha=0.01)"
+            f"PartitionTreeClassifier(categorical_split={split!r}, alpha_split=0.01)"
             f".fit took {elapsed:.2f} s:\n  {tree.get_n_leaves()} leaves, test "
             f"accuracy {tree.score(X_test, y_test):.3f}",
             file=out,
@@ -260,7 +260,7 @@ def tree_demo(n_samples: int = 20_000, random_state: int = 0, out=sys.stdout) ->
         file=out,
     )
     print("The khiops tree (one child per group of categories):", file=out)
-    print(export_text(tree, max_categories=6), file=out)
+    print(export_text(tree, max_members=6), file=out)
 
 
 def _format_cuts(cuts) -> str:

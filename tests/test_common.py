@@ -48,7 +48,7 @@ OTHER_CONFIGURATIONS = [
     ),
     PartitionTreeClassifier(
         categorical_split="chaid",
-        chi2_alpha=0.1,
+        alpha_split=0.1,
         min_second_value_count=2,
         min_samples_leaf=2,
         collapse_same_prediction=False,

@@ -138,10 +138,10 @@ def test_group_labels_list_members_then_count_the_rest():
     assert members_label(list("abcdef"), 3) == "a, b, c, ... (+3 more)"
     X, y = _categorical()
     grouper = KhiopsGrouper().fit(X, y)
-    full = grouper.partition_table(0, max_categories=None)
+    full = grouper.partition_table(0, max_members=None)
     for group, label in zip(grouper.groups_[0], full["label"], strict=True):
         assert label.count(",") == len(group) - 1
-    short = grouper.partition_table(0, max_categories=2)
+    short = grouper.partition_table(0, max_members=2)
     assert short["label"].str.contains(r"\(\+\d+ more\)").any()
 
 

@@ -28,7 +28,7 @@ def test_demo_discretization_recovers_hidden_cut_points():
     text = out.getvalue()
     assert "Discretization: 100000 rows" in text
     assert "hidden cut points: 0.1113 0.2509 0.3700" in text
-    for label in ["MDLPDiscretizer()", "BlockOptDiscretizer(max_candidates=256)"]:
+    for label in ["MDLPDiscretizer()", "BlockOptDiscretizer(exact_limit=256)"]:
         part = text.split(f"{label}.fit took")[1].split("\n\n")[0]
         assert "Column 'x': 8 interval(s), cut points 0.1113 0.2509" in part
         assert "Column 'noise': 1 interval(s)" in part

@@ -583,7 +583,7 @@ def test_settings_are_stored_as_json():
         "p": np.float32(0.5),
         "bad": float("nan"),
         "sizes": (1, np.array([2, 3])),
-        "estimator": KhiopsGrouper(p=0.9),
+        "estimator": KhiopsGrouper(alpha=0.1),
         4: "key",
     }
     document = mapping_document([discretizer], settings=settings)
@@ -592,7 +592,7 @@ def test_settings_are_stored_as_json():
         "p": 0.5,
         "bad": None,
         "sizes": [1, [2, 3]],
-        "estimator": "KhiopsGrouper(p=0.9)",
+        "estimator": "KhiopsGrouper(alpha=0.1)",
         "4": "key",
     }
     assert json.loads(json.dumps(document, allow_nan=False)) == document

@@ -286,7 +286,7 @@ def test_plot_partition_of_a_grouper(grouper, n_classes):
     ax = grouper.plot_partition("shop")
     assert_not_blank(ax.figure)
     text = svg_text(ax.figure)
-    table = grouper.partition_table("shop", max_categories=3)
+    table = grouper.partition_table("shop", max_members=3)
     assert "shop" in text
     assert f"{len(table)} groups" in text
     for c in grouper.classes_:

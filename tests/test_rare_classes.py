@@ -142,10 +142,10 @@ def test_collapse_by_the_minimum_frequency_warns():
     assert grouper.n_groups_[0] == 1
     x = rng.uniform(0, 1, 2000)
     with pytest.warns(UserWarning, match="minimum frequency .1500. alone"):
-        KhiopsDiscretizer(min_frequency=1500).fit(x.reshape(-1, 1), x > 0.5)
+        KhiopsDiscretizer(min_bin_size=1500).fit(x.reshape(-1, 1), x > 0.5)
     noise = rng.randint(0, 2, 2000)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         KhiopsGrouper(min_frequency=500).fit(category.reshape(-1, 1), noise)
-        KhiopsDiscretizer(min_frequency=1500).fit(x.reshape(-1, 1), noise)
+        KhiopsDiscretizer(min_bin_size=1500).fit(x.reshape(-1, 1), noise)
         KhiopsGrouper().fit(category.reshape(-1, 1), noise)

@@ -127,8 +127,8 @@ def main():
     busy_start, own_start = cpu_seconds()
     wall_start = time.perf_counter()
 
-    from partikit._statistics._contingency import build_table
     from partikit._counting._validation import check_classification_y, factorize_column
+    from partikit._statistics._contingency import build_table
     from partikit.datasets import make_grouped_categorical
     from partikit.groupers import CHAIDGrouper, KhiopsGrouper
     from partikit.groupers._chaid import chaid_grouping

@@ -339,9 +339,9 @@ def speed_tools(X, y, binary, approximate):
     block_params = {"max_bins": MAX_BINS}
     block_label = f"BlockOptDiscretizer(max_bins={MAX_BINS})"
     if approximate:
-        block_params["max_candidates"] = MAX_CANDIDATES
+        block_params["exact_limit"] = MAX_CANDIDATES
         block_label = (
-            f"BlockOptDiscretizer(max_bins={MAX_BINS}, max_candidates="
+            f"BlockOptDiscretizer(max_bins={MAX_BINS}, exact_limit="
             f"{MAX_CANDIDATES}) — **approximate** (quantile pre-binning + local "
             "refinement; the exact search is quadratic in the blocks)"
         )
@@ -619,8 +619,8 @@ def main():
                                algorithm=a) for a in ALGORITHMS]),
         ("MDLPDiscretizer().fit", lambda: MDLPDiscretizer().fit(Xw, yw)),
         ("BlockOptDiscretizer().fit", lambda: BlockOptDiscretizer().fit(Xw, yw)),
-        (f"BlockOptDiscretizer(max_candidates={MAX_CANDIDATES}).fit",
-         lambda: BlockOptDiscretizer(max_candidates=MAX_CANDIDATES).fit(Xw, yw)),
+        (f"BlockOptDiscretizer(exact_limit={MAX_CANDIDATES}).fit",
+         lambda: BlockOptDiscretizer(exact_limit=MAX_CANDIDATES).fit(Xw, yw)),
         ("KhiopsDiscretizer().fit", lambda: KhiopsDiscretizer().fit(Xw, yw)),
     ]:  # fmt: skip
         t0 = time.perf_counter()

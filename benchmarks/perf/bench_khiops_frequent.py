@@ -1,14 +1,14 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""KhiopsGrouper when tens of thousands of categories are frequent (``max_categories``).
+"""KhiopsGrouper when tens of thousands of categories are frequent (``exact_limit``).
 
 Data: ``make_grouped_categorical(200 * c, c, 10, 5, random_state=0)`` for ``c`` =
 10,000, 30,000 and 100,000 categories: about 200 rows per category, far above the
 minimum frequency (Cochran's rule, about 50 rows here), so every category starts
 the merging on its own, with 5 hidden groups of categories. Measured in this one
 process, after a warm-up fit on small data: the fit time of ``KhiopsGrouper()``
-(``max_categories=10_000``: past it, merges inside blocks of similar categories first)
-and of ``KhiopsGrouper(max_categories=None)`` (the exact merge of every frequent
+(``exact_limit=10_000``: past it, merges inside blocks of similar categories first)
+and of ``KhiopsGrouper(exact_limit=None)`` (the exact merge of every frequent
 category, O(I^2 J)), the groups and the adjusted Rand index
 (ARI) of the categories' groups against the hidden ones; and Khiops
 (``khiops.sklearn.KhiopsEncoder``) on the same column as strings. Then the merging
@@ -95,9 +95,7 @@ def main():
         truth = hidden.loc[cats].to_numpy()
         runs = [("KhiopsGrouper()", {})]
         if n_categories <= EXACT_UP_TO:
-            runs.append(
-                ("KhiopsGrouper(max_categories=None)", {"max_categories": None})
-            )
+            runs.append(("KhiopsGrouper(exact_limit=None)", {"exact_limit": None}))
         for name, params in runs:
             progress(f"{name} at {n_categories:,} categories")
             t = time_call(

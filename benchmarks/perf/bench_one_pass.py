@@ -15,7 +15,7 @@ any fit must do, timed in the same process as the fits they are compared with:
 Estimators: ``KhiopsGrouper()``, ``CHAIDGrouper()``, ``MaxCutGrouper()`` (chi2),
 ``MaxCutGrouper(weights="squared_gini")``, ``AttributeAggregator`` (two integer
 columns whose combinations are the 1,000 categories, grouped by ``KhiopsGrouper``);
-``BlockOptDiscretizer()``, ``BlockOptDiscretizer(max_candidates=256)``,
+``BlockOptDiscretizer()``, ``BlockOptDiscretizer(exact_limit=256)``,
 ``MDLPDiscretizer()``, ``KhiopsDiscretizer()``. Each (estimator, workload) runs in
 its own subprocess: a warm-up fit on small data of the same kind, then fits and
 baselines alternate (median of each, 9 rounds, or the first fit alone when it
@@ -90,7 +90,7 @@ GROUPERS = {
 }
 DISCRETIZERS = {
     "blockopt": "BlockOptDiscretizer()",
-    "blockopt_256": "BlockOptDiscretizer(max_candidates=256)",
+    "blockopt_256": "BlockOptDiscretizer(exact_limit=256)",
     "mdlp": "MDLPDiscretizer()",
     "khiops_discretizer": "KhiopsDiscretizer()",
 }
@@ -138,7 +138,7 @@ def _estimator(name):
             [["a", "b"]], grouper=KhiopsGrouper(), keep_original=False
         ),
         "blockopt": BlockOptDiscretizer,
-        "blockopt_256": lambda: BlockOptDiscretizer(max_candidates=256),
+        "blockopt_256": lambda: BlockOptDiscretizer(exact_limit=256),
         "mdlp": MDLPDiscretizer,
         "khiops_discretizer": KhiopsDiscretizer,
     }[name]

@@ -7,7 +7,7 @@ Three measurements, in this one process:
 1. Accuracy reproduction of Mello Pereira's thesis (chapter 6, max depth 16,
    nominal attributes only) on the 12 datasets of ``shared/datasets``:
    ``PartitionTreeClassifier(categorical_split=C, split_score="raw", max_depth=16,
-   chi2_alpha=0.10, min_second_value_count=15, unknown_routing="stop")`` with C =
+   alpha_split=0.10, min_second_value_count=15, unknown_routing="stop")`` with C =
    ``"twoing"`` (thesis: Twoing), ``"maxcut_squared_gini"`` (GL-SqGini) and
    ``"maxcut_chi2"`` (GL-Chi2); R repetitions of ``StratifiedKFold(3,
    shuffle=True, random_state=rep)``, accuracy pooled over the 3 folds, mean and
@@ -265,7 +265,7 @@ def thesis_tree(split, with_numeric=False):
         **({"numeric_split": split} if with_numeric else {}),
         split_score="raw",
         max_depth=MAX_DEPTH,
-        chi2_alpha=CHI2_ALPHA,
+        alpha_split=CHI2_ALPHA,
         min_second_value_count=MIN_SECOND_VALUE_COUNT,
         unknown_routing="stop",
     )
@@ -658,7 +658,7 @@ def report_accuracy(report, data, results, n_repetitions):
     report.add()
     report.add(
         f'`PartitionTreeClassifier(categorical_split=C, split_score="raw", '
-        f"max_depth={MAX_DEPTH}, chi2_alpha={CHI2_ALPHA}, min_second_value_count="
+        f"max_depth={MAX_DEPTH}, alpha_split={CHI2_ALPHA}, min_second_value_count="
         f'{MIN_SECOND_VALUE_COUNT}, unknown_routing="stop")`, C = '
         + ", ".join(f'`"{s}"` ({label})' for s, label in CRITERIA.items())
         + ". **ours**: accuracy % pooled over the 3 folds of a repetition (correct "
@@ -1110,7 +1110,7 @@ def report_numeric(report, data, results, n_repetitions):
     report.add()
     report.add(
         f'`PartitionTreeClassifier(categorical_split=C, numeric_split=C, split_score="'
-        f'raw", max_depth={MAX_DEPTH}, chi2_alpha={CHI2_ALPHA}, '
+        f'raw", max_depth={MAX_DEPTH}, alpha_split={CHI2_ALPHA}, '
         f"min_second_value_count={MIN_SECOND_VALUE_COUNT}, "
         'unknown_routing="stop")`, C = '
         + ", ".join(f'`"{s}"` ({label})' for s, label in CRITERIA.items())

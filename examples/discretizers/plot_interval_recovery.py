@@ -47,7 +47,7 @@ print("hidden cut points:", np.round(hidden_cuts, 4))
 #   partition for each number of intervals, the number chosen by MDL. With 10
 #   classes almost every gap between two values is a boundary point, so the exact
 #   search, quadratic in the number of blocks, would be slow here:
-#   ``max_candidates=256`` runs it on 256 weighted quantiles and then moves each
+#   ``exact_limit=256`` runs it on 256 weighted quantiles and then moves each
 #   cut to its best value nearby (an approximate search).
 # * :class:`~partikit.discretizers.MDLPDiscretizer`: Fayyad and Irani's
 #   recursive binary cuts with an MDL stopping test.
@@ -67,7 +67,7 @@ from partikit.discretizers import (
 )
 
 discretizers = {
-    "BlockOpt": BlockOptDiscretizer(max_candidates=256),
+    "BlockOpt": BlockOptDiscretizer(exact_limit=256),
     "MDLP": MDLPDiscretizer(),
     "Khiops": KhiopsDiscretizer(),
     "KBins quantile": KBinsDiscretizer(
@@ -215,4 +215,4 @@ plt.show()
 # unsupervised quantile bins need the number and put the cuts where the rows
 # are. Fitted on 200,000 rows, MDLP and Khiops search every distinct value
 # exactly; Block-Opt's exact search is quadratic in the number of blocks, and
-# ``max_candidates`` keeps it fast here at the cost of being approximate.
+# ``exact_limit`` keeps it fast here at the cost of being approximate.

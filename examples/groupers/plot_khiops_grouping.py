@@ -49,8 +49,8 @@ hidden_groups.value_counts().sort_index()
 # Fitting the grouper
 # -------------------
 #
-# The default settings need no tuning: ``p=0.95`` is the probability that a
-# column independent of the class ends in a single group, and
+# The default settings need no tuning: ``alpha=0.05`` is the probability that a
+# column independent of the class is split into more than one group, and
 # ``min_frequency="auto"`` pools categories too rare for the chi-square test into
 # a special group (none is rare here: every category has about 250 rows).
 #
@@ -131,7 +131,7 @@ X_noise, y_noise, _ = make_grouped_categorical(
 X_noise = X_noise.drop(columns="category")
 noise_groups = KhiopsGrouper().fit(X_noise, y_noise).n_groups_
 share_single = np.mean(noise_groups == 1)
-print(f"Noise columns grouped into one group: {share_single:.0%} (p = 0.95)")
+print(f"Noise columns grouped into one group: {share_single:.0%} (alpha = 0.05)")
 print("Number of columns by number of groups:", np.bincount(noise_groups)[1:])
 
 # %%

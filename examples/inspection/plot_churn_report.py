@@ -89,7 +89,7 @@ overview[["kind", "n_values", "n_parts", "log10_adjusted_pvalue", "cramers_v", "
 # The table of the 120 cities: the report found the three hidden groups. Each
 # group's label lists its first cities and counts the others; its churn rate,
 # weight of evidence and information value follow.
-result.partition_table("city", max_categories=4)[
+result.partition_table("city", max_members=4)[
     ["label", "count", "event_rate", "woe", "iv", "missing", "unknown"]
 ]
 
@@ -159,5 +159,5 @@ tree = PartitionTreeClassifier(max_depth=2, categorical_split="khiops").fit(
     customers[features], customers["churn"]
 )
 fig, ax = plt.subplots(figsize=(12, 5))
-tree.plot_tree(ax=ax, max_categories=3)
+tree.plot_tree(ax=ax, max_members=3)
 plt.show()

@@ -171,7 +171,7 @@ plt.show()
 from partikit.tree import export_text
 
 small = PartitionTreeClassifier(max_depth=3, min_samples_leaf=20).fit(X, y)
-print(export_text(small, max_depth=1, max_categories=5))
+print(export_text(small, max_depth=1, max_members=5))
 
 # %%
 # The root separates the categories in two groups. Are they unions of the hidden

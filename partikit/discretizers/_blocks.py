@@ -149,11 +149,11 @@ def _block_units(table):
     return Units(starts, segment_sums(table, starts))
 
 
-def quantile_units(table, max_candidates):
-    """Pre-bins of at most ``max_candidates`` rows' worth of equal weight, as units.
+def quantile_units(table, exact_limit):
+    """Pre-bins of at most ``exact_limit`` rows' worth of equal weight, as units.
 
     The gaps kept as candidate cuts are those nearest the weighted quantiles
-    ``k / max_candidates`` of the value distribution; the pre-bins are then cut
+    ``k / exact_limit`` of the value distribution; the pre-bins are then cut
     into blocks. Cuts elsewhere are no longer possible, so a search on these units
     is approximate.
 
@@ -167,18 +167,18 @@ def quantile_units(table, max_candidates):
     -------
     Units
     """
-    return _quantile_units(check_table(table), max_candidates)
+    return _quantile_units(check_table(table), exact_limit)
 
 
-def _quantile_units(table, max_candidates, cumulative=None):
+def _quantile_units(table, exact_limit, cumulative=None):
     """:func:`quantile_units` of a checked table; ``cumulative`` is the running
     row total of :func:`table_sums` when the caller has it."""
     n_rows = table.shape[0]
-    if n_rows <= max_candidates:
+    if n_rows <= exact_limit:
         return _block_units(table)
     if cumulative is None:
         cumulative = np.cumsum(table.sum(axis=1))
-    targets = cumulative[-1] * np.arange(1, max_candidates) / max_candidates
+    targets = cumulative[-1] * np.arange(1, exact_limit) / exact_limit
     # the first row whose cumulative weight reaches each target ends a pre-bin
     ends = np.unique(np.searchsorted(cumulative, targets, side="left"))
     starts = np.concatenate([[0], ends[ends < n_rows - 1] + 1]).astype(np.intp)

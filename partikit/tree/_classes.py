@@ -118,7 +118,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         ``tree_.pooled`` marks the nodes where that happened.
 
         A grouper instance (an object with a ``group_table`` method, such as
-        ``KhiopsGrouper(p=0.99)``, ``CHAIDGrouper(alpha_merge=0.01)`` or
+        ``KhiopsGrouper(alpha=0.01)``, ``CHAIDGrouper(alpha_merge=0.01)`` or
         ``MaxCutGrouper(weights="squared_gini")``) splits with its own
         parameters: each node's categories x classes table goes to its
         ``group_table``, one child per group (two at most for a max-cut). The
@@ -145,7 +145,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         thesis. A value of 0 is no split.
 
         A discretizer instance (an object with a ``cut_table`` method, such as
-        ``MDLPDiscretizer()``, ``KhiopsDiscretizer(p=0.99)`` or
+        ``MDLPDiscretizer()``, ``KhiopsDiscretizer(alpha=0.01)`` or
         ``BlockOptDiscretizer(max_bins=4)``) splits with its own parameters
         (``max_bins`` of the tree does not apply): each node's value table goes
         to its ``cut_table``, one child per interval, thresholds halfway between

@@ -317,7 +317,7 @@ def test_mdl_finds_the_hidden_intervals():
     """Check that n_bins='auto' (MDL) finds the hidden intervals of
     make_interval_target, every cut within 1e-3."""
     X, y, cuts = make_interval_target(n_samples=50_000, random_state=0)
-    disc = BlockOptDiscretizer(max_candidates=1000).fit(X, y)
+    disc = BlockOptDiscretizer(exact_limit=1000).fit(X, y)
     found = disc.bin_edges_[0][1:-1]
     assert len(found) == len(cuts)
     assert np.abs(found - cuts).max() < 1e-3
@@ -330,9 +330,9 @@ def test_max_candidates_is_exact_when_candidates_suffice():
     table = rng.randint(0, 5, size=(200, 3)).astype(float) + 0.0
     table[table.sum(axis=1) == 0, 0] = 1
     exact = optimal_multisplit(table, max_bins=5)
-    same = optimal_multisplit(table, max_bins=5, max_candidates=500)
+    same = optimal_multisplit(table, max_bins=5, exact_limit=500)
     assert_allclose(same.values, exact.values)
-    coarse = optimal_multisplit(table, max_bins=5, max_candidates=20)
+    coarse = optimal_multisplit(table, max_bins=5, exact_limit=20)
     assert coarse.n_units <= 20
     assert np.all(coarse.values >= exact.values - 1e-9)
     assert len(quantile_units(table, 20).starts) <= 20
@@ -369,7 +369,7 @@ def test_gini_criterion_and_balanced_selection_on_estimator():
 
 
 def test_many_blocks_warn():
-    """Check the warning that suggests max_candidates above 50,000 blocks."""
+    """Check the warning that suggests exact_limit above 50,000 blocks."""
     from partikit.discretizers import _block_opt
 
     x = np.arange(400, dtype=float).reshape(-1, 1)
@@ -377,21 +377,21 @@ def test_many_blocks_warn():
     old = _block_opt.MANY_UNITS
     _block_opt.MANY_UNITS = 100
     try:
-        with pytest.warns(UserWarning, match="max_candidates"):
+        with pytest.warns(UserWarning, match="exact_limit"):
             BlockOptDiscretizer(max_bins=3).fit(x, y)
     finally:
         _block_opt.MANY_UNITS = old
 
 
 def test_auto_search_is_exact_up_to_the_limit(monkeypatch):
-    """Check max_candidates="auto": the exact search (same cuts, values and
-    evaluations as max_candidates=None) up to AUTO_EXACT_UNITS blocks, the
+    """Check exact_limit="auto": the exact search (same cuts, values and
+    evaluations as exact_limit=None) up to AUTO_EXACT_UNITS blocks, the
     pre-binned search on AUTO_CANDIDATES candidates above, recorded in
     statistics_."""
     from partikit.discretizers import _block_opt
 
     X, y, cuts = make_interval_target(n_samples=2500, random_state=0)
-    exact = BlockOptDiscretizer(max_candidates=None).fit(X, y)
+    exact = BlockOptDiscretizer(exact_limit=None).fit(X, y)
     auto = BlockOptDiscretizer().fit(X, y)
     n_blocks = exact.statistics_[0]["n_units"]
     assert n_blocks <= _block_opt.AUTO_EXACT_UNITS
@@ -405,7 +405,7 @@ def test_auto_search_is_exact_up_to_the_limit(monkeypatch):
     approximate = BlockOptDiscretizer().fit(X, y)
     assert not approximate.statistics_[0]["exact"]
     assert approximate.statistics_[0]["n_units"] <= 64
-    same = BlockOptDiscretizer(max_candidates=64).fit(X, y)
+    same = BlockOptDiscretizer(exact_limit=64).fit(X, y)
     assert_array_equal(approximate.bin_edges_[0], same.bin_edges_[0])
     found = approximate.bin_edges_[0][1:-1]
     assert len(found) == len(cuts)

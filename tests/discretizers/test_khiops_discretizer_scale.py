@@ -3,7 +3,7 @@
 """The Khiops adjacent-merge kernel at scale: the same merges as a plain greedy
 loop on many random tables (ties, fractional weights, rows and classes left
 out), whatever the share of work done per compiled call; past
-``max_candidates`` distinct values, granules that cut as well as the exact
+``exact_limit`` distinct values, granules that cut as well as the exact
 merges, and nothing changed below it."""
 
 import math
@@ -98,10 +98,10 @@ def test_estimator_fast_path_equals_indexed_path():
         table = _random_table(rng)
         if len(table) < 2 or (table.sum(axis=0) == 0).any():
             continue
-        direct = khiops_discretization(table, min_frequency=3, keep_trace=True)
+        direct = khiops_discretization(table, min_bin_size=3, keep_trace=True)
         # an empty class forces the indexed path; it changes nothing else
         padded = np.hstack([table, np.zeros((len(table), 1))])
-        indexed = khiops_discretization(padded, min_frequency=3, keep_trace=True)
+        indexed = khiops_discretization(padded, min_bin_size=3, keep_trace=True)
         assert_array_equal(direct.cuts, indexed.cuts)
         assert_array_equal(
             direct.statistics["trace"].delta_chi2,
@@ -157,25 +157,23 @@ def _same_result(a, b):
 
 
 def test_nothing_changes_up_to_max_candidates():
-    """Check that a table of at most ``max_candidates`` values, and any table
-    under ``"auto"``'s exact size, cuts exactly as ``max_candidates=None``."""
+    """Check that a table of at most ``exact_limit`` values, and any table
+    under ``"auto"``'s exact size, cuts exactly as ``exact_limit=None``."""
     rng = np.random.default_rng(5)
     for _ in range(300):
         table = _random_table(rng)
         if len(table) < 2 or (table.sum(axis=0) == 0).any():
             continue
-        min_frequency = int(rng.choice([0, 3, 10]))
-        exact = khiops_discretization(
-            table, min_frequency=min_frequency, keep_trace=True
-        )
+        min_bin_size = int(rng.choice([0, 3, 10]))
+        exact = khiops_discretization(table, min_bin_size=min_bin_size, keep_trace=True)
         assert exact.statistics["exact"]
         assert exact.statistics["n_units"] <= len(table)
-        for max_candidates in (len(table), len(table) + 1, "auto"):
+        for exact_limit in (len(table), len(table) + 1, "auto"):
             got = khiops_discretization(
                 table,
-                min_frequency=min_frequency,
+                min_bin_size=min_bin_size,
                 keep_trace=True,
-                max_candidates=max_candidates,
+                exact_limit=exact_limit,
             )
             _same_result(got, exact)
 
@@ -183,7 +181,7 @@ def test_nothing_changes_up_to_max_candidates():
 def test_auto_is_exact_up_to_its_size(monkeypatch):
     """Check that ``"auto"`` granulates only past ``AUTO_EXACT_VALUES`` values."""
     X, y, _ = make_interval_target(n_samples=3000, random_state=0)
-    exact = KhiopsDiscretizer(max_candidates=None).fit(X, y)
+    exact = KhiopsDiscretizer(exact_limit=None).fit(X, y)
     monkeypatch.setattr(khiops_discretizer, "AUTO_EXACT_VALUES", 3000)
     auto = KhiopsDiscretizer().fit(X, y)
     assert auto.statistics_[0]["exact"]
@@ -197,13 +195,13 @@ def test_auto_is_exact_up_to_its_size(monkeypatch):
     monkeypatch.setattr(khiops_discretizer, "AUTO_CANDIDATES", 2)
     auto = KhiopsDiscretizer().fit(X, y)
     statistics = auto.statistics_[0]
-    n_granules = math.ceil(2 * 3000 / statistics["min_frequency"])
+    n_granules = math.ceil(2 * 3000 / statistics["min_bin_size"])
     assert n_granules // 2 < statistics["n_units"] <= n_granules
 
 
 def test_granules_are_cut_on_boundary_points():
     """Check that granules never separate two values of the same single class,
-    that there are at most ``max_candidates`` of them and that they weigh about
+    that there are at most ``exact_limit`` of them and that they weigh about
     the same."""
     rng = np.random.default_rng(6)
     labels = np.repeat(rng.integers(0, 3, 4000), rng.integers(1, 6, 4000))
@@ -233,14 +231,14 @@ def test_granulated_fit_cuts_as_well_as_the_exact_one(seed, signal):
     X, y, cuts = make_interval_target(
         n_samples=400_000, random_state=seed, signal=signal
     )
-    exact = KhiopsDiscretizer(max_candidates=None).fit(X, y)
+    exact = KhiopsDiscretizer(exact_limit=None).fit(X, y)
     assert exact.statistics_[0]["exact"]
-    for max_candidates in ("auto", 20_000):
-        granulated = KhiopsDiscretizer(max_candidates=max_candidates).fit(X, y)
+    for exact_limit in ("auto", 20_000):
+        granulated = KhiopsDiscretizer(exact_limit=exact_limit).fit(X, y)
         statistics = granulated.statistics_[0]
         assert not statistics["exact"]
         assert statistics["n_units"] <= (
-            100_000 if max_candidates == "auto" else max_candidates
+            100_000 if exact_limit == "auto" else exact_limit
         )
         found = granulated.bin_edges_[0][1:-1]
         assert len(found) == len(exact.bin_edges_[0]) - 2 == len(cuts)
@@ -256,7 +254,7 @@ def test_granulated_independent_columns_stay_one_interval():
     rng = np.random.RandomState(0)
     X = rng.uniform(size=(4000, 100))
     y = rng.randint(0, 3, size=4000)
-    disc = KhiopsDiscretizer(max_candidates=400).fit(X, y)
+    disc = KhiopsDiscretizer(exact_limit=400).fit(X, y)
     assert not any(s["exact"] for s in disc.statistics_)
     assert np.mean(disc.n_bins_ == 1) >= 0.88
 
@@ -295,9 +293,9 @@ def test_granules_through_row_and_class_indices():
         m = int(rng.integers(300, 3000))
         labels = np.repeat(rng.integers(0, 3, m), rng.integers(1, 4, m))[:m]
         table = np.eye(3)[labels] * rng.choice([1.0, 2.0], (m, 1))
-        max_candidates = int(rng.choice([20, 100, 250]))
+        exact_limit = int(rng.choice([20, 100, 250]))
         plain = khiops_discretization(
-            table, min_frequency=10, keep_trace=True, max_candidates=max_candidates
+            table, min_bin_size=10, keep_trace=True, exact_limit=exact_limit
         )
         assert not plain.statistics["exact"]
         # rows of a fourth, rare class inserted among the values
@@ -307,7 +305,7 @@ def test_granules_through_row_and_class_indices():
         full[kept, :3] = table
         full[inserted, 3] = 0.5
         indexed = khiops_discretization(
-            full, min_frequency=10, keep_trace=True, max_candidates=max_candidates
+            full, min_bin_size=10, keep_trace=True, exact_limit=exact_limit
         )
         assert_array_equal(indexed.cuts, kept[plain.cuts])
         trace, expected = indexed.statistics["trace"], plain.statistics["trace"]

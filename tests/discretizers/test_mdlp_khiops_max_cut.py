@@ -179,15 +179,15 @@ def test_khiops_worked_example_a_noise_is_absorbed():
     0.0348), one interval with it (MaxDeltaChi2 = 8.0099)."""
     y = (np.array(list("aaabaabbbbab")) == "b").astype(int)
     table = np.eye(2)[y]
-    plain = khiops_discretization(table, min_frequency=0, robust=False)
+    plain = khiops_discretization(table, min_bin_size=0, robust=False)
     assert_array_equal(plain.cuts, [3, 4, 6, 10, 11])
     assert 10 ** plain.statistics["log10_pvalue"] == pytest.approx(0.0348, abs=1e-4)
     assert plain.statistics["chi2"] == pytest.approx(12.0)
     threshold = chi2_distribution.ppf(0.95 ** (1 / 11), 1)
     assert threshold == pytest.approx(8.0099, abs=1e-4)
-    for min_frequency in (0, 4):
+    for min_bin_size in (0, 4):
         robust = khiops_discretization(
-            table, min_frequency=min_frequency, max_delta_chi2=threshold
+            table, min_bin_size=min_bin_size, max_delta_chi2=threshold
         )
         assert len(robust.cuts) == 0
 
@@ -198,7 +198,7 @@ def test_khiops_worked_example_b_signal_survives():
     y = (np.arange(30) >= 15).astype(int)
     y[[6, 23, 24]] = [1, 0, 0]
     result = khiops_discretization(
-        np.eye(2)[y], min_frequency=6, max_delta_chi2=9.7769, keep_trace=True
+        np.eye(2)[y], min_bin_size=6, max_delta_chi2=9.7769, keep_trace=True
     )
     assert result.statistics["n_initial_intervals"] == 4
     trace = result.statistics["trace"]
@@ -208,7 +208,7 @@ def test_khiops_worked_example_b_signal_survives():
     assert_array_equal(result.cuts, [15])
     assert result.statistics["chi2"] == pytest.approx(19.2857, abs=1e-4)
     x = np.arange(30, dtype=float).reshape(-1, 1)
-    disc = KhiopsDiscretizer(min_frequency=6).fit(x, y)
+    disc = KhiopsDiscretizer(min_bin_size=6).fit(x, y)
     assert_array_equal(disc.bin_edges_[0], [0, 14.5, 29])
 
 

@@ -475,7 +475,7 @@ def test_search_scores_equal_the_dataframe_route_and_the_hand_computation():
     weights = rng.randint(1, 4, size=n).astype(float)
     weights[((X.a == "p") & (X.c == "r")).to_numpy()] = 0.0  # combination p|r
     X.iloc[:3, 0], weights[:3] = "s", 0.0  # value s of a, zero weight only
-    aggregator = AttributeAggregator(search="pairs", alpha=1.0)
+    aggregator = AttributeAggregator(search="pairs", max_pvalue_ratio=1.0)
     results = aggregator.fit(X, y, sample_weight=weights).search_results_
     for a, b, n_values in [("a", "b", 9), ("a", "c", 8)]:
         row = results.loc[results["members"] == (a, b)].iloc[0]
@@ -509,11 +509,13 @@ def test_search_scores_candidates_with_the_groupers_group_table(monkeypatch):
 
     monkeypatch.setattr(KhiopsGrouper, "group_table", spy)
     default = AttributeAggregator(
-        search="pairs", alpha=1.0, grouper=KhiopsGrouper()
+        search="pairs", max_pvalue_ratio=1.0, grouper=KhiopsGrouper()
     ).fit(X, y)
     tables.clear()
-    scorer = KhiopsGrouper(p=0.05)
-    other = AttributeAggregator(search="pairs", alpha=1.0, grouper=scorer).fit(X, y)
+    scorer = KhiopsGrouper(alpha=0.95)
+    other = AttributeAggregator(
+        search="pairs", max_pvalue_ratio=1.0, grouper=scorer
+    ).fit(X, y)
     assert not hasattr(scorer, "n_features_in_")
     results = other.search_results_
     # the single columns first, then the candidates in the order of their rows
@@ -656,12 +658,12 @@ def test_search_that_finds_nothing_outputs_the_columns():
 
 def test_alpha_keeps_only_aggregates_clearly_more_significant():
     """Check that a pair of independent columns that is barely more significant
-    than its parts passes with alpha=1 (any positive gain) but not with the
-    default alpha=0.05 (a gain of more than 1.3 decades)."""
+    than its parts passes with max_pvalue_ratio=1 (any positive gain) but not
+    with the default max_pvalue_ratio=0.05 (a gain of more than 1.3 decades)."""
     rng = np.random.RandomState(33)
     X = pd.DataFrame({c: rng.choice(["u", "v", "w"], size=500) for c in "ab"})
     y = rng.randint(2, size=500)
-    lenient = AttributeAggregator(search="pairs", alpha=1.0).fit(X, y)
+    lenient = AttributeAggregator(search="pairs", max_pvalue_ratio=1.0).fit(X, y)
     assert 0 < lenient.search_results_.gain.iloc[0] < -np.log10(0.05)
     assert lenient.aggregates_ == [("a", "b")]
     assert AttributeAggregator(search="pairs").fit(X, y).aggregates_ == []

@@ -716,7 +716,7 @@ def test_same_partition_as_chaid_package_on_real_data(datasets_dir, dataset, tar
 
 
 # ----------------------------------------------------------------------------------
-# many categories: pooling past max_categories, work in chunks, the one-pass check
+# many categories: pooling past exact_limit, work in chunks, the one-pass check
 # ----------------------------------------------------------------------------------
 
 
@@ -727,30 +727,30 @@ def _counts_table(rng, n_rows, n_classes, high=6):
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("max_categories", [2, 3, 8, 20])
-def test_pool_rare_against_naive_twin(seed, max_categories):
+@pytest.mark.parametrize("exact_limit", [2, 3, 8, 20])
+def test_pool_rare_against_naive_twin(seed, exact_limit):
     """Check the pooling rule (ties in count and in class included) against its
     naive twin."""
     rng = np.random.default_rng(seed)
     table = _counts_table(rng, 30, 3, high=4)
     if seed % 2:
         table *= rng.random(table.shape).round(1) + 0.5
-    pooled, row_of, n_pooled, n_pools = _pool_rare(table, max_categories)
+    pooled, row_of, n_pooled, n_pools = _pool_rare(table, exact_limit)
     expected, expected_row_of, expected_pooled, expected_pools = naive_chaid_pool(
-        table, max_categories
+        table, exact_limit
     )
     assert_array_equal(pooled, expected)
     assert_array_equal(row_of, expected_row_of)
     assert (n_pooled, n_pools) == (expected_pooled, expected_pools)
-    assert len(pooled) <= max(max_categories, 3)
+    assert len(pooled) <= max(exact_limit, 3)
 
 
 def test_no_pooling_up_to_max_categories():
-    """Check that a table of max_categories rows is merged exactly as without the
+    """Check that a table of exact_limit rows is merged exactly as without the
     limit, and records no pooling."""
     table = _counts_table(np.random.default_rng(0), 40, 3, high=30)
-    exact = chaid_grouping(table, max_categories=None)
-    limited = chaid_grouping(table, max_categories=40)
+    exact = chaid_grouping(table, exact_limit=None)
+    limited = chaid_grouping(table, exact_limit=40)
     assert_array_equal(limited.group_ids, exact.group_ids)
     assert limited.statistics == {**exact.statistics}
     assert limited.statistics["n_pooled"] == 0
@@ -759,14 +759,14 @@ def test_no_pooling_up_to_max_categories():
 
 @pytest.mark.parametrize("seed", range(4))
 def test_pooled_grouping_is_the_grouping_of_the_pooled_table(seed):
-    """Check that past max_categories the merging is CHAID on the pooled table:
+    """Check that past exact_limit the merging is CHAID on the pooled table:
     same groups, same adjusted p-value (the multiplier counts the pooled rows)."""
     rng = np.random.default_rng(seed)
     table = _counts_table(rng, 60, 3, high=8)
     table[:5] *= 10  # a few frequent categories keep their own row
-    result = chaid_grouping(table, max_categories=12)
+    result = chaid_grouping(table, exact_limit=12)
     pooled, row_of, n_pooled, n_pools = naive_chaid_pool(table, 12)
-    on_pooled = chaid_grouping(pooled, max_categories=None)
+    on_pooled = chaid_grouping(pooled, exact_limit=None)
     assert_array_equal(result.group_ids, on_pooled.group_ids[row_of])
     assert result.statistics["n_pooled"] == n_pooled > 0
     assert result.statistics["n_pools"] == n_pools
@@ -779,8 +779,8 @@ def test_pooled_grouping_is_the_grouping_of_the_pooled_table(seed):
 
 def test_ordinal_columns_are_never_pooled():
     table = _counts_table(np.random.default_rng(1), 30, 2, high=20)
-    result = chaid_grouping(table, ordinal=True, max_categories=4)
-    exact = chaid_grouping(table, ordinal=True, max_categories=None)
+    result = chaid_grouping(table, ordinal=True, exact_limit=4)
+    exact = chaid_grouping(table, ordinal=True, exact_limit=None)
     assert_array_equal(result.group_ids, exact.group_ids)
     assert result.statistics["n_pooled"] == 0
 
@@ -791,11 +791,11 @@ def test_estimator_records_pooling():
     rng = np.random.default_rng(0)
     x = rng.integers(0, 300, size=3000)
     y = (x % 3 == 0) ^ (rng.random(3000) < 0.2)
-    grouper = CHAIDGrouper(max_categories=50).fit(x.reshape(-1, 1), y)
+    grouper = CHAIDGrouper(exact_limit=50).fit(x.reshape(-1, 1), y)
     stats = grouper.statistics_[0]
     assert stats["n_categories"] == 300
     assert 0 < stats["n_pooled"] <= 300 and 1 <= stats["n_pools"] <= 2
-    exact = CHAIDGrouper(max_categories=None).fit(x.reshape(-1, 1), y)
+    exact = CHAIDGrouper(exact_limit=None).fit(x.reshape(-1, 1), y)
     assert exact.statistics_[0]["n_pooled"] == 0
     small = CHAIDGrouper().fit(x.reshape(-1, 1), y)  # 300 <= 1024: exact
     assert_array_equal(small.group_ids_[0], exact.group_ids_[0])

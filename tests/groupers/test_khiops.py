@@ -293,7 +293,7 @@ def _one_group_fraction(n_categories, n_classes, n_samples, n_fits, seed):
     for _ in range(n_fits):
         sizes = rng.multinomial(n_samples, p_category)
         table = rng.multinomial(sizes, q).astype(float)
-        single += khiops_grouping(table, p=0.95).n_groups == 1
+        single += khiops_grouping(table, alpha=0.05).n_groups == 1
     return single / n_fits
 
 
@@ -416,7 +416,7 @@ def test_pooled_categories_need_no_order():
 
 
 # ----------------------------------------------------------------------------
-# max_categories: merges within blocks of similar categories first
+# exact_limit: merges within blocks of similar categories first
 # ----------------------------------------------------------------------------
 
 
@@ -433,35 +433,33 @@ def _profiled_table(n_categories, rng, n_classes=3, n_profiles=4, n_rare=30):
 
 @pytest.mark.parametrize("extra", [0, 1, 100])
 def test_khiops_max_categories_changes_nothing_up_to_it(extra):
-    """Check that a table starting with at most max_categories groups is grouped
+    """Check that a table starting with at most exact_limit groups is grouped
     exactly as without the cap."""
     rng = np.random.default_rng(1)
     table, _ = _profiled_table(50, rng)
-    exact = khiops_grouping(
-        table, min_frequency=30, max_categories=None, keep_trace=True
-    )
+    exact = khiops_grouping(table, min_frequency=30, exact_limit=None, keep_trace=True)
     n_initial = exact.statistics["n_initial_groups"]
     assert n_initial == 51  # 50 frequent categories and the special group
     capped = khiops_grouping(
-        table, min_frequency=30, max_categories=n_initial + extra, keep_trace=True
+        table, min_frequency=30, exact_limit=n_initial + extra, keep_trace=True
     )
     assert_array_equal(capped.group_ids, exact.group_ids)
     assert capped.statistics["n_local_merges"] == 0
     assert_array_equal(
         capped.statistics["trace"].delta_chi2, exact.statistics["trace"].delta_chi2
     )
-    one_less = khiops_grouping(table, min_frequency=30, max_categories=n_initial - 1)
+    one_less = khiops_grouping(table, min_frequency=30, exact_limit=n_initial - 1)
     assert one_less.statistics["n_local_merges"] == 1
     assert one_less.statistics["n_initial_groups"] == n_initial
 
 
 @pytest.mark.parametrize("trial", range(8))
-def test_khiops_merges_past_max_categories_match_the_restricted_greedy_loop(
+def test_khiops_merges_past_exact_limit_match_the_restricted_greedy_loop(
     trial, monkeypatch
 ):
-    """Check the merge sequence past max_categories against brute force: by
+    """Check the merge sequence past exact_limit against brute force: by
     levels, the greedy merges allowed inside the blocks of the groups of the
-    level only, until half are left or max_categories groups remain; then the
+    level only, until half are left or exact_limit groups remain; then the
     greedy merges of those groups and the rare one, with the same DeltaChi2."""
     monkeypatch.setattr(khiops_module, "LOCAL_BLOCK", 4)
     rng = np.random.default_rng(trial)
@@ -471,7 +469,7 @@ def test_khiops_merges_past_max_categories_match_the_restricted_greedy_loop(
     )
     initial = initial.astype(float)
     n_local = n_apart - 4
-    kept, absorbed, delta, made = khiops_module._merges_past_max_categories(
+    kept, absorbed, delta, made = khiops_module._merges_past_exact_limit(
         initial, n_apart, n_local
     )
     assert made == n_local
@@ -545,20 +543,20 @@ def test_profile_blocks_split_the_rows_and_keep_profiles_together():
 
 
 def test_khiops_max_categories_recovers_hidden_groups():
-    """Check that past max_categories the grouping still finds the hidden groups
+    """Check that past exact_limit the grouping still finds the hidden groups
     of the categories."""
     rng = np.random.default_rng(5)
     table, hidden = _profiled_table(6000, rng, n_classes=6, n_profiles=5, n_rare=0)
-    capped = khiops_grouping(table, max_categories=1000)
+    capped = khiops_grouping(table, exact_limit=1000)
     assert capped.statistics["n_local_merges"] == 6000 - 1000
     assert adjusted_rand_score(hidden, capped.group_ids) >= 0.99
-    exact = khiops_grouping(table, max_categories=None)
+    exact = khiops_grouping(table, exact_limit=None)
     assert_array_equal(capped.group_ids, exact.group_ids)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
 def test_khiops_max_categories_recovers_hidden_groups_of_many_classes(seed):
-    """Check that past max_categories the blocks keep the hidden groups apart
+    """Check that past exact_limit the blocks keep the hidden groups apart
     with many classes, where each profile coordinate carries little of the
     spread (blocks split on the coordinate of largest variance gave ARI 0.86 to
     0.94 here; split on the principal axis, 1.0)."""
@@ -570,20 +568,20 @@ def test_khiops_max_categories_recovers_hidden_groups_of_many_classes(seed):
     for g in range(5):
         members = hidden == g
         table[members] = rng.multinomial(3000, profiles[g], members.sum())
-    capped = khiops_grouping(table, max_categories=400)
+    capped = khiops_grouping(table, exact_limit=400)
     assert capped.statistics["n_local_merges"] == n_categories - 400
     assert adjusted_rand_score(hidden, capped.group_ids) >= 0.99
 
 
 def test_khiops_max_categories_keeps_noise_in_one_group():
     """Check that a column independent of the class, with far more frequent
-    categories than max_categories, still ends in one group."""
+    categories than exact_limit, still ends in one group."""
     rng = np.random.default_rng(3)
     single = 0
     for _ in range(20):
         sizes = rng.integers(100, 400, 3000)
         table = rng.multinomial(sizes, [0.4, 0.3, 0.3]).astype(float)
-        result = khiops_grouping(table, max_categories=200)
+        result = khiops_grouping(table, exact_limit=200)
         assert result.statistics["n_local_merges"] == 2800
         single += result.n_groups == 1
     assert single >= 18
@@ -597,18 +595,18 @@ def test_khiops_grouper_max_categories():
     category = rng.integers(0, n_categories, 60_000)
     y = (rng.random(60_000) < 0.2 + 0.3 * (category % 3)).astype(int)
     X = category.reshape(-1, 1)
-    exact = KhiopsGrouper(max_categories=None).fit(X, y)
+    exact = KhiopsGrouper(exact_limit=None).fit(X, y)
     assert exact.statistics_[0]["n_local_merges"] == 0
-    capped = KhiopsGrouper(max_categories=50).fit(X, y)
+    capped = KhiopsGrouper(exact_limit=50).fit(X, y)
     assert capped.statistics_[0]["n_local_merges"] == n_categories - 50
     assert capped.statistics_[0]["n_initial_groups"] == n_categories
     assert adjusted_rand_score(category % 3, capped.transform(X)[:, 0]) > 0.99
-    with pytest.raises(ValueError, match="max_categories"):
-        KhiopsGrouper(max_categories=1).fit(X, y)
+    with pytest.raises(ValueError, match="exact_limit"):
+        KhiopsGrouper(exact_limit=1).fit(X, y)
 
 
 def test_khiops_max_categories_with_a_class_of_the_rare_categories_only():
-    """Check that past max_categories a class seen only in rare categories (absent
+    """Check that past exact_limit a class seen only in rare categories (absent
     from every category kept apart) splits the blocks as any other class."""
     rng = np.random.default_rng(6)
     table, hidden = _profiled_table(400, rng, n_classes=3, n_profiles=3, n_rare=0)
@@ -617,19 +615,19 @@ def test_khiops_max_categories_with_a_class_of_the_rare_categories_only():
     table = np.vstack([np.hstack([table, np.zeros((400, 1))]), rare])
     with warnings.catch_warnings():
         warnings.simplefilter("error", RuntimeWarning)
-        capped = khiops_grouping(table, min_frequency=30, max_categories=50)
+        capped = khiops_grouping(table, min_frequency=30, exact_limit=50)
     assert capped.statistics["n_rare"] == 4000
     assert capped.statistics["n_local_merges"] == 400 - 49
     assert adjusted_rand_score(hidden, capped.group_ids[:400]) >= 0.99
 
 
 def test_khiops_max_categories_auto_scales_with_the_classes():
-    """Check that max_categories="auto" bounds the exact merging's work: fewer
+    """Check that exact_limit="auto" bounds the exact merging's work: fewer
     groups merged exactly with more classes."""
-    assert khiops_module.resolve_max_categories("auto", 10) == 10_000
-    assert khiops_module.resolve_max_categories("auto", 2) == 22_360
-    assert khiops_module.resolve_max_categories(None, 10) is None
-    assert khiops_module.resolve_max_categories(50, 10) == 50
+    assert khiops_module.resolve_exact_limit("auto", 10) == 10_000
+    assert khiops_module.resolve_exact_limit("auto", 2) == 22_360
+    assert khiops_module.resolve_exact_limit(None, 10) is None
+    assert khiops_module.resolve_exact_limit(50, 10) == 50
     rng = np.random.default_rng(7)
     n_categories, n_classes = 3300, 100
     table = rng.multinomial(600, np.full(n_classes, 1 / n_classes), n_categories)
@@ -638,9 +636,9 @@ def test_khiops_max_categories_auto_scales_with_the_classes():
     n_used = int(chi2_classes(table.sum(axis=0)).sum())
     assert n_used >= 98
     cap = math.isqrt(10**9 // n_used)
-    assert result.statistics["max_categories"] == cap < 3300
+    assert result.statistics["exact_limit"] == cap < 3300
     assert result.statistics["n_rare"] == 0
     assert result.statistics["n_local_merges"] == n_categories - cap
     small = khiops_grouping(WORKED_TABLE, min_frequency=12)
-    assert small.statistics["max_categories"] == 22_360
+    assert small.statistics["exact_limit"] == 22_360
     assert small.statistics["n_local_merges"] == 0

@@ -243,7 +243,7 @@ def test_thesis_setting_maxcut_chi2_raw():
         numeric_split="maxcut_chi2",
         split_score="raw",
         max_depth=16,
-        chi2_alpha=0.10,
+        alpha_split=0.10,
         min_second_value_count=15,
         unknown_routing="stop",
     ).fit(X, y)

@@ -130,7 +130,7 @@ def assert_edges_read_export_text(tree, ax, max_categories):
 def test_edge_labels_are_export_texts_parts():
     """Check that each edge reads the part export_text gives that child."""
     tree = _tiny()
-    assert_edges_read_export_text(tree, tree.plot_tree(max_categories=10), 10)
+    assert_edges_read_export_text(tree, tree.plot_tree(max_members=10), 10)
 
 
 def test_multiway_tree_of_depth_six_is_drawn_without_overlap():

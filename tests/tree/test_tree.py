@@ -334,8 +334,8 @@ def _root_children(tree):
 @pytest.mark.parametrize(
     "grouper, core, params",
     [
-        (KhiopsGrouper(p=0.5), khiops_grouping, {"p": 0.5}),
-        (KhiopsGrouper(p=0.999999), khiops_grouping, {"p": 0.999999}),
+        (KhiopsGrouper(alpha=0.5), khiops_grouping, {"alpha": 0.5}),
+        (KhiopsGrouper(alpha=1e-6), khiops_grouping, {"alpha": 1e-6}),
         (CHAIDGrouper(alpha_merge=0.001), chaid_grouping, {"alpha_merge": 0.001}),
         (CHAIDGrouper(alpha_merge=0.5), chaid_grouping, {"alpha_merge": 0.5}),
     ],
@@ -495,8 +495,8 @@ def test_instances_are_not_changed_and_clone_get_params_pickle_work():
     that get_params exposes their parameters, that clone copies them, and that
     a fitted tree with instances pickles."""
     X, y = _mixed_frame()
-    grouper = KhiopsGrouper(p=0.99)
-    discretizer = KhiopsDiscretizer(p=0.99)
+    grouper = KhiopsGrouper(alpha=0.01)
+    discretizer = KhiopsDiscretizer(alpha=0.01)
     before = pickle.dumps((grouper, discretizer))
     tree = PartitionTreeClassifier(
         categorical_split=grouper, numeric_split=discretizer, max_depth=4
@@ -507,14 +507,14 @@ def test_instances_are_not_changed_and_clone_get_params_pickle_work():
     assert tree.categorical_split is grouper and tree.numeric_split is discretizer
 
     params = tree.get_params(deep=True)
-    assert params["categorical_split__p"] == 0.99
-    assert params["numeric_split__p"] == 0.99
+    assert params["categorical_split__alpha"] == 0.01
+    assert params["numeric_split__alpha"] == 0.01
     copy = clone(tree)
     assert copy.categorical_split is not grouper
     assert copy.categorical_split.get_params() == grouper.get_params()
     assert_array_equal(copy.fit(X, y).predict(X), tree.predict(X))
-    copy.set_params(categorical_split__p=0.5)
-    assert grouper.p == 0.99
+    copy.set_params(categorical_split__alpha=0.5)
+    assert grouper.alpha == 0.01
 
     again = pickle.loads(pickle.dumps(tree))
     assert_array_equal(again.predict(X), tree.predict(X))
@@ -523,7 +523,7 @@ def test_instances_are_not_changed_and_clone_get_params_pickle_work():
 
 # ------------------------------------------------------------------ thesis rules
 def test_chi2_prefilter_skips_an_uninformative_column_at_the_node():
-    """Check that with chi2_alpha a column is used only at nodes where its chi2
+    """Check that with alpha_split a column is used only at nodes where its chi2
     test against the class has a p-value of at most alpha, while without it a
     many-valued noise column wins the root."""
     rng = np.random.default_rng(1)
@@ -535,7 +535,7 @@ def test_chi2_prefilter_skips_an_uninformative_column_at_the_node():
     X = pd.DataFrame({"signal": signal, "noise": noise})
     free = PartitionTreeClassifier(max_depth=1, collapse_same_prediction=False)
     assert free.fit(X, y).tree_.feature[0] == 1
-    filtered = PartitionTreeClassifier(chi2_alpha=0.10).fit(X, y)
+    filtered = PartitionTreeClassifier(alpha_split=0.10).fit(X, y)
     tree = filtered.tree_
     assert tree.feature[0] == 0
     reached = filtered.decision_path(X).toarray().astype(bool)

@@ -130,7 +130,7 @@ def _mixed_frame(seed, n_samples=400):
         {},
         {"categorical_split": "maxcut_squared_gini"},
         {"split_score": "entropy", "min_samples_leaf": 5},
-        {"split_score": "raw", "chi2_alpha": 0.1, "min_second_value_count": 15},
+        {"split_score": "raw", "alpha_split": 0.1, "min_second_value_count": 15},
         {"split_score": "log_pvalue", "max_depth": 4},
     ],
 )

@@ -13,7 +13,7 @@ from partikit.tree import PartitionTreeClassifier
 THESIS = {
     "split_score": "raw",
     "max_depth": 16,
-    "chi2_alpha": 0.10,
+    "alpha_split": 0.10,
     "min_second_value_count": 15,
     "unknown_routing": "stop",
 }
