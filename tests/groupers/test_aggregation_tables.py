@@ -107,10 +107,10 @@ CONFIGURATIONS = [
         "grouper": CHAIDGrouper(encode="onehot"),
         "keep_original": False,
     },
-    {"search": "pairs", "alpha": 1.0},
-    {"search": "pairs", "alpha": 1.0, "grouper": KhiopsGrouper()},
-    {"search": "greedy", "alpha": 1.0},
-    {"search": "greedy", "alpha": 1.0, "grouper": CHAIDGrouper()},
+    {"search": "pairs", "max_pvalue_ratio": 1.0},
+    {"search": "pairs", "max_pvalue_ratio": 1.0, "grouper": KhiopsGrouper()},
+    {"search": "greedy", "max_pvalue_ratio": 1.0},
+    {"search": "greedy", "max_pvalue_ratio": 1.0, "grouper": CHAIDGrouper()},
 ]
 
 
@@ -140,7 +140,7 @@ def test_fit_tables_equals_fit(params, weights, global_random_seed):
     "params",
     [
         {"aggregates": [["s", "i"], ["i", "f"]], "grouper": KhiopsGrouper()},
-        {"search": "greedy", "grouper": KhiopsGrouper(), "alpha": 1.0},
+        {"search": "greedy", "grouper": KhiopsGrouper(), "max_pvalue_ratio": 1.0},
     ],
 )
 def test_fit_tables_equals_fit_with_fractional_weights(params, global_random_seed):
@@ -275,7 +275,7 @@ PARTIAL = [
     {"aggregates": [["s", "i"], ["f", "b"]]},
     {"aggregates": [["s", "i", "f"]], "max_categories": 8},
     {"aggregates": [["s", "i"]], "grouper": KhiopsGrouper()},
-    {"search": "greedy", "grouper": CHAIDGrouper(), "alpha": 1.0},
+    {"search": "greedy", "grouper": CHAIDGrouper(), "max_pvalue_ratio": 1.0},
 ]
 
 
