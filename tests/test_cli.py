@@ -123,7 +123,7 @@ def test_version_and_plain_help_describing_every_option(capsys):
             assert action.help, f"{name}: option {action.dest} has no help"
         text = command.format_help()
         assert "\x1b" not in text  # plain text, no terminal colours
-    for option in ("--out", "--json", "--sql", "--columns", "--categorical",
+    for option in ("--out", "--json", "--sql", "--values", "--columns", "--categorical",
                    "--numeric", "--grouper", "--discretizer", "--sep"):  # fmt: skip
         assert option in commands["report"].format_help()
 

@@ -320,3 +320,16 @@ def test_import_partikit_does_not_import_dask():
         "assert 'dask' not in sys.modules, 'dask was imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_discretizer_woe(client):
+    """Check encode="woe" of a discretizer fitted and applied on a dask frame."""
+    frame = _frame(seed=3)
+    frame["y"] = (frame["y"] == 0).astype(int)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    fitted = MDLPDiscretizer(encode="woe").fit(ddf[["x"]], ddf["y"])
+    expected = MDLPDiscretizer(encode="woe").fit(frame[["x"]], frame["y"])
+    np.testing.assert_array_equal(fitted.woe_[0], expected.woe_[0])
+    np.testing.assert_array_equal(
+        fitted.transform(ddf[["x"]]).compute(), expected.transform(frame[["x"]])
+    )

@@ -619,3 +619,167 @@ def test_report_json_applied_by_plain_python_is_the_reports_transform(
     assert apply_document(mapping.read_text(encoding="utf-8"), train_text) == (
         result.transform(train).to_numpy().tolist()
     )
+
+
+# ---------------------------------------------------------------------------
+# values="woe" / "rate": every part carries the value that encodes it.
+
+
+def _binary(frame):
+    frame = frame.copy()
+    frame["y"] = np.where(frame["y"] == "high", "event", "other")
+    return frame
+
+
+def _part_values(document):
+    """Per column, its parts' values by id, as a plain-Python reader reads them."""
+    out = []
+    for column in document["columns"]:
+        parts = column["groups"] if column["kind"] == "categorical" else column["bins"]
+        out.append({part["id"]: part["value"] for part in parts})
+    return out
+
+
+def _woe_transform(grouper, discretizer, frame):
+    return np.hstack(
+        [grouper.transform(frame[CATEGORICAL]), discretizer.transform(frame[NUMERIC])]
+    )
+
+
+@pytest.mark.parametrize("woe_sign", ["event", "non_event"])
+@pytest.mark.parametrize("pair", ESTIMATOR_PAIRS, ids=_pair_id)
+def test_woe_values_are_what_encode_woe_outputs(pair, woe_sign, csv_texts):
+    """Check that a document with values="woe", applied by plain Python (the
+    part id, then its value) and as SQL in SQLite, gives transform's output with
+    encode="woe" and the estimators' woe_sign, on the training rows and on new
+    rows (unseen categories, missing values where fit saw none)."""
+    train_text, new_text = csv_texts
+    train = _binary(_read(train_text))
+    grouper, discretizer = _fit(
+        clone(pair[0]).set_params(woe_sign=woe_sign),
+        clone(pair[1]).set_params(woe_sign=woe_sign),
+        train,
+    )
+    encoders = _fit(
+        clone(grouper).set_params(encode="woe"),
+        clone(discretizer).set_params(encode="woe"),
+        train,
+    )
+    document = mapping_document([grouper, discretizer], values="woe")
+    assert document["values"] == "woe"
+    assert {c["woe_sign"] for c in document["columns"]} == {woe_sign}
+    assert {c["values"] for c in document["columns"]} == {"woe"}
+    document_json = json.dumps(document, allow_nan=False)
+    values = _part_values(json.loads(document_json))
+    sql = mapping_sql(document, "t")
+    for text in (train_text, new_text):
+        frame = _binary(_read(text))
+        expected = _woe_transform(*encoders, frame)
+        ids = apply_document(document_json, _binary(_read(text)).to_csv(index=False))
+        applied = [[values[j][part] for j, part in enumerate(row)] for row in ids]
+        np.testing.assert_array_equal(applied, expected)
+        rows = _sqlite(frame, "t").execute(sql).fetchall()
+        np.testing.assert_array_equal(np.array(rows, dtype=float), expected)
+    # a numeric column lists every bin, the missing bin last
+    numeric = document["columns"][len(CATEGORICAL)]
+    assert [b["id"] for b in numeric["bins"]] == list(range(numeric["n_bins"] + 1))
+
+
+def test_rate_values_are_the_event_rates_of_the_partition_table(csv_texts):
+    """Check values="rate": each part's value is partition_table's event_rate
+    (None for a part without rows), and the SQL gives each row its part's."""
+    train_text, new_text = csv_texts
+    train = _binary(_read(train_text))
+    grouper, discretizer = _fit(KhiopsGrouper(), MDLPDiscretizer(), train)
+    document = mapping_document([grouper, discretizer], values="rate")
+    assert document["values"] == "rate"
+    assert {c["woe_sign"] for c in document["columns"]} == {None}
+    rates = []
+    for estimator, names in ((grouper, CATEGORICAL), (discretizer, NUMERIC)):
+        rates += [estimator.partition_table(n)["event_rate"] for n in names]
+    for column, rate, values in zip(
+        document["columns"], rates, _part_values(document), strict=True
+    ):
+        expected = [None if np.isnan(r) else r for r in rate.tolist()]
+        assert [values[m] for m in range(len(values))] == expected, column["name"]
+    # a numeric column fitted without missing values: its missing bin has no rate
+    assert document["columns"][-1]["bins"][-1]["value"] is None
+    new = _binary(_read(new_text))
+    ids = np.array(_transform(grouper, discretizer, new))
+    expected = np.column_stack(
+        [np.asarray(rate, dtype=float)[ids[:, j]] for j, rate in enumerate(rates)]
+    )
+    rows = _sqlite(new, "t").execute(mapping_sql(document, "t")).fetchall()
+    np.testing.assert_array_equal(np.array(rows, dtype=float), expected)
+
+
+def test_values_none_keeps_the_document_and_sql_unchanged(csv_texts):
+    """Check that values=None writes no new field and the SQL of ids."""
+    train = _binary(_read(csv_texts[0]))
+    grouper, discretizer = _fit(KhiopsGrouper(), KhiopsDiscretizer(), train)
+    document = mapping_document([grouper, discretizer], values=None)
+    check_document_schema(document)
+    assert "values" not in document
+    assert "bins" not in document["columns"][-1]
+    woe_sql = mapping_sql(mapping_document([discretizer], values="woe"), "t")
+    assert mapping_sql(mapping_document([discretizer]), "t") != woe_sql
+
+
+def test_values_are_refused_where_they_do_not_apply(csv_texts):
+    """Check the errors: an unknown kind of value, a multiclass target, a
+    column mapping of other values than the document's, a part without its
+    value in a document with values."""
+    train = _read(csv_texts[0])
+    three_classes = KhiopsGrouper().fit(train[CATEGORICAL], train["y"])
+    with pytest.raises(ValueError, match="binary target"):
+        mapping_document([three_classes], values="woe")
+    with pytest.raises(ValueError, match="binary target"):
+        column_mapping(three_classes, 0, values="rate")
+    binary = _binary(train)
+    grouper = KhiopsGrouper().fit(binary[CATEGORICAL], binary["y"])
+    with pytest.raises(ValueError, match="values must be None, 'woe' or 'rate'"):
+        mapping_document([grouper], values="odds")
+    with pytest.raises(ValueError, match="carries values=None"):
+        mapping_document([column_mapping(grouper, 0)], values="woe")
+    with pytest.raises(ValueError, match="carries values='rate'"):
+        mapping_document([column_mapping(grouper, 0, values="rate")])
+    document = mapping_document([grouper], values="woe")
+    del document["columns"][0]["groups"][0]["value"]
+    with pytest.raises(ValueError, match="lacks the value"):
+        mapping_sql(document, "t")
+
+
+def test_report_and_command_write_values(csv_texts, tmp_path):
+    """Check Report.to_json / to_sql and ``partikit report --values``."""
+    from partikit import report
+    from partikit.__main__ import main
+
+    train_text, _ = csv_texts
+    train = _binary(_read(train_text))
+    result = report(
+        train, "y", categorical=CATEGORICAL, numeric=NUMERIC,
+        grouper=KhiopsGrouper(woe_sign="non_event"),
+    )  # fmt: skip
+    document = json.loads(result.to_json(values="woe"))
+    signs = {c["name"]: c["woe_sign"] for c in document["columns"]}
+    assert signs == {**dict.fromkeys(CATEGORICAL, "non_event"),
+                     **dict.fromkeys(NUMERIC, "event")}  # fmt: skip
+    rows = _sqlite(train, "t").execute(result.to_sql("t", values="woe")).fetchall()
+    ids = result.transform(train)
+    expected = np.column_stack(
+        [
+            result.partition_table(name)["woe"].to_numpy()[ids[name].to_numpy()]
+            for name in ids.columns
+        ]
+    )
+    np.testing.assert_allclose(np.array(rows, dtype=float), expected, rtol=1e-15)
+    data, mapping, sql = (tmp_path / n for n in ("d.csv", "m.json", "m.sql"))
+    data.write_text(train.to_csv(index=False), encoding="utf-8")
+    assert main(["report", str(data), "--target", "y", "--json", str(mapping),
+                 "--sql", str(sql), "--values", "rate",
+                 "--categorical", ",".join(CATEGORICAL)]) == 0  # fmt: skip
+    assert json.loads(mapping.read_text(encoding="utf-8"))["values"] == "rate"
+    assert "THEN 0." in sql.read_text(encoding="utf-8")
+    data.write_text(train_text, encoding="utf-8")
+    assert main(["report", str(data), "--target", "y", "--json", str(mapping),
+                 "--values", "woe"]) == 1  # fmt: skip

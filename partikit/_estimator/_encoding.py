@@ -1,6 +1,7 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""One-hot output shared by the groupers and the discretizers."""
+"""One-hot and weight-of-evidence output shared by the groupers and the
+discretizers."""
 
 from __future__ import annotations
 
@@ -36,3 +37,32 @@ def onehot(codes, n_levels, *, dense):
         shape=(n_samples, int(np.sum(n_levels))),
     )
     return matrix.toarray() if dense else matrix
+
+
+def check_woe_target(classes):
+    """Raise the error of ``encode="woe"`` on a target that is not binary."""
+    if len(classes) != 2:
+        raise ValueError(
+            f"encode='woe' needs a binary target; y has {len(classes)} "
+            "classes. Use encode='onehot' or 'ordinal' for a multiclass target."
+        )
+
+
+def woe_columns(codes, woe):
+    """The weight of evidence of every row's part, one column per feature.
+
+    Parameters
+    ----------
+    codes : ndarray of int of shape (n_samples, n_features)
+        The part (group or bin id) of each value.
+    woe : list of ndarray of float64
+        Per feature, the weight of evidence of each part, indexed by its id.
+
+    Returns
+    -------
+    out : ndarray of float64 of shape (n_samples, n_features)
+    """
+    out = np.empty(codes.shape, dtype=np.float64)
+    for j, values in enumerate(woe):
+        out[:, j] = values[codes[:, j]]
+    return out

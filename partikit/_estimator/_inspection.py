@@ -112,8 +112,12 @@ def interval_labels(cuts):
     return labels
 
 
-def partition_frame(parts, classes):
-    """The partition table of one column (see ``partition_table``)."""
+def partition_frame(parts, classes, woe_sign="event"):
+    """The partition table of one column (see ``partition_table``).
+
+    ``woe_sign`` is the sign of the ``woe`` column (the estimator's
+    ``woe_sign``); the ``iv`` column is positive with either sign.
+    """
     table = np.asarray(parts.table, dtype=np.float64)
     counts = table.sum(axis=1)
     total = counts.sum()
@@ -125,24 +129,27 @@ def partition_frame(parts, classes):
     data.update((f"count_{name}", table[:, c]) for c, name in enumerate(names))
     data.update((f"rate_{name}", rates[:, c]) for c, name in enumerate(names))
     if len(names) == 2:
-        woe, iv = _woe_iv(table)
+        woe, iv = _woe_iv(table, woe_sign)
         data.update(event_rate=rates[:, 1], woe=woe, iv=iv)
     data["missing"] = np.asarray(parts.missing, dtype=bool)
     data["unknown"] = np.asarray(parts.unknown, dtype=bool)
     return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
 
 
-def _woe_iv(table):
+def _woe_iv(table, sign="event"):
     """Weight of evidence and information value of each part (binary target).
 
     The WoE is that of ``encode="woe"``
-    (:func:`~partikit._statistics._measures.weight_of_evidence`),
-    NaN for an empty part; a part's IV is ``(pos/P - neg/N) * woe``, 0 when empty.
+    (:func:`~partikit._statistics._measures.weight_of_evidence`) with the sign
+    ``sign``, NaN for an empty part; a part's IV is ``(pos/P - neg/N) * woe``
+    with the ``"event"`` sign (``(neg/N - pos/P) * woe`` with the other), so
+    it does not depend on the sign; 0 when empty.
     """
-    woe = weight_of_evidence(table)
+    woe = weight_of_evidence(table, sign=sign)
     negatives, positives = table[:, 0], table[:, 1]
     with np.errstate(invalid="ignore", divide="ignore"):
-        iv = (positives / positives.sum() - negatives / negatives.sum()) * woe
+        difference = positives / positives.sum() - negatives / negatives.sum()
+        iv = (-difference if sign == "non_event" else difference) * woe
     empty = table.sum(axis=1) == 0
     woe[empty] = np.nan
     iv[empty] = 0.0
@@ -271,9 +278,10 @@ class PartitionInspectionMixin:
             counts add up to the rows of fit), ``share``, ``count_<class>`` and
             ``rate_<class>`` for each class of ``classes_``; for a binary
             target ``event_rate`` (the rate of ``classes_[1]``), ``woe`` (the
-            weight of evidence that ``encode="woe"`` gives, NaN for an empty
-            part) and ``iv`` (the part's information value,
-            ``(pos/P - neg/N) * woe``); then ``missing`` (True for the part
+            weight of evidence that ``encode="woe"`` gives, with the sign
+            ``woe_sign``, NaN for an empty part) and ``iv`` (the part's
+            information value, ``(pos/P - neg/N) * woe`` with the ``"event"``
+            sign, positive with either sign); then ``missing`` (True for the part
             that ``transform`` sends missing values to) and ``unknown`` (True
             for the part that receives categories not seen in fit). A
             discretizer's missing bin is the last row, also when fit saw no
@@ -298,7 +306,9 @@ class PartitionInspectionMixin:
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)
         parts = estimator._column_parts(j, max_members)
-        return partition_frame(parts, estimator.classes_)
+        return partition_frame(
+            parts, estimator.classes_, getattr(estimator, "woe_sign", "event")
+        )
 
     def partition_summary(self):
         """One row per column: its partition's figures and its rank.

@@ -136,6 +136,12 @@ def report_command(args, out=None, err=None) -> int:
             f"target column {args.target!r} has {y.nunique()} class(es); a "
             "report needs two classes or more"
         )
+    values = args.values
+    if values is not None and y.nunique() != 2:
+        raise CommandError(
+            f"--values {values} needs a binary target; {args.target!r} has "
+            f"{y.nunique()} classes"
+        )
     grouper = getattr(groupers, GROUPERS[args.grouper])()
     discretizer = getattr(discretizers, DISCRETIZERS[args.discretizer])()
     with warnings.catch_warnings(record=True) as caught:
@@ -167,11 +173,11 @@ def report_command(args, out=None, err=None) -> int:
             result.to_html(args.out)
             written.append(args.out)
         if args.json:
-            result.to_json(args.json)
+            result.to_json(args.json, values=values)
             written.append(args.json)
         if args.sql:
             with open(args.sql, "w", encoding="utf-8") as file:
-                file.write(result.to_sql(args.sql_table) + ";\n")
+                file.write(result.to_sql(args.sql_table, values=values) + ";\n")
             written.append(args.sql)
     except OSError as error:
         raise CommandError(f"cannot write {error.filename}: {error.strerror}") from None
@@ -209,6 +215,12 @@ def add_report_arguments(report_parser):
         "--sql", metavar="FILE",
         help="write the learned mapping as one SQL SELECT giving each column's "
         "group or interval id",
+    )  # fmt: skip
+    report_parser.add_argument(
+        "--values", choices=["woe", "rate"], default=None,
+        help="with --json and --sql, also give every group and interval its "
+        "weight of evidence or event rate (binary targets), and make the SQL "
+        "output these values instead of the ids",
     )  # fmt: skip
     report_parser.add_argument(
         "--sql-table", default="data", metavar="NAME",

@@ -8,6 +8,9 @@ A document of the schema ``partikit.mapping`` (documented in the user guide,
 intervals, and the rules for missing values, unknown categories and values
 outside the training range, in plain JSON types. A system without Python can
 apply it; :func:`mapping_sql` writes it as one SQL ``SELECT`` statement.
+With ``values="woe"`` or ``values="rate"`` every part also carries the value
+that encodes it (its weight of evidence, or its event rate), and the SQL
+outputs that value instead of the part id.
 
 The estimators are read through their fitted attributes only (``categories_``,
 ``group_ids_``, ``default_group_`` of a grouper; ``bin_edges_``,
@@ -25,6 +28,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._counting._validation import feature_name
+from partikit._statistics._measures import weight_of_evidence
 from partikit._version import __version__
 
 #: The name and version of the document's schema. The version changes when a
@@ -32,6 +36,11 @@ from partikit._version import __version__
 #: renamed or given another meaning); new optional fields keep it.
 SCHEMA = "partikit.mapping"
 SCHEMA_VERSION = 1
+
+#: What the parts of a document may carry besides their id (``values=``): the
+#: weight of evidence, with the estimator's ``woe_sign``, or the event rate (the
+#: rate of the second class); binary targets only.
+VALUE_KINDS = ("woe", "rate")
 
 #: The strings ``pandas.read_csv`` reads as a missing value by default (its
 #: ``na_values``), compared with the whole field, without trimming spaces.
@@ -121,6 +130,42 @@ def _plain_value(value, value_type):
     return float(value)
 
 
+def _check_values(values):
+    if values is not None and values not in VALUE_KINDS:
+        raise ValueError(f"values must be None, 'woe' or 'rate', got {values!r}.")
+
+
+def _part_values(estimator, j, values):
+    """The value of every part of column ``j``, by part id, in JSON types.
+
+    ``"woe"``: :func:`~partikit._statistics._measures.weight_of_evidence` of the
+    fitted per-part table with the estimator's ``woe_sign`` (what
+    ``encode="woe"`` outputs); ``"rate"``: the weighted rate of the second
+    class, None for a part without rows.
+    """
+    n_classes = len(estimator.classes_)
+    if n_classes != 2:
+        raise ValueError(
+            f"values={values!r} needs a binary target; "
+            f"{type(estimator).__name__} was fitted on {n_classes} classes."
+        )
+    table = np.asarray(estimator.table_[j], dtype=np.float64)
+    if values == "woe":
+        sign = getattr(estimator, "woe_sign", "event")
+        parts = weight_of_evidence(table, sign=sign)
+    else:
+        counts = table.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            parts = table[:, 1] / counts
+    return [float(v) if math.isfinite(v) else None for v in parts.tolist()]
+
+
+def _values_fields(estimator, values):
+    """The column fields that say what its parts' values are."""
+    sign = getattr(estimator, "woe_sign", "event") if values == "woe" else None
+    return {"values": values, "woe_sign": sign}
+
+
 def _categorical_mapping(estimator, j):
     categories = estimator.categories_[j]
     group_ids = np.asarray(estimator.group_ids_[j])
@@ -174,13 +219,29 @@ def _numeric_mapping(estimator, j):
     }
 
 
-def column_mapping(estimator, j):
+def _with_values(mapping, part_values, fields):
+    """``mapping`` with the value of each part, and the fields that name them."""
+    if mapping["kind"] == "categorical":
+        mapping["groups"] = [
+            {**group, "value": part_values[group["id"]]} for group in mapping["groups"]
+        ]
+    else:
+        # one object per bin id, the missing bin (id n_bins) last
+        mapping["bins"] = [
+            {"id": m, "value": value} for m, value in enumerate(part_values)
+        ]
+    mapping.update(fields)
+    return mapping
+
+
+def column_mapping(estimator, j, *, values=None):
     """The learned mapping of one column of a fitted grouper or discretizer.
 
     The mapping is plain JSON data (str, int, float, bool, None, lists and
     dicts) that gives, for every value, the id that ``transform`` outputs with
-    ``encode="ordinal"``. Its fields are those of a column of the
-    ``partikit.mapping`` document (see the user guide, "The mapping document").
+    ``encode="ordinal"``, and with ``values`` the value that encodes each part.
+    Its fields are those of a column of the ``partikit.mapping`` document (see
+    the user guide, "The mapping document").
 
     Parameters
     ----------
@@ -192,6 +253,14 @@ def column_mapping(estimator, j):
     j : int or str
         The column: its index among the estimator's input columns, or its name
         in ``feature_names_in_``.
+    values : {"woe", "rate"} or None, default=None
+        Also give every part (group or bin, the missing bin included) the value
+        that encodes it: ``"woe"``, its weight of evidence with the estimator's
+        ``woe_sign`` (what ``encode="woe"`` outputs), or ``"rate"``, its event
+        rate (the weighted rate of the second class of ``classes_``; None for a
+        part without rows). Binary targets only. None: the parts' ids only.
+
+        .. versionadded:: 0.2
 
     Returns
     -------
@@ -205,14 +274,18 @@ def column_mapping(estimator, j):
         raises). For a discretizer's column, ``kind="numeric"``: ``name``,
         ``estimator``, ``cuts`` (value ``x`` goes to bin ``m`` when
         ``cuts[m-1] < x <= cuts[m]``), ``n_bins``, ``missing_seen`` and
-        ``missing_bin``.
+        ``missing_bin``. With ``values``: each group also has a ``value``, a
+        numeric column has ``bins`` (each bin's ``id`` and ``value``, the
+        missing bin last), and the column has ``values`` (``"woe"`` or
+        ``"rate"``) and ``woe_sign`` (the sign of the WoE, None for rates).
 
     Raises
     ------
     TypeError
         If ``estimator`` is neither a grouper nor a discretizer.
     ValueError
-        If the column is not one of the estimator's.
+        If the column is not one of the estimator's, or ``values`` is set and
+        the target is not binary.
 
     See Also
     --------
@@ -238,17 +311,31 @@ def column_mapping(estimator, j):
     >>> mapping = column_mapping(MDLPDiscretizer().fit(ages, y), 0)
     >>> mapping["cuts"], mapping["n_bins"], mapping["missing_bin"]
     ([34.5], 2, 2)
+    >>> rates = column_mapping(MDLPDiscretizer().fit(ages, y), 0, values="rate")
+    >>> rates["bins"]
+    [{'id': 0, 'value': 0.0}, {'id': 1, 'value': 1.0}, {'id': 2, 'value': 0.0}]
     """
+    _check_values(values)
     if is_grouper(estimator):
         check_is_fitted(estimator)
-        return _categorical_mapping(estimator, _column_index(estimator, j))
-    if is_discretizer(estimator):
+        k = _column_index(estimator, j)
+        mapping = _categorical_mapping(estimator, k)
+    elif is_discretizer(estimator):
         check_is_fitted(estimator)
-        return _numeric_mapping(estimator, _column_index(estimator, j))
-    check_is_fitted(estimator)
-    raise TypeError(
-        f"{type(estimator).__name__} is neither a partikit grouper nor a "
-        "partikit discretizer; its mapping cannot be exported."
+        k = _column_index(estimator, j)
+        mapping = _numeric_mapping(estimator, k)
+    else:
+        check_is_fitted(estimator)
+        raise TypeError(
+            f"{type(estimator).__name__} is neither a partikit grouper nor a "
+            "partikit discretizer; its mapping cannot be exported."
+        )
+    if values is None:
+        return mapping
+    return _with_values(
+        mapping,
+        _part_values(estimator, k, values),
+        _values_fields(estimator, values),
     )
 
 
@@ -270,16 +357,23 @@ def _jsonable(value):
     return repr(value)
 
 
-def _column_mappings(columns):
+def _column_mappings(columns, values):
     for item in columns:
         if isinstance(item, dict):
+            if item.get("values") != values:
+                raise ValueError(
+                    f"Column {item.get('name')!r} carries values="
+                    f"{item.get('values')!r} but the document values={values!r}: "
+                    "build its mapping with column_mapping(..., "
+                    f"values={values!r})."
+                )
             yield item
         elif isinstance(item, tuple) and len(item) == 2:
-            yield column_mapping(*item)
+            yield column_mapping(*item, values=values)
         elif is_grouper(item) or is_discretizer(item):
             check_is_fitted(item)
             for j in range(item.n_features_in_):
-                yield column_mapping(item, j)
+                yield column_mapping(item, j, values=values)
         else:
             raise TypeError(
                 "Each item of columns is a column mapping (a dict), an "
@@ -288,7 +382,7 @@ def _column_mappings(columns):
             )
 
 
-def mapping_document(columns, *, target=None, classes=None, settings=None):
+def mapping_document(columns, *, target=None, classes=None, settings=None, values=None):
     """The learned mapping of several columns as one versioned JSON document.
 
     The document follows the schema ``partikit.mapping``, version 1,
@@ -315,19 +409,31 @@ def mapping_document(columns, *, target=None, classes=None, settings=None):
         the input file, ...). Values are stored in JSON types: numpy values as
         Python ones, non-finite floats as None, any other object as its
         ``repr``.
+    values : {"woe", "rate"} or None, default=None
+        Also give every part of every column the value that encodes it, as
+        :func:`column_mapping` does: its weight of evidence (with each
+        estimator's ``woe_sign``) or its event rate; binary targets only. The
+        document then has a field ``values``, and :func:`mapping_sql` outputs
+        the values instead of the ids. None: the document of ids only, with
+        no new field.
+
+        .. versionadded:: 0.2
 
     Returns
     -------
     document : dict
         ``schema`` (``"partikit.mapping"``), ``version`` (1), ``generator``,
-        ``target``, ``classes``, ``settings``, ``text_input`` and ``columns``
-        (one mapping per column). Only JSON types: ``json.loads(json.dumps(
-        document)) == document``.
+        ``target``, ``classes``, ``settings``, ``text_input``, ``values``
+        (only when ``values`` is set) and ``columns`` (one mapping per
+        column). Only JSON types: ``json.loads(json.dumps(document)) ==
+        document``.
 
     Raises
     ------
     ValueError
-        If two columns have the same name.
+        If two columns have the same name, ``values`` is set and a target is
+        not binary, or a column mapping given as a dict carries other values
+        than ``values``.
 
     See Also
     --------
@@ -355,8 +461,12 @@ def mapping_document(columns, *, target=None, classes=None, settings=None):
     ['color', 'age']
     >>> json.loads(json.dumps(document)) == document
     True
+    >>> document = mapping_document([grouper], values="woe")
+    >>> [round(group["value"], 3) for group in document["columns"][0]["groups"]]
+    [-3.045, 3.045]
     """
-    mappings = [dict(mapping) for mapping in _column_mappings(columns)]
+    _check_values(values)
+    mappings = [dict(mapping) for mapping in _column_mappings(columns, values)]
     names = [mapping["name"] for mapping in mappings]
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:
@@ -364,7 +474,7 @@ def mapping_document(columns, *, target=None, classes=None, settings=None):
             f"Columns {duplicated} appear more than once; every column of a "
             "mapping document needs a name of its own."
         )
-    return {
+    document = {
         "schema": SCHEMA,
         "version": SCHEMA_VERSION,
         "generator": f"partikit {__version__}",
@@ -376,8 +486,12 @@ def mapping_document(columns, *, target=None, classes=None, settings=None):
             "true_values": list(TRUE_VALUES),
             "false_values": list(FALSE_VALUES),
         },
-        "columns": _jsonable(mappings),
     }
+    if values is not None:
+        # an optional field: a document without values is unchanged
+        document["values"] = values
+    document["columns"] = _jsonable(mappings)
+    return document
 
 
 def _quote_identifier(name):
@@ -406,10 +520,41 @@ def _id_literal(part):
     return "NULL" if part is None else str(int(part))
 
 
-def _categorical_sql(column, name):
+def _part_literals(column, values):
+    """The SQL literal of a part id: the id, or with ``values`` the part's value.
+
+    A part id of None (a rejected value) and a value of None (a rate of a part
+    without rows) are ``NULL``.
+    """
+    if values is None:
+        return _id_literal
+    if column["kind"] == "categorical":
+        parts = column["groups"]
+        expected = range(int(column["n_groups"]))
+    else:
+        parts = column.get("bins") or []
+        expected = range(int(column["n_bins"]) + 1)
+    absent = object()
+    by_id = {int(part["id"]): part.get("value", absent) for part in parts}
+    if any(by_id.get(m, absent) is absent for m in expected):
+        raise ValueError(
+            f"Column {column['name']!r} lacks the value of some of its parts, "
+            f"while the document has values={values!r} (build it with "
+            "mapping_document(..., values=...))."
+        )
+
+    def literal(part):
+        if part is None or by_id[int(part)] is None:
+            return "NULL"
+        return repr(float(by_id[int(part)]))
+
+    return literal
+
+
+def _categorical_sql(column, name, literal):
     value_type = column["value_type"]
     unknown = column["unknown_group"]
-    whens = [f"WHEN {name} IS NULL THEN {_id_literal(column['missing_group'])}"]
+    whens = [f"WHEN {name} IS NULL THEN {literal(column['missing_group'])}"]
     for group in column["groups"]:
         # the group that receives unknown values is the ELSE branch: listing its
         # members too would change nothing (and it is often the largest list)
@@ -418,16 +563,16 @@ def _categorical_sql(column, name):
         members = ", ".join(
             _sql_literal(value, value_type, column["name"]) for value in group["values"]
         )
-        whens.append(f"WHEN {name} IN ({members}) THEN {int(group['id'])}")
-    return whens, _id_literal(unknown)
+        whens.append(f"WHEN {name} IN ({members}) THEN {literal(group['id'])}")
+    return whens, literal(unknown)
 
 
-def _numeric_sql(column, name):
-    whens = [f"WHEN {name} IS NULL THEN {int(column['missing_bin'])}"]
+def _numeric_sql(column, name, literal):
+    whens = [f"WHEN {name} IS NULL THEN {literal(column['missing_bin'])}"]
     cuts = column["cuts"]
     for m, cut in enumerate(cuts):
-        whens.append(f"WHEN {name} <= {repr(float(cut))} THEN {m}")
-    return whens, str(len(cuts))
+        whens.append(f"WHEN {name} <= {repr(float(cut))} THEN {literal(m)}")
+    return whens, literal(len(cuts))
 
 
 def _check_document(document):
@@ -441,6 +586,11 @@ def _check_document(document):
         raise ValueError(
             f"Mapping document version {version!r} is not supported; this "
             f"partikit reads version {SCHEMA_VERSION}."
+        )
+    if document.get("values") is not None and document["values"] not in VALUE_KINDS:
+        raise ValueError(
+            f"The mapping document's values {document['values']!r} are not one "
+            f"of {list(VALUE_KINDS)}."
         )
 
 
@@ -456,7 +606,11 @@ def mapping_sql(document, table):
     same doubles. Where ``transform`` raises (an unknown category with
     ``handle_unknown="error"``), the statement gives ``NULL``.
 
-    Parameters
+    When the document carries values (``mapping_document(...,
+    values="woe")`` or ``values="rate"``), each branch outputs the value of
+    the part instead of its id, as a float literal (``NULL`` for a rate of a
+    part without rows): with ``"woe"``, what ``transform`` outputs with
+    ``encode="woe"``.
     ----------
     document : dict
         A mapping document (:func:`mapping_document`, or its JSON read back).
@@ -477,7 +631,8 @@ def mapping_sql(document, table):
     ------
     ValueError
         If ``document`` is not a mapping document of a version this partikit
-        reads, or a name or category holds a NUL character.
+        reads, a name or category holds a NUL character, or the document has
+        values and a part lacks its value.
 
     See Also
     --------
@@ -509,24 +664,34 @@ def mapping_sql(document, table):
     ...                            [("red",), ("blue",), (None,), ("pink",)])
     >>> connection.execute(sql).fetchall()
     [(1,), (0,), (0,), (0,)]
+    >>> print(mapping_sql(mapping_document([grouper], values="woe"), "my data"))
+    SELECT
+      CASE
+        WHEN "color" IS NULL THEN -3.044522437723423
+        WHEN "color" IN ('green', 'red') THEN 3.044522437723423
+        ELSE -3.044522437723423
+      END AS "color"
+    FROM "my data"
     """
     _check_document(document)
     if not document["columns"]:
         raise ValueError(
             "The mapping document has no columns: there is nothing to select."
         )
+    values = document.get("values")
     expressions = []
     for column in document["columns"]:
         name = _quote_identifier(str(column["name"]))
-        if column["kind"] == "categorical":
-            whens, otherwise = _categorical_sql(column, name)
-        elif column["kind"] == "numeric":
-            whens, otherwise = _numeric_sql(column, name)
-        else:
+        if column["kind"] not in ("categorical", "numeric"):
             raise ValueError(
                 f"Column {column['name']!r} has kind {column['kind']!r}; a mapping "
                 "document's columns are 'categorical' or 'numeric'."
             )
+        literal = _part_literals(column, values)
+        if column["kind"] == "categorical":
+            whens, otherwise = _categorical_sql(column, name, literal)
+        else:
+            whens, otherwise = _numeric_sql(column, name, literal)
         lines = ["  CASE", *(f"    {when}" for when in whens)]
         lines += [f"    ELSE {otherwise}", f"  END AS {name}"]
         expressions.append("\n".join(lines))

@@ -521,23 +521,36 @@ class Report:
             )
         return pd.DataFrame(out, index=X.index)
 
-    def mapping(self):
+    def mapping(self, *, values=None):
         """The learned mapping of every column as a JSON-able document.
+
+        Parameters
+        ----------
+        values : {"woe", "rate"} or None, default=None
+            Also give every part the value that encodes it: its weight of
+            evidence (with each estimator's ``woe_sign``) or its event rate;
+            binary targets only (see :ref:`mapping_schema`).
+
+            .. versionadded:: 0.2
 
         Returns
         -------
         document : dict
             Schema ``partikit.mapping`` (see :ref:`mapping_schema`).
         """
-        columns = [column_mapping(self.estimators[n], 0) for n in self.summary.index]
+        columns = [
+            column_mapping(self.estimators[n], 0, values=values)
+            for n in self.summary.index
+        ]
         return mapping_document(
             columns,
             target=self.target,
             classes=[_json_scalar(c) for c in self.classes],
             settings={k: _json_scalar(v) for k, v in self.settings.items()},
+            values=values,
         )
 
-    def to_json(self, path=None):
+    def to_json(self, path=None, *, values=None):
         """The learned mapping of every column, as JSON.
 
         Categories to groups, cut points to intervals, and the rules for
@@ -549,31 +562,43 @@ class Report:
         ----------
         path : str or path-like or None, default=None
             Where to write it; None only returns it.
+        values : {"woe", "rate"} or None, default=None
+            Also give every part its weight of evidence or its event rate, as
+            :meth:`mapping` does.
+
+            .. versionadded:: 0.2
 
         Returns
         -------
         text : str
             The JSON document.
         """
-        text = json.dumps(self.mapping(), indent=1, ensure_ascii=False,
+        text = json.dumps(self.mapping(values=values), indent=1, ensure_ascii=False,
                           allow_nan=False)  # fmt: skip
         return _written(text + "\n", path)
 
-    def to_sql(self, table):
+    def to_sql(self, table, *, values=None):
         """One SQL ``SELECT`` giving every row's part id in every column.
 
         Parameters
         ----------
         table : str
             The name of the table holding the data, quoted in the statement.
+        values : {"woe", "rate"} or None, default=None
+            Give every row its part's weight of evidence (with each
+            estimator's ``woe_sign``) or event rate instead of the part id;
+            binary targets only.
+
+            .. versionadded:: 0.2
 
         Returns
         -------
         statement : str
             ``SELECT CASE WHEN ... END AS "column", ... FROM "table"``: the ids
-            that :meth:`transform` gives (missing values are NULL).
+            that :meth:`transform` gives (missing values are NULL), or their
+            parts' values.
         """
-        return mapping_sql(self.mapping(), table)
+        return mapping_sql(self.mapping(values=values), table)
 
     def to_html(self, path=None):
         """The report as ONE self-contained HTML file.

@@ -609,18 +609,25 @@ def grouped_significance(grouped_table, n_categories):
     )
 
 
-def weight_of_evidence(table):
+def weight_of_evidence(table, *, sign="event"):
     """Regularised weight of evidence of each part of a two-class table.
 
     ``log(((pos_g + 1) / (P + 2)) / ((neg_g + 1) / (N + 2)))`` with the second
-    class positive: the formula of ``category_encoders.WOEEncoder``
+    class positive (the event): the formula of ``category_encoders.WOEEncoder``
     (regularization 1), which stays finite for a pure part. A part of total
-    weight 1 (one row) gets 0, as that encoder gives a single-row category.
+    weight 1 (one row) gets 0, as that encoder gives a single-row category, and
+    so does an empty part (no evidence either way, as that encoder gives a
+    category not seen in fit).
 
     Parameters
     ----------
     table : array-like of shape (n_parts, 2)
         Class counts (weighted) of each part: negatives, positives.
+    sign : {"event", "non_event"}, default="event"
+        ``"event"``: the formula above, positive where the events (the second
+        class) are over-represented, the sign of ``category_encoders``;
+        ``"non_event"``: its opposite, ``log(share of non-events / share of
+        events)``, the sign of optbinning and of credit scorecards [1]_.
 
     Returns
     -------
@@ -636,11 +643,19 @@ def weight_of_evidence(table):
     >>> from partikit._statistics._measures import weight_of_evidence
     >>> weight_of_evidence([[30.0, 10.0], [10.0, 30.0]]).round(3)
     array([-1.036,  1.036])
+    >>> weight_of_evidence([[30.0, 10.0], [10.0, 30.0]], sign="non_event").round(3)
+    array([ 1.036, -1.036])
     """
+    if sign not in ("event", "non_event"):
+        raise ValueError(f"sign must be 'event' or 'non_event', got {sign!r}.")
     table = np.asarray(table, dtype=np.float64)
     negatives, positives = table[:, 0], table[:, 1]
     share_positive = (positives + 1.0) / (positives.sum() + 2.0)
     share_negative = (negatives + 1.0) / (negatives.sum() + 2.0)
     woe = np.log(share_positive / share_negative)
-    woe[table.sum(axis=1) == 1.0] = 0.0
+    if sign == "non_event":
+        # negated, not recomputed: the two signs are exact opposites
+        woe = -woe
+    weights = table.sum(axis=1)
+    woe[(weights == 1.0) | (weights == 0.0)] = 0.0
     return woe

@@ -40,7 +40,7 @@ from partikit._counting._validation import (
     feature_name,
 )
 from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
-from partikit._estimator._encoding import onehot
+from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
 from partikit._estimator._inspection import (
     ColumnParts,
     PartitionInspectionMixin,
@@ -48,6 +48,7 @@ from partikit._estimator._inspection import (
 )
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
+from partikit._statistics._measures import weight_of_evidence
 
 
 class CutResult(NamedTuple):
@@ -92,8 +93,14 @@ class BaseDiscretizer(
 
     Parameters
     ----------
-    encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
-        Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
+        or the weight of evidence of each bin, the missing bin included (binary
+        targets only; the groupers' formula on the bins' class counts).
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence: ``"event"`` is positive where the second
+        class of ``classes_`` is over-represented; ``"non_event"`` is its
+        opposite, the sign of optbinning and credit scorecards.
     n_jobs : int or None, default=None
         Columns fitted in parallel (threads); None means 1, -1 all processors.
     max_values : int or None, default=None
@@ -104,14 +111,18 @@ class BaseDiscretizer(
     _table_kind = NUMERIC
 
     _parameter_constraints: dict = {
-        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense"})],
+        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
+        "woe_sign": [StrOptions({"event", "non_event"})],
         "n_jobs": [Integral, None],
         "max_values": [Interval(Integral, 2, None, closed="left"), None],
     }
 
     @abstractmethod
-    def __init__(self, *, encode="ordinal", n_jobs=None, max_values=None):
+    def __init__(
+        self, *, encode="ordinal", woe_sign="event", n_jobs=None, max_values=None
+    ):
         self.encode = encode
+        self.woe_sign = woe_sign
         self.n_jobs = n_jobs
         self.max_values = max_values
 
@@ -247,6 +258,8 @@ class BaseDiscretizer(
         # tables counted with a larger cap, or none, are pooled to this one
         tables = tables.pool(self.max_values)
         self.classes_ = tables.classes
+        if self.encode == "woe":
+            check_woe_target(self.classes_)
         self._start_fit()
         fitted = fit_columns(
             self._fit_column,
@@ -265,6 +278,11 @@ class BaseDiscretizer(
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
         self._n_values = np.array([f.n_values for f in fitted], dtype=np.intp)
+        if self.encode == "woe":
+            # the groupers' formula on the bins' table: the missing bin (last
+            # row) gets its weight of evidence too, 0 when fit saw no missing
+            # value (no evidence either way)
+            self.woe_ = [weight_of_evidence(t, sign=self.woe_sign) for t in self.table_]
         self._end_fit()
         return self
 
@@ -360,7 +378,9 @@ class BaseDiscretizer(
         -------
         X_out : ndarray or sparse matrix
             ``encode="ordinal"``: float64 bin ids of shape (n_samples,
-            n_features), the missing bin being ``n_bins_[j]``; ``"onehot"``
+            n_features), the missing bin being ``n_bins_[j]``; ``"woe"``: the
+            bins' weight of evidence, same shape (a missing value gets the
+            missing bin's, 0 when fit saw no missing value); ``"onehot"``
             (CSR) / ``"onehot-dense"``: one column per bin of each feature, plus a
             missing column for features that had missing values in fit (a
             missing value in another feature gives a row of zeros in its block).
@@ -372,6 +392,8 @@ class BaseDiscretizer(
         codes = self._bin_codes(X)
         if self.encode == "ordinal":
             return codes.astype(np.float64)
+        if self.encode == "woe":
+            return woe_columns(codes, self.woe_)
         has_missing = self._has_missing_column()
         codes[(codes == self.missing_bin_) & ~has_missing] = -1
         return onehot(
@@ -392,13 +414,13 @@ class BaseDiscretizer(
         Returns
         -------
         feature_names_out : ndarray of str objects
-            The input names for ``"ordinal"``; with the one-hot encodings
-            ``"{name}_b{k}"`` for bin ``k`` of each feature and
+            The input names for ``"ordinal"`` and ``"woe"``; with the one-hot
+            encodings ``"{name}_b{k}"`` for bin ``k`` of each feature and
             ``"{name}_missing"`` for its missing bin when it has one.
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
-        if self.encode == "ordinal":
+        if self.encode in ("ordinal", "woe"):
             return np.asarray(input_features, dtype=object)
         check_is_fitted(self, "n_bins_")
         names = []

@@ -431,8 +431,23 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         distribution): see :ref:`pooled_values`. ``statistics_[j]`` records
         it. ``partial_fit`` then equals ``fit`` on the concatenation while the
         tables are exact, and is within that bound after.
-    encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
-        Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
+        or the weight of evidence of each bin, the missing bin included (binary
+        targets only; computed from the bins' class counts with the regularised
+        formula of ``category_encoders.WOEEncoder``, as the groupers do).
+
+        .. versionchanged:: 0.2
+           ``"woe"`` added.
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [4]_.
+
+        .. versionadded:: 0.2
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
@@ -462,6 +477,9 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     table_ : list of ndarray of shape (n_bins + 1, n_classes)
         Per feature, the (weighted) class counts of each bin, the missing bin
         last.
+    woe_ : list of ndarray of shape (n_bins + 1,)
+        Per feature, the weight of evidence of each bin, the missing bin last
+        (``encode="woe"`` only; 0 for a bin without rows).
     statistics_ : list of dict
         Per feature: ``chi2``, ``dof``, ``log10_pvalue`` of the bins against the
         class, ``n_initial_intervals`` (after the frequency phase),
@@ -500,6 +518,9 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
        50-64.
     .. [3] Cochran, W. G. (1954). Some methods for strengthening the common
        chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
+    .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
 
     Examples
     --------
@@ -558,12 +579,15 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         exact_limit="auto",
         max_values=None,
         encode="ordinal",
+        woe_sign="event",
         n_jobs=None,
         p=DEPRECATED,
         min_frequency=DEPRECATED,
         max_candidates=DEPRECATED,
     ):
-        super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
+        super().__init__(
+            encode=encode, woe_sign=woe_sign, n_jobs=n_jobs, max_values=max_values
+        )
         self.alpha = alpha
         self.min_bin_size = min_bin_size
         self.max_bins = max_bins

@@ -100,8 +100,23 @@ class MDLPDiscretizer(BaseDiscretizer):
         distribution): see :ref:`pooled_values`. ``statistics_[j]`` records
         it. ``partial_fit`` then equals ``fit`` on the concatenation while the
         tables are exact, and is within that bound after.
-    encode : {"ordinal", "onehot", "onehot-dense"}, default="ordinal"
-        Output: bin ids as float64; or one-hot of the bins (sparse CSR or dense).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
+        or the weight of evidence of each bin, the missing bin included (binary
+        targets only; computed from the bins' class counts with the regularised
+        formula of ``category_encoders.WOEEncoder``, as the groupers do).
+
+        .. versionchanged:: 0.2
+           ``"woe"`` added.
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [2]_.
+
+        .. versionadded:: 0.2
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
@@ -121,6 +136,9 @@ class MDLPDiscretizer(BaseDiscretizer):
     table_ : list of ndarray of shape (n_bins + 1, n_classes)
         Per feature, the (weighted) class counts of each bin, the missing bin
         last.
+    woe_ : list of ndarray of shape (n_bins + 1,)
+        Per feature, the weight of evidence of each bin, the missing bin last
+        (``encode="woe"`` only; 0 for a bin without rows).
     statistics_ : list of dict
         Per feature: ``n_units`` (blocks) and ``n_tests`` (intervals tested).
         With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
@@ -154,6 +172,9 @@ class MDLPDiscretizer(BaseDiscretizer):
     .. [1] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
        continuous-valued attributes for classification learning. IJCAI-93,
        1022-1027.
+    .. [2] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
 
     Examples
     --------
@@ -167,8 +188,12 @@ class MDLPDiscretizer(BaseDiscretizer):
     array([ 0.,  3.,  7., 10.])
     """
 
-    def __init__(self, *, max_values=None, encode="ordinal", n_jobs=None):
-        super().__init__(encode=encode, n_jobs=n_jobs, max_values=max_values)
+    def __init__(
+        self, *, max_values=None, encode="ordinal", woe_sign="event", n_jobs=None
+    ):
+        super().__init__(
+            encode=encode, woe_sign=woe_sign, n_jobs=n_jobs, max_values=max_values
+        )
 
     def _cut_table(self, table, context):
         return _mdlp_discretization(table)

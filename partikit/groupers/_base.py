@@ -42,7 +42,7 @@ from partikit._counting._validation import (
     feature_name,
 )
 from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
-from partikit._estimator._encoding import onehot
+from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
 from partikit._estimator._inspection import (
     ColumnParts,
     PartitionInspectionMixin,
@@ -121,6 +121,11 @@ class BaseGrouper(
         or the weight of evidence of each group (binary targets only, computed
         from the groups' class counts with the formula of
         ``category_encoders.WOEEncoder``).
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence (``encode="woe"``, the ``woe`` column of
+        :meth:`partition_table`, the plots): ``"event"`` is positive where the
+        second class of ``classes_`` is over-represented; ``"non_event"`` is
+        its opposite, the sign of optbinning and credit scorecards.
     handle_unknown : {"default_group", "error"}, default="default_group"
         What transform does with a category not seen in fit (with positive
         weight): send it to ``default_group_``, or raise a ``ValueError``.
@@ -132,15 +137,22 @@ class BaseGrouper(
 
     _parameter_constraints: dict = {
         "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
+        "woe_sign": [StrOptions({"event", "non_event"})],
         "handle_unknown": [StrOptions({"default_group", "error"})],
         "n_jobs": [Integral, None],
     }
 
     @abstractmethod
     def __init__(
-        self, *, encode="ordinal", handle_unknown="default_group", n_jobs=None
+        self,
+        *,
+        encode="ordinal",
+        woe_sign="event",
+        handle_unknown="default_group",
+        n_jobs=None,
     ):
         self.encode = encode
+        self.woe_sign = woe_sign
         self.handle_unknown = handle_unknown
         self.n_jobs = n_jobs
 
@@ -301,11 +313,8 @@ class BaseGrouper(
 
     def _fit_columns(self, columns, y_codes, classes, sample_weight, stacklevel=5):
         self.classes_ = classes
-        if self.encode == "woe" and len(self.classes_) != 2:
-            raise ValueError(
-                f"encode='woe' needs a binary target; y has {len(self.classes_)} "
-                "classes. Use encode='onehot' or 'ordinal' for a multiclass target."
-            )
+        if self.encode == "woe":
+            check_woe_target(self.classes_)
         n_classes = len(self.classes_)
         fitted = fit_columns(
             self._fit_column,
@@ -391,11 +400,11 @@ class BaseGrouper(
         """Weight of evidence of every group, from the groups' class counts.
 
         :func:`~partikit._statistics._measures.weight_of_evidence` of each fitted
-        table: the
+        table, with the sign ``woe_sign``: the
         formula of ``category_encoders.WOEEncoder``, computed from the tables so
         that float frequency weights need no rebuilt rows.
         """
-        return [weight_of_evidence(table) for table in self.table_]
+        return [weight_of_evidence(t, sign=self.woe_sign) for t in self.table_]
 
     def _column_parts(self, j, max_members):
         """Column ``j``'s groups as the inspection methods read them."""
@@ -481,14 +490,10 @@ class BaseGrouper(
 
     def _encode_groups(self, groups):
         """Encode the group id of every row and column (``encode``)."""
-        n_samples, n_columns = groups.shape
         if self.encode == "ordinal":
             return groups
         if self.encode == "woe":
-            out = np.empty((n_samples, n_columns), dtype=np.float64)
-            for j, woe in enumerate(self.woe_):
-                out[:, j] = woe[groups[:, j]]
-            return out
+            return woe_columns(groups, self.woe_)
         return onehot(groups, self.n_groups_, dense=self.encode == "onehot-dense")
 
     def get_feature_names_out(self, input_features=None):

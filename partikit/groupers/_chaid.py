@@ -614,6 +614,15 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         or the weight of evidence of each group (binary targets only, computed
         from the groups' class counts with the regularised formula of
         ``category_encoders.WOEEncoder``).
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [4]_.
+
+        .. versionadded:: 0.2
     handle_unknown : {"default_group", "error"}, default="default_group"
         A category not seen in fit goes to ``default_group_[j]``, or raises a
         ``ValueError`` naming the column and the unseen values.
@@ -718,6 +727,9 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
     .. [3] D. Biggs, B. de Ville and E. Suen, "A method of choosing multiway
        partitions for classification and decision trees", Journal of Applied
        Statistics 18(1):49-62, 1991, doi:10.1080/02664769100000005.
+    .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
 
     Examples
     --------
@@ -775,11 +787,17 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         bonferroni=True,
         exact_limit="auto",
         encode="ordinal",
+        woe_sign="event",
         handle_unknown="default_group",
         n_jobs=None,
         max_categories=DEPRECATED,
     ):
-        super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
+        super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            handle_unknown=handle_unknown,
+            n_jobs=n_jobs,
+        )
         self.alpha_merge = alpha_merge
         self.alpha_split = alpha_split
         self.test = test

@@ -701,6 +701,15 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
         class of ``classes_`` being the positive one; computed from the groups'
         class counts with the regularised formula of
         ``category_encoders.WOEEncoder``).
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [4]_.
+
+        .. versionadded:: 0.2
     handle_unknown : {"default_group", "error"}, default="default_group"
         A category not seen in fit goes to ``default_group_[j]``, or raises a
         ``ValueError`` naming the column and the unseen values.
@@ -814,6 +823,9 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
        doi:10.1023/B:MACH.0000019804.29836.05
     .. [3] Cochran, W. G. (1954). Some methods for strengthening the common
        chi-square tests. Biometrics 10(4), 417-451. doi:10.2307/3001616
+    .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
 
     Examples
     --------
@@ -865,12 +877,18 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
         robust=True,
         keep_trace=False,
         encode="ordinal",
+        woe_sign="event",
         handle_unknown="default_group",
         n_jobs=None,
         p=DEPRECATED,
         max_categories=DEPRECATED,
     ):
-        super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
+        super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            handle_unknown=handle_unknown,
+            n_jobs=n_jobs,
+        )
         self.alpha = alpha
         self.min_frequency = min_frequency
         self.exact_limit = exact_limit

@@ -706,6 +706,15 @@ class MaxCutGrouper(BaseGrouper):
         seed per column. Other solvers are deterministic.
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output encoding of the groups.
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [4]_.
+
+        .. versionadded:: 0.2
     handle_unknown : {"default_group", "error"}, default="default_group"
         ``"default_group"`` sends unseen categories to the group with more
         training weight (``default_group_``); ``"error"`` raises.
@@ -726,6 +735,8 @@ class MaxCutGrouper(BaseGrouper):
         The group with more training weight (ties: group 0).
     table_ : list of ndarray
         Class counts of each group.
+    woe_ : list of ndarray
+        Per feature, the weight of evidence of each group (``encode="woe"`` only).
     statistics_ : list of dict
         Per column: ``cut_weight``, ``total_weight``, ``certified_ratio`` (the cut
         is at least this fraction of the best cut, and never below 1/2),
@@ -782,6 +793,9 @@ class MaxCutGrouper(BaseGrouper):
        for maximum cut and satisfiability problems using semidefinite
        programming", Journal of the ACM 42(6):1115-1145, 1995,
        doi:10.1145/227683.227684.
+    .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
 
     Examples
     --------
@@ -814,10 +828,16 @@ class MaxCutGrouper(BaseGrouper):
         n_hyperplanes=50,
         random_state=None,
         encode="ordinal",
+        woe_sign="event",
         handle_unknown="default_group",
         n_jobs=None,
     ):
-        super().__init__(encode=encode, handle_unknown=handle_unknown, n_jobs=n_jobs)
+        super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            handle_unknown=handle_unknown,
+            n_jobs=n_jobs,
+        )
         self.weights = weights
         self.solver = solver
         self.n_hyperplanes = n_hyperplanes

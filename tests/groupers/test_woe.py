@@ -5,7 +5,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from numpy.testing import assert_allclose
+from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit.datasets import make_grouped_categorical
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
@@ -85,3 +85,54 @@ def test_woe_needs_a_binary_target():
     X, y = _binary_data()
     with pytest.raises(ValueError, match="binary target"):
         KhiopsGrouper(encode="woe").fit(X, np.arange(len(y)) % 3)
+
+
+@pytest.mark.parametrize("grouper", GROUPERS, ids=lambda c: c.__name__)
+def test_woe_sign_non_event_is_the_exact_opposite(grouper):
+    """Check that woe_sign="non_event" negates encode="woe", woe_ and the
+    partition table's woe column, keeps the IV, and that the default sign is
+    positive where the second class is over-represented."""
+    X, y = _binary_data()
+    event = grouper(encode="woe").fit(X, y)
+    non_event = grouper(encode="woe", woe_sign="non_event").fit(X, y)
+    assert_array_equal(non_event.transform(X), -event.transform(X))
+    assert_array_equal(non_event.woe_[0], -event.woe_[0])
+    table, event_table = non_event.partition_table(0), event.partition_table(0)
+    assert_array_equal(table["woe"], -event_table["woe"])
+    assert_allclose(table["iv"], event_table["iv"], rtol=1e-12)
+    assert (table["iv"] >= 0).all()
+    above = event_table["event_rate"].to_numpy() > y.mean()
+    assert ((event.woe_[0] > 0) == above).all()
+    # the sign also reaches an ordinal grouper's table (and its plots)
+    ordinal = grouper(woe_sign="non_event").fit(X, y).partition_table(0)
+    assert_array_equal(ordinal["woe"], table["woe"])
+
+
+def test_woe_sign_reaches_the_plot():
+    """Check that plot_partition draws the WoE with the estimator's sign."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    X, y = _binary_data()
+    event_woe = KhiopsGrouper().fit(X, y).partition_table(0)["woe"].to_numpy()
+    for sign, expected in (("event", event_woe), ("non_event", -event_woe)):
+        grouper = KhiopsGrouper(woe_sign=sign).fit(X, y)
+        ax = grouper.plot_partition(0)
+        lines = [
+            line
+            for axes in ax.figure.axes
+            for line in axes.get_lines()
+            if line.get_label() == "WoE"
+        ]
+        assert len(lines) == 1
+        assert_allclose(lines[0].get_ydata(), expected)
+        plt.close(ax.figure)
+
+
+def test_woe_sign_is_validated():
+    """Check that woe_sign takes "event" and "non_event" only."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, y = _binary_data()
+    with pytest.raises(InvalidParameterError, match="woe_sign"):
+        KhiopsGrouper(woe_sign="events").fit(X, y)
