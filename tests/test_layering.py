@@ -182,3 +182,28 @@ def test_the_report_uses_estimators_through_their_public_api():
         source = path.read_text()
         for private in ("._fit_prepared(", "._group_table(", "._cut_table("):
             assert private not in source, f"{_module_id(path)} calls {private}"
+
+
+def _documented_modules():
+    """Module paths named by the layout block of docs/design.rst."""
+    text = (PACKAGE.parent / "docs" / "design.rst").read_text()
+    block = text[text.index("Module layout\n") :].split("\n\n.. code-block:: text\n\n")[
+        1
+    ]
+    documented, folder = set(), None
+    for line in block.split("\n\n")[0].splitlines():
+        name = line.strip().split(" ")[0]
+        indent = len(line) - len(line.lstrip())
+        if indent == 5:  # an entry of partikit/
+            folder = name[:-1] if name.endswith("/") else None
+            if name.endswith(".py"):
+                documented.add(name)
+        elif indent == 7 and folder and name.endswith(".py"):
+            documented.add(f"{folder}/{name}")
+    return documented
+
+
+def test_the_design_notes_name_every_module():
+    """Check that docs/design.rst's module layout names every module."""
+    missing = sorted(set(map(_module_id, MODULES)) - _documented_modules())
+    assert not missing, f"docs/design.rst's module layout misses {missing}"
