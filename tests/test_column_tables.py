@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_array_equal
 
 from partikit import ColumnTables, column_tables
+from partikit.groupers import KhiopsGrouper
 from tests.chunking import row_chunks
 
 
@@ -200,3 +201,36 @@ def test_sum_of_one_table_is_itself():
     tables = column_tables(X, y)
     assert sum([tables]) is tables
     assert isinstance(sum([tables, tables]), ColumnTables)
+
+
+def test_select_gives_the_tables_of_the_selected_columns():
+    """Check that select(columns) is column_tables of X[columns], joint tables of
+    selected columns (renumbered, their members reordered) and pooling included."""
+    X, y = _frame(300, 3)
+    tables = column_tables(
+        X, y, categorical_features=["city", "code", "size"],
+        joint=[["city", "size"], ["code", "city"]], max_values=5,
+    )  # fmt: skip
+    chosen = ["size", "x", "city"]
+    expected = column_tables(
+        X[chosen], y, categorical_features=["size", "city"], joint=[["size", "city"]],
+        max_values=5,
+    )  # fmt: skip
+    selected = tables.select(chosen)
+    assert_same_tables(selected, expected)
+    assert list(selected.joint) == [(0, 2)]
+    assert selected.max_values == expected.max_values == 5
+    assert_array_equal(selected.pooled, expected.pooled)
+    assert_array_equal(selected.upper_values[1], expected.upper_values[1])
+    # by position, and a transformer fitted from a selection is fit's
+    assert_same_tables(tables.select([3, 0]), tables.select(["x", "city"]))
+    fitted = KhiopsGrouper().fit_tables(tables.select(["city"]))
+    alone = KhiopsGrouper().fit(X[["city"]], y)
+    assert list(fitted.feature_names_in_) == ["city"]
+    assert_array_equal(fitted.group_ids_[0], alone.group_ids_[0])
+    with pytest.raises(ValueError, match="not a column of these tables"):
+        tables.select(["nope"])
+    with pytest.raises(ValueError, match="not a column of these tables"):
+        tables.select([4])
+    with pytest.raises(ValueError, match="more than once"):
+        tables.select(["city", 0])

@@ -273,3 +273,61 @@ def test_report_repr_and_unknown_column():
     assert "columns" in repr(result) and "label" in repr(result)
     with pytest.raises(ValueError, match="not in the report"):
         result.partition_table("nope")
+
+
+def test_report_fits_through_the_public_route(monkeypatch):
+    """Check that the report counts every column once with column_tables, fits
+    each column's estimator by fit_tables, and calls no private method of an
+    estimator."""
+    import ast
+    import inspect
+
+    from partikit._reporting import _report
+
+    tree = ast.parse(inspect.getsource(_report))
+    private = sorted(
+        {
+            node.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute)
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+            and not (isinstance(node.value, ast.Name) and node.value.id == "self")
+        }
+    )
+    assert private == []
+    counted, fitted = [], []
+    count = _report.column_tables
+    monkeypatch.setattr(
+        _report,
+        "column_tables",
+        lambda *args, **kwargs: counted.append(kwargs) or count(*args, **kwargs),
+    )
+    for cls in (KhiopsGrouper, KhiopsDiscretizer):
+        fit_tables = cls.fit_tables
+        monkeypatch.setattr(
+            cls,
+            "fit_tables",
+            lambda self, tables, f=fit_tables: fitted.append(tables) or f(self, tables),
+        )
+    X = _frame().drop(columns="when")
+    result = report(X, "label")
+    assert len(counted) == 1
+    assert counted[0]["categorical_features"] == [
+        name for name in X.columns if name not in ("income", "label")
+    ]
+    assert [list(t.feature_names) for t in fitted] == [
+        [name] for name in X.columns if name != "label"
+    ]
+    assert len(result.estimators) == len(fitted)
+
+
+def test_a_column_that_cannot_be_counted_is_left_out_with_its_reason():
+    """Check that a column refused by column_tables (strings named numeric) is
+    skipped, and the other columns reported as without it."""
+    X = _frame().drop(columns="when")
+    with pytest.warns(UserWarning, match="left out of the report"):
+        result = report(X, "label", numeric=["category"])
+    assert "non-numeric" in result.skipped["category"]
+    expected = report(X.drop(columns="category"), "label")
+    pd.testing.assert_frame_equal(result.summary, expected.summary)

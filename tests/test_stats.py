@@ -25,6 +25,7 @@ from partikit._statistics._measures import (
     log10_bonferroni_ordinal,
     log10_chi2_sf,
     log10_stirling2,
+    significance_order,
 )
 from tests.naive import naive_chi2_statistic, naive_log_chi2_sf, naive_stirling2
 
@@ -373,3 +374,25 @@ def test_log10_chi2_sf_compiles_one_array_kernel():
     added = set(log_chi2_sf_into.signatures) - before
     assert all(not arg.readonly for sig in added for arg in sig)
     assert len(set(log_chi2_sf_into.signatures) | before) - len(before) <= 1
+
+
+def test_significance_order_is_the_one_ranking_of_chaid_and_the_summary():
+    """Check the order (smallest adjusted p-value, then larger key, then index)
+    and that CHAID's rank_attributes and the summary's ranks follow it."""
+    import pandas as pd
+
+    from partikit._estimator._inspection import rank_columns
+    from partikit.groupers._chaid import rank_attributes
+
+    adjusted = [-2.0, -2.0, -2.0, -5.0, 0.0]
+    key = [1.0, 3.0, 3.0, 0.0, 9.0]
+    order = significance_order(adjusted, key)
+    assert_array_equal(order, [3, 1, 2, 0, 4])
+    statistics = [
+        {"log10_adjusted_pvalue": a, "chi2": k}
+        for a, k in zip(adjusted, key, strict=True)
+    ]
+    assert_array_equal(rank_attributes(statistics), order)
+    summary = pd.DataFrame({"log10_adjusted_pvalue": adjusted, "cramers_v": key})
+    assert_array_equal(np.argsort(rank_columns(summary)), order)
+    assert len(significance_order([], [])) == 0

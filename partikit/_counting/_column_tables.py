@@ -454,6 +454,73 @@ class ColumnTables:
             max_values=cap,
         )
 
+    def select(self, columns):
+        """The tables of some of the columns, in the order given.
+
+        What :func:`column_tables` counts on ``X[columns]``: count every
+        column once, then fit a transformer per column (or per set of columns)
+        from its own tables, as :func:`~partikit.report` does.
+
+        Parameters
+        ----------
+        columns : list of str or int
+            The columns, by name (in ``feature_names``) or position, each once.
+
+        Returns
+        -------
+        tables : ColumnTables
+            Those columns' tables, names and kinds; the classes and the cap
+            ``max_values`` of these tables; the joint tables of sets of
+            selected columns only (keyed by their positions in the selection).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from partikit import column_tables
+        >>> X = pd.DataFrame({"a": ["u", "v"] * 5, "b": ["x", "y", "z", "x", "y"] * 2})
+        >>> tables = column_tables(X, [0, 1] * 5, categorical_features="all")
+        >>> tables.select(["b"])
+        ColumnTables(2 classes: 'b' (categorical, 3 values))
+        """
+        names = [str(name) for name in self.feature_names]
+        positions = []
+        for key in columns:
+            if isinstance(key, str) and key in names:
+                position = names.index(key)
+            elif (
+                isinstance(key, (int, np.integer))
+                and not isinstance(key, bool)
+                and 0 <= key < self.n_features
+            ):
+                position = int(key)
+            else:
+                raise ValueError(
+                    f"Column {key!r} is not a column of these tables: "
+                    f"{names[:20]}{' ...' if len(names) > 20 else ''}."
+                )
+            if position in positions:
+                raise ValueError(f"Column {key!r} is selected more than once.")
+            positions.append(position)
+        new_position = {old: new for new, old in enumerate(positions)}
+        joint = {}
+        for members, table in self.joint.items():
+            if all(j in new_position for j in members):
+                moved = table.moved([new_position[j] for j in members])
+                joint[moved.members] = moved
+        return ColumnTables(
+            feature_names=self.feature_names[positions],
+            has_feature_names=self.has_feature_names,
+            classes=self.classes,
+            kinds=[self.kinds[j] for j in positions],
+            values=[self.values[j] for j in positions],
+            tables=[self.tables[j] for j in positions],
+            value_kinds=[self.value_kinds[j] for j in positions],
+            ordered_categories=[self.ordered_categories[j] for j in positions],
+            joint=joint,
+            upper_values=[self.upper_values[j] for j in positions],
+            max_values=self.max_values,
+        )
+
     @property
     def n_features(self):
         """Number of columns."""
@@ -664,6 +731,41 @@ class JointTable:
         ).reshape(len(unique), self.table.shape[1])
         kinds = [self.value_kinds[m] for m in positions]
         return JointTable(members, values, kinds, unique, table)
+
+    def moved(self, members):
+        """This table with its columns renumbered (:meth:`ColumnTables.select`).
+
+        Parameters
+        ----------
+        members : list of int
+            The new position of each of ``self.members``.
+
+        Returns
+        -------
+        moved : JointTable
+            Its members in increasing order, the combinations in lexicographic
+            order of them.
+        """
+        if all(a < b for a, b in zip(members, members[1:], strict=False)):
+            # the same order: the same combinations in the same order
+            return JointTable(
+                tuple(int(m) for m in members), self.values, self.value_kinds,
+                self.codes, self.table,
+            )  # fmt: skip
+        order = np.argsort(members, kind="stable")
+        values = [self.values[m] for m in order]
+        codes = self.codes[:, order]
+        sizes = [len(v) + 1 for v in values]
+        unique, inverse = _unique_rows(codes, sizes)
+        table = np.zeros((len(unique), self.table.shape[1]))
+        table[inverse] = self.table
+        return JointTable(
+            tuple(int(members[m]) for m in order),
+            values,
+            [self.value_kinds[m] for m in order],
+            unique,
+            table,
+        )
 
     def merge(self, other, columns_a, columns_b, n_classes):
         """The joint table of both sets of rows.

@@ -42,23 +42,21 @@ def is_dask_collection(X) -> bool:
     return dask.is_dask_collection(X)
 
 
-def estimator_counter(estimator, min_classes=1):
+def estimator_counter(estimator):
     """The ``count_chunk`` of :func:`dask_tables` for a transformer.
 
     Counts one partition as the estimator's ``partial_fit`` counts a chunk
     (its ``_count``: the same checks of X, y and ``sample_weight``, the same
     tables), on an unfitted clone: the workers receive its parameters only,
-    never a fitted state. ``min_classes`` is passed on to ``_count`` (None:
-    its ``_count`` takes no such argument).
+    never a fitted state.
     """
-    return functools.partial(_count_with, clone(estimator), min_classes)
+    return functools.partial(_count_with, clone(estimator))
 
 
-def _count_with(estimator, min_classes, X, y, sample_weight):
+def _count_with(estimator, X, y, sample_weight):
     # min_classes=1: a partition may hold one class; the merged tables are
     # checked for two by fit_tables, with fit's message.
-    options = {} if min_classes is None else {"min_classes": min_classes}
-    return estimator._count(X, y, sample_weight, reset=True, **options)
+    return estimator._count(X, y, sample_weight, reset=True, min_classes=1)
 
 
 def _check_partitioned_like(X, other, name):

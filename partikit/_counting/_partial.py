@@ -22,9 +22,16 @@ class TablesMixin:
 
     The class defines ``_table_kind`` (how its columns are counted), ``_count``
     (check one chunk and count its :class:`~partikit.ColumnTables`) and
-    ``_fit_tables`` (fit from checked tables); ``fit`` is ``_count`` then
-    ``_fit_tables``.
+    ``_fit_tables(tables, stacklevel=4)`` (fit from checked tables; its
+    warnings at ``stacklevel`` reach the caller of a public method that calls
+    it directly); ``fit`` is ``_count`` then ``_fit_tables``. The work of the
+    two public methods is in ``_fit_chunk`` and ``_fit_counted``, for a class
+    that declares them with another signature or documentation.
     """
+
+    def _needs_target(self):
+        """Whether ``fit_tables`` takes only tables counted with a target."""
+        return True
 
     @_fit_context(prefer_skip_nested_validation=True)
     def partial_fit(self, X, y, sample_weight=None, classes=None):
@@ -56,10 +63,7 @@ class TablesMixin:
             two classes it is not fitted, and the call raises ``ValueError``
             (the chunk is counted).
         """
-        first = not hasattr(self, "_partial_tables")
-        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        return self._fit_tables(self._partial_tables)
+        return self._fit_chunk(X, y, sample_weight, classes)
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit_tables(self, tables):
@@ -83,9 +87,21 @@ class TablesMixin:
         self : object
             The fitted transformer.
         """
+        return self._fit_counted(tables)
+
+    def _fit_chunk(self, X, y, sample_weight, classes):
+        """What ``partial_fit`` does: count the chunk, add it, fit from the sum."""
+        first = not hasattr(self, "_partial_tables")
+        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
+        self._partial_tables = partial_tables(self, tables, classes, first)
+        # this method, partial_fit and its _fit_context wrapper, then the caller
+        return self._fit_tables(self._partial_tables, stacklevel=5)
+
+    def _fit_counted(self, tables):
+        """What ``fit_tables`` does: check the tables, then fit from them."""
         forget_chunks(self)
-        check_tables(self, tables, self._table_kind)
-        return self._fit_tables(tables)
+        check_tables(self, tables, self._table_kind, target=self._needs_target())
+        return self._fit_tables(tables, stacklevel=5)
 
 
 def check_tables(estimator, tables, kind, *, target=True):

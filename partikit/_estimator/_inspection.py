@@ -24,6 +24,7 @@ from partikit._statistics._measures import (
     chi2_test,
     log10_bonferroni_nominal,
     log10_bonferroni_ordinal,
+    significance_order,
     weight_of_evidence,
 )
 
@@ -207,13 +208,8 @@ def rank_columns(summary):
     partition's chi-square test (smallest first), ties by Cramer's V (largest
     first), then by their position in X.
     """
-    position = np.arange(len(summary))
-    order = np.lexsort(
-        (
-            position,
-            -summary["cramers_v"].to_numpy(),
-            summary["log10_adjusted_pvalue"].to_numpy(),
-        )
+    order = significance_order(
+        summary["log10_adjusted_pvalue"].to_numpy(), summary["cramers_v"].to_numpy()
     )
     rank = np.empty(len(summary), dtype=np.intp)
     rank[order] = np.arange(1, len(summary) + 1)

@@ -22,12 +22,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from partikit._counting._validation import (
-    check_categorical_X,
-    check_classification_y,
-    check_numeric_X,
-    check_sample_weight,
-)
+from partikit._counting._column_tables import column_tables
+from partikit._counting._validation import check_classification_y, check_sample_weight
 from partikit._estimator._inspection import members_label, rank_columns
 from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._reporting._mapping import (
@@ -141,16 +137,45 @@ def _resolve_kinds(X, columns, categorical, numeric):
     return kinds, skipped
 
 
-def _fit_column(estimator, frame, y_codes, classes, sample_weight):
-    """Fit a clone of the grouper or discretizer on one column, y checked once."""
-    estimator = clone(estimator)
-    estimator._validate_params()
-    if is_grouper(estimator):
-        columns = check_categorical_X(estimator, frame, reset=True)
-        names = [str(n) for n in frame.columns]
-        return estimator._fit_prepared(columns, names, y_codes, classes, sample_weight)
-    X = check_numeric_X(estimator, frame, reset=True)
-    return estimator._fit_prepared(X, y_codes, classes, sample_weight)
+def _count_columns(X, y, sample_weight, kinds):
+    """The tables of every column to report, and why some could not be counted.
+
+    Every column is counted by one call of :func:`~partikit.column_tables`,
+    categorical or numeric as ``kinds`` says. A column that this refuses (a
+    column named numeric that holds strings, say) fails that call: every
+    column is then counted alone, so that the others are reported and it is
+    left out with its reason.
+
+    Returns
+    -------
+    tables : dict of str to ColumnTables
+        The tables of each counted column (one column each).
+    failed : dict of str to str
+        The columns that could not be counted, and why.
+    """
+    names = list(kinds)
+    if not names:
+        return {}, {}
+
+    def count(columns):
+        categorical = [n for n in columns if kinds[n] == "categorical"]
+        return column_tables(
+            X[columns], y, sample_weight, categorical_features=categorical
+        )
+
+    try:
+        tables = count(names)
+    except ValueError:
+        tables = None
+    if tables is not None:
+        return {name: tables.select([name]) for name in names}, {}
+    counted, failed = {}, {}
+    for name in names:
+        try:
+            counted[name] = count([name])
+        except ValueError as error:
+            failed[name] = str(error)
+    return counted, failed
 
 
 def _check_estimator(estimator, is_kind, what, example):
@@ -269,15 +294,16 @@ def report(
         X, _names(columns, "columns"), _names(categorical, "categorical"),
         _names(numeric, "numeric"),
     )  # fmt: skip
+    tables, failed = _count_columns(X, y, sample_weight, kinds)
     estimators, notes = {}, {}
     for done, (name, kind) in enumerate(kinds.items(), start=1):
         template = grouper if kind == "categorical" else discretizer
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                estimators[name] = _fit_column(
-                    template, X[[name]], y_codes, classes, sample_weight
-                )
+                if name in failed:
+                    raise ValueError(failed[name])
+                estimators[name] = clone(template).fit_tables(tables[name])
             except ValueError as error:
                 skipped[name] = str(error)
         notes[name] = [str(w.message) for w in caught]

@@ -36,6 +36,7 @@ __all__ = [
     "log10_bonferroni_ordinal",
     "log10_chi2_sf",
     "log10_stirling2",
+    "significance_order",
     "weight_of_evidence",
 ]
 
@@ -607,6 +608,35 @@ def grouped_significance(grouped_table, n_categories):
     return bonferroni_adjust(
         log10_p, log10_bonferroni_nominal(n_categories, min(n_groups, n_categories))
     )
+
+
+def significance_order(log10_adjusted_pvalue, tie_break):
+    """Order of attributes by significance, the most significant first.
+
+    The smallest Bonferroni-adjusted log10 p-value first (CHAID's selection
+    rule); ties by the larger ``tie_break`` value, then by the lower index.
+    :func:`~partikit.groupers.chaid_feature_ranking` breaks ties by the
+    chi-square statistic, ``partition_summary`` and the report by Cramer's V.
+
+    Parameters
+    ----------
+    log10_adjusted_pvalue : array-like of shape (n_attributes,)
+    tie_break : array-like of shape (n_attributes,)
+
+    Returns
+    -------
+    order : ndarray of intp of shape (n_attributes,)
+        Attribute indices, best first.
+
+    Examples
+    --------
+    >>> from partikit._statistics._measures import significance_order
+    >>> significance_order([-3.0, -5.0, -3.0], [1.0, 0.5, 2.0])
+    array([1, 2, 0])
+    """
+    adjusted = np.asarray(log10_adjusted_pvalue, dtype=np.float64)
+    tie_break = np.asarray(tie_break, dtype=np.float64)
+    return np.lexsort((np.arange(len(adjusted)), -tie_break, adjusted)).astype(np.intp)
 
 
 def weight_of_evidence(table, *, sign="event"):

@@ -10,28 +10,11 @@ from numbers import Integral
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._compat import (
-    Interval,
-    StrOptions,
-    _check_feature_names_in,
-    _fit_context,
-)
+from partikit._compat import Interval, StrOptions, _check_feature_names_in
 from partikit._counting._column_tables import NUMERIC, count_tables
-from partikit._counting._dask import (
-    dask_aware,
-    dask_tables,
-    estimator_counter,
-    is_dask_collection,
-)
-from partikit._counting._partial import (
-    TablesMixin,
-    check_classes,
-    forget_chunks,
-    set_input_features,
-)
+from partikit._counting._dask import dask_aware
 from partikit._counting._validation import (
     check_classification_y,
     check_lengths,
@@ -39,13 +22,10 @@ from partikit._counting._validation import (
     check_sample_weight,
     feature_name,
 )
-from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
+from partikit._estimator._base import BasePartitioner
+from partikit._estimator._column_fit import ColumnContext, ColumnFit
 from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
-from partikit._estimator._inspection import (
-    ColumnParts,
-    PartitionInspectionMixin,
-    interval_labels,
-)
+from partikit._estimator._inspection import ColumnParts, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
 from partikit._statistics._measures import weight_of_evidence
@@ -80,9 +60,7 @@ def _pooling_statistics(lower, upper, table):
 
 
 @dask_aware
-class BaseDiscretizer(
-    TablesMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
-):
+class BaseDiscretizer(BasePartitioner):
     """Base class of partikit's supervised discretizers.
 
     A discretizer learns, for each numeric column, cut points from a
@@ -165,40 +143,8 @@ class BaseDiscretizer(
             warnings.warn(message, UserWarning, stacklevel=2)
         return result
 
-    def _start_fit(self):
-        """Prepare one fit, once X is checked (per-fit state shared by columns)."""
-
     def _end_fit(self):
         """Set subclass-specific fitted attributes once every column is fitted."""
-
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Learn the cut points of every column from the target.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            Numeric columns. NaN (and ``pd.NA``) are missing values: they are left
-            out of the cut search and get a bin of their own. A dask DataFrame is
-            counted partition by partition where it lives, and the tables added
-            (the same discretizer as in memory).
-        y : array-like of shape (n_samples,)
-            Class labels (any type, two classes or more); a dask Series
-            partitioned like X when X is a dask DataFrame.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights. Rows of zero weight are ignored.
-
-        Returns
-        -------
-        self : object
-            The fitted discretizer.
-        """
-        forget_chunks(self)
-        if is_dask_collection(X) or is_dask_collection(y):
-            counter = estimator_counter(self)
-            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
-        tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
-        return self._fit_tables(tables)
 
     def _count(self, X, y, sample_weight, *, reset, min_classes):
         """The :class:`ColumnTables` of a checked (X, y, sample_weight)."""
@@ -208,9 +154,6 @@ class BaseDiscretizer(
         y_codes, classes = check_classification_y(
             y, sample_weight, min_classes=min_classes
         )
-        return self._count_checked(X, y_codes, classes, sample_weight)
-
-    def _count_checked(self, X, y_codes, classes, sample_weight):
         names = [feature_name(self, j) for j in range(X.shape[1])]
         return count_tables(
             [X[:, j] for j in range(X.shape[1])], names,
@@ -219,57 +162,15 @@ class BaseDiscretizer(
             n_jobs=self.n_jobs,
         )  # fmt: skip
 
-    def _fit_prepared(self, X, y_codes, classes, sample_weight):
-        """Fit on X, y and ``sample_weight`` that the caller has checked itself.
-
-        What ``fit`` does once its inputs are checked, for a caller that checks
-        the target once for many fits (:func:`partikit.report` fits one
-        discretizer per column).
-
-        Parameters
-        ----------
-        X : ndarray of float64 of shape (n_samples, n_features)
-            As :func:`~partikit._counting._validation.check_numeric_X` returns it (which
-            also sets ``n_features_in_`` and ``feature_names_in_``).
-        y_codes : ndarray of intp of shape (n_samples,)
-        classes : ndarray
-            As :func:`~partikit._counting._validation.check_classification_y`
-            returns them.
-        sample_weight : ndarray of float64 of shape (n_samples,) or None
-            Checked (:func:`~partikit._counting._validation.check_sample_weight`).
-
-        Returns
-        -------
-        self : object
-        """
-        forget_chunks(self)
-        tables = self._count_checked(X, y_codes, classes, sample_weight)
-        return self._fit_tables(tables, stacklevel=6)
-
-    def _fit_tables(self, tables, stacklevel=5):
-        """Fit from tables whose columns and names are already checked.
-
-        ``stacklevel`` of the columns' warnings: 5 for the public methods (this
-        method, the public one and its ``_fit_context`` wrapper between
-        ``fit_columns`` and the caller).
-        """
-        set_input_features(self, tables)
-        check_classes(tables)
+    def _prepare_tables(self, tables):
         # tables counted with a larger cap, or none, are pooled to this one
-        tables = tables.pool(self.max_values)
-        self.classes_ = tables.classes
+        return tables.pool(self.max_values)
+
+    def _check_target(self):
         if self.encode == "woe":
             check_woe_target(self.classes_)
-        self._start_fit()
-        fitted = fit_columns(
-            self._fit_column,
-            (
-                (tables.values[j], tables.tables[j], j, tables.upper_values[j])
-                for j in range(tables.n_features)
-            ),
-            self.n_jobs,
-            stacklevel=stacklevel,
-        )
+
+    def _set_fitted(self, fitted):
         self.bin_edges_ = np.empty(len(fitted), dtype=object)
         for j, f in enumerate(fitted):
             self.bin_edges_[j] = f.bin_edges
@@ -284,9 +185,10 @@ class BaseDiscretizer(
             # value (no evidence either way)
             self.woe_ = [weight_of_evidence(t, sign=self.woe_sign) for t in self.table_]
         self._end_fit()
-        return self
 
-    def _fit_column(self, values, table, j, upper=None):
+    def _fit_column(self, tables, j):
+        values, table = tables.values[j], tables.tables[j]
+        upper = tables.upper_values[j]
         name = feature_name(self, j)
         n_classes = len(self.classes_)
         missing_row = table[-1]

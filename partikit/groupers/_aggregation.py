@@ -21,7 +21,12 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
 from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
-from partikit._counting._column_tables import CATEGORICAL, count_joint, count_tables
+from partikit._counting._column_tables import (
+    CATEGORICAL,
+    ColumnTables,
+    count_joint,
+    count_tables,
+)
 from partikit._counting._dask import (
     dask_aware,
     dask_tables,
@@ -29,10 +34,9 @@ from partikit._counting._dask import (
     is_dask_collection,
 )
 from partikit._counting._partial import (
+    TablesMixin,
     check_classes,
-    check_tables,
     forget_chunks,
-    partial_tables,
     set_input_features,
 )
 from partikit._counting._validation import (
@@ -53,7 +57,7 @@ from partikit._estimator._renames import (
 )
 from partikit._statistics._contingency import merge_rows
 from partikit._statistics._measures import grouped_significance
-from partikit.groupers._base import BaseGrouper, PreparedColumn, group_feature_names
+from partikit.groupers._base import BaseGrouper, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 from partikit.groupers._combinations import (
     RARE_LABEL,
@@ -82,7 +86,11 @@ _MAX_SHOWN = 5
 
 @dask_aware
 class AttributeAggregator(
-    RenamedParametersMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
+    RenamedParametersMixin,
+    TablesMixin,
+    PartitionInspectionMixin,
+    TransformerMixin,
+    BaseEstimator,
 ):
     """Combine sets of columns into multi-valued attributes, optionally grouped.
 
@@ -240,6 +248,8 @@ class AttributeAggregator(
     array([0, 2, 1, 0], dtype=object)
     """
 
+    _table_kind = CATEGORICAL
+
     _parameter_constraints: dict = {
         "aggregates": [list, None],
         "grouper": [BaseGrouper, None],
@@ -374,6 +384,13 @@ class AttributeAggregator(
             y_codes, classes = np.zeros(len(columns[0]), dtype=np.intp), None
         return columns, aggregates, y_codes, classes, sample_weight
 
+    # fit, fit_tables and partial_fit are declared here rather than inherited:
+    # y is optional (without grouper nor search the aggregator learns no
+    # target), the grouper parameter is an estimator (its validation is not
+    # skipped) and the tables include joint ones. fit_tables and partial_fit
+    # then do TablesMixin's work (_fit_counted, _fit_chunk). fit reads the rows
+    # once (_RowSource): a supervised aggregate is counted and learned in one
+    # pass of its members' digits, without the ColumnTables of every column.
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None, sample_weight=None):
         """Learn the combinations of every aggregate, and group them.
@@ -404,9 +421,8 @@ class AttributeAggregator(
         """
         forget_chunks(self)
         if is_dask_collection(X) or is_dask_collection(y):
-            counter = estimator_counter(self, min_classes=None)
-            tables = dask_tables(X, y, sample_weight, counter)
-            return self._fit_tables(tables, stacklevel=4)
+            counter = estimator_counter(self)
+            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
         columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
             X, y, sample_weight, reset=True, min_classes=2
         )
@@ -441,9 +457,7 @@ class AttributeAggregator(
         self : object
             The fitted aggregator.
         """
-        forget_chunks(self)
-        check_tables(self, tables, CATEGORICAL, target=self._supervised())
-        return self._fit_tables(tables, stacklevel=4)
+        return self._fit_counted(tables)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y=None, sample_weight=None, classes=None):
@@ -476,15 +490,15 @@ class AttributeAggregator(
             ``search``, until the chunks hold two classes it is not fitted, and
             the call raises ``ValueError`` (the chunk is counted).
         """
-        first = not hasattr(self, "_partial_tables")
-        tables = self._count(X, y, sample_weight, reset=first)
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        return self._fit_tables(self._partial_tables, stacklevel=4)
+        return self._fit_chunk(X, y, sample_weight, classes)
 
-    def _count(self, X, y, sample_weight, *, reset):
+    def _needs_target(self):
+        return self._supervised()
+
+    def _count(self, X, y, sample_weight, *, reset, min_classes):
         """The tables ``fit_tables`` reads, of one chunk of rows."""
         columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
-            X, y, sample_weight, reset=reset, min_classes=1
+            X, y, sample_weight, reset=reset, min_classes=min_classes
         )
         names = self._input_names()
         tables = count_tables(
@@ -496,8 +510,11 @@ class AttributeAggregator(
         tables.joint = {members: source.joint(members) for members in needed}
         return tables
 
-    def _fit_tables(self, tables, stacklevel):
-        """Fit from tables whose columns and names are already checked."""
+    def _fit_tables(self, tables, stacklevel=4):
+        """Fit from tables whose columns and names are already checked.
+
+        ``stacklevel`` of a warning raised here (as in ``TablesMixin``).
+        """
         set_input_features(self, tables)
         aggregates = self._checked_aggregates()
         if self._supervised():
@@ -545,12 +562,13 @@ class AttributeAggregator(
         if self.grouper is not None:
             # The aggregator wraps the output (set_output) itself, with X's index.
             self.grouper_ = clone(self.grouper).set_output(transform="default")
-            prepared = source.kept_columns(self._kept) + self._prepared_aggregates(
-                [table for _, _, table in results]
+            self.grouper_._validate_params()
+            tables = self._grouper_tables(
+                source.kept_tables(self._kept), [table for _, _, table in results]
             )
-            self.grouper_._fit_prepared(
-                prepared, names, source.y_codes, source.classes, source.sample_weight
-            )
+            # its warnings point at the caller of the public method, one level
+            # deeper than this method's
+            self.grouper_._fit_tables(tables, stacklevel=stacklevel + 1)
         return self
 
     def _kept_frame(self, columns):
@@ -564,17 +582,33 @@ class AttributeAggregator(
             frame[name] = column
         return pd.DataFrame(frame)
 
-    def _prepared_aggregates(self, tables):
-        """Each aggregate's combinations (their labels) with their table, as the
-        grouper's fit reads them: sorted as the grouper sorts a column of the
-        labels."""
-        prepared = []
+    def _grouper_tables(self, kept, tables):
+        """The :class:`~partikit.ColumnTables` the grouper is fitted from.
+
+        The kept columns' tables (``kept``), then each aggregate's combinations
+        (their labels) with its table (``tables``), sorted as a column of the
+        labels is sorted, with an empty missing row.
+        """
+        values, value_kinds = list(kept.values), list(kept.value_kinds)
+        counts, ordered = list(kept.tables), list(kept.ordered_categories)
         for a, table in zip(self._aggregates, tables, strict=True):
             order = sorting_order(a.labels, STRING_KIND)
             rows = np.zeros((len(table) + 1, table.shape[1]), dtype=np.float64)
             rows[:-1] = table[order]
-            prepared.append(PreparedColumn(a.labels[order], STRING_KIND, rows))
-        return prepared
+            values.append(a.labels[order])
+            value_kinds.append(STRING_KIND)
+            counts.append(rows)
+            ordered.append(None)
+        return ColumnTables(
+            feature_names=self._output_names(self._input_names()),
+            has_feature_names=True,
+            classes=kept.classes,
+            kinds=[CATEGORICAL] * len(values),
+            values=values,
+            tables=counts,
+            value_kinds=value_kinds,
+            ordered_categories=ordered,
+        )
 
     def _check_labels(self, aggregate):
         labels = pd.Index(aggregate.labels)
@@ -978,12 +1012,14 @@ class _RowSource(_JointSource):
             return fitted
         return super().fit_aggregates(aggregates)
 
-    def kept_columns(self, kept):
-        """The kept columns as the grouper's fit counts them."""
-        if not kept:
-            return []
+    def kept_tables(self, kept):
+        """The kept columns' tables, counted as the grouper's fit counts them."""
         frame = self._aggregator._kept_frame(self._columns)
-        return [frame.iloc[:, k] for k in range(len(kept))]
+        return count_tables(
+            [frame.iloc[:, k] for k in range(len(kept))], list(frame.columns), True,
+            self.y_codes, self.classes, self.sample_weight,
+            np.ones(len(kept), dtype=bool), n_jobs=self._aggregator.grouper_.n_jobs,
+        )  # fmt: skip
 
 
 class _TableSource(_JointSource):
@@ -997,9 +1033,6 @@ class _TableSource(_JointSource):
     def __init__(self, aggregator, tables, aggregates):
         self._aggregator = aggregator
         self._tables = tables
-        self.y_codes = None
-        self.sample_weight = None
-        self.classes = tables.classes
         names = [str(n) for n in tables.feature_names]
         if aggregates is None:
             needed = [tuple(range(tables.n_features))]
@@ -1033,15 +1066,9 @@ class _TableSource(_JointSource):
             self.joint(candidate), candidate, self._aggregator.max_categories, None
         )[2]
 
-    def kept_columns(self, kept):
+    def kept_tables(self, kept):
         """The kept columns' tables, as the grouper's fit reads them."""
-        t = self._tables
-        return [
-            PreparedColumn(
-                t.values[j], t.value_kinds[j], t.tables[j], t.ordered_categories[j]
-            )
-            for j in kept
-        ]
+        return self._tables.select(kept)
 
 
 _SEARCH_COLUMNS = (

@@ -6,31 +6,14 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from numbers import Integral
-from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._compat import StrOptions, _check_feature_names_in, _fit_context
-from partikit._counting._column_tables import (
-    CATEGORICAL,
-    count_categorical,
-    count_tables,
-)
-from partikit._counting._dask import (
-    dask_aware,
-    dask_tables,
-    estimator_counter,
-    is_dask_collection,
-)
-from partikit._counting._partial import (
-    TablesMixin,
-    check_classes,
-    forget_chunks,
-    set_input_features,
-)
+from partikit._compat import StrOptions, _check_feature_names_in
+from partikit._counting._column_tables import CATEGORICAL, count_tables
+from partikit._counting._dask import dask_aware
 from partikit._counting._validation import (
     append_missing,
     category_lookup,
@@ -41,13 +24,10 @@ from partikit._counting._validation import (
     factorize_column,
     feature_name,
 )
-from partikit._estimator._column_fit import ColumnContext, ColumnFit, fit_columns
+from partikit._estimator._base import BasePartitioner
+from partikit._estimator._column_fit import ColumnContext, ColumnFit
 from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
-from partikit._estimator._inspection import (
-    ColumnParts,
-    PartitionInspectionMixin,
-    members_label,
-)
+from partikit._estimator._inspection import ColumnParts, members_label
 from partikit._kernels._tables import apply_lookup
 from partikit._statistics._contingency import check_table, merge_rows
 from partikit._statistics._measures import weight_of_evidence
@@ -74,39 +54,8 @@ def group_feature_names(input_features, encode, n_groups):
     )
 
 
-class PreparedColumn(NamedTuple):
-    """A column given to a grouper's fit as its counted table.
-
-    Attributes
-    ----------
-    categories : ndarray
-        The categories, sorted as ``fit`` sorts them (missing excluded).
-    kind : {"string", "numeric"}
-    table : ndarray of float64 of shape (len(categories) + 1, n_classes)
-        Their class counts, the missing values' last; rows of zero weight are
-        dropped by ``fit`` as for any column.
-    ordered_categories : ndarray or None, default=None
-        The categories of a pandas ordered ``Categorical`` column, in their
-        order; None for any other column.
-    """
-
-    categories: np.ndarray
-    kind: str
-    table: np.ndarray
-    ordered_categories: np.ndarray | None = None
-
-
-def _ordered_categories(column):
-    dtype = getattr(column, "dtype", None)
-    if isinstance(dtype, pd.CategoricalDtype) and dtype.ordered:
-        return np.asarray(dtype.categories)
-    return None
-
-
 @dask_aware
-class BaseGrouper(
-    TablesMixin, PartitionInspectionMixin, TransformerMixin, BaseEstimator
-):
+class BaseGrouper(BasePartitioner):
     """Base class of partikit's supervised groupers.
 
     A grouper learns, for each categorical column, a partition of its categories
@@ -196,13 +145,6 @@ class BaseGrouper(
         self._validate_params()
         return self._group_table(check_table(table), None)
 
-    def _start_fit(self):
-        """Prepare one fit, once X is checked and ``n_features_in_`` is known.
-
-        Subclasses check here the parameters that name columns and resolve the
-        state shared by all columns of this fit (e.g. random seeds).
-        """
-
     def _column_warning(self, result, table, context):
         """Message of a ``UserWarning`` about one column's grouping, or None.
 
@@ -219,36 +161,6 @@ class BaseGrouper(
         """
         return None
 
-    @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
-        """Learn the groups of every column from the target.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            Categorical columns: strings, pandas ``category``, integers, floats or
-            booleans. NaN, None and ``pd.NA`` form one missing category. A dask
-            DataFrame is counted partition by partition where it lives, and the
-            tables added (the same grouper as in memory).
-        y : array-like of shape (n_samples,)
-            Class labels (any type, two classes or more); a dask Series
-            partitioned like X when X is a dask DataFrame.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights. Rows of zero weight are ignored, also when
-            categories and classes are learned.
-
-        Returns
-        -------
-        self : object
-            The fitted grouper.
-        """
-        forget_chunks(self)
-        if is_dask_collection(X) or is_dask_collection(y):
-            counter = estimator_counter(self)
-            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
-        tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
-        return self._fit_tables(tables)
-
     def _count(self, X, y, sample_weight, *, reset, min_classes):
         """The :class:`ColumnTables` of a checked (X, y, sample_weight)."""
         columns = check_categorical_X(self, X, reset=reset)
@@ -263,66 +175,11 @@ class BaseGrouper(
             sample_weight, np.ones(len(columns), dtype=bool), n_jobs=self.n_jobs,
         )  # fmt: skip
 
-    def _fit_tables(self, tables):
-        """Fit from tables whose columns and names are already checked."""
-        set_input_features(self, tables)
-        check_classes(tables)
-        self._start_fit()
-        columns = [
-            PreparedColumn(values, kind, table, ordered)
-            for values, kind, table, ordered in zip(
-                tables.values, tables.value_kinds, tables.tables,
-                tables.ordered_categories, strict=True,
-            )
-        ]  # fmt: skip
-        # fit_columns, this method, the public method, its _fit_context wrapper
-        return self._fit_columns(columns, None, tables.classes, None, stacklevel=6)
-
-    def _fit_prepared(self, columns, names, y_codes, classes, sample_weight):
-        """Fit on columns some of which come with their table already counted.
-
-        What ``fit`` does on a DataFrame whose columns are ``columns`` named
-        ``names``, for a caller that has checked X, y and ``sample_weight``
-        itself and counted some columns' tables on the way
-        (:class:`~partikit.groupers.AttributeAggregator` counts each
-        aggregate's table while learning its combinations): a
-        :class:`PreparedColumn` is used as it is, any other column is
-        factorized and counted as in ``fit``. The fitted attributes are those
-        ``fit`` would set.
-
-        Parameters
-        ----------
-        columns : list of (pandas Series, ndarray or PreparedColumn)
-        names : list of str
-        y_codes : ndarray of intp of shape (n_samples,)
-        classes : ndarray
-            As :func:`~partikit._counting._validation.check_classification_y`
-            returns them.
-        sample_weight : ndarray of float64 of shape (n_samples,) or None
-            Checked (:func:`~partikit._counting._validation.check_sample_weight`).
-
-        Returns
-        -------
-        self : object
-        """
-        self._validate_params()
-        self.n_features_in_ = len(columns)
-        self.feature_names_in_ = np.asarray(names, dtype=object)
-        self._start_fit()
-        return self._fit_columns(columns, y_codes, classes, sample_weight)
-
-    def _fit_columns(self, columns, y_codes, classes, sample_weight, stacklevel=5):
-        self.classes_ = classes
+    def _check_target(self):
         if self.encode == "woe":
             check_woe_target(self.classes_)
-        n_classes = len(self.classes_)
-        fitted = fit_columns(
-            self._fit_column,
-            ((column, j, y_codes, sample_weight, n_classes)
-             for j, column in enumerate(columns)),
-            self.n_jobs,
-            stacklevel=stacklevel,
-        )  # fmt: skip
+
+    def _set_fitted(self, fitted):
         self.categories_ = [f.categories for f in fitted]
         self.group_ids_ = [f.group_ids for f in fitted]
         self.n_groups_ = np.array([f.n_groups for f in fitted], dtype=np.intp)
@@ -338,17 +195,11 @@ class BaseGrouper(
         ]
         if self.encode == "woe":
             self.woe_ = self._fit_woe()
-        return self
 
-    def _fit_column(self, column, j, y_codes, sample_weight, n_classes):
+    def _fit_column(self, tables, j):
         name = feature_name(self, j)
-        if isinstance(column, PreparedColumn):
-            categories, kind, table, ordered = column
-        else:
-            categories, kind, table = count_categorical(
-                column, name, y_codes, sample_weight, n_classes
-            )
-            ordered = _ordered_categories(column)
+        categories, kind = tables.values[j], tables.value_kinds[j]
+        table, ordered = tables.tables[j], tables.ordered_categories[j]
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
         present = table.sum(axis=1) > 0

@@ -44,6 +44,7 @@ from partikit._statistics._measures import (
     log10_bonferroni_nominal,
     log10_bonferroni_ordinal,
     log10_chi2_sf,
+    significance_order,
 )
 from partikit._threads import n_cpus, shared_threads
 from partikit.groupers._base import BaseGrouper
@@ -538,9 +539,10 @@ def rank_attributes(statistics):
        of categorical data", Applied Statistics 29(2):119-127, 1980,
        doi:10.2307/2986296.
     """
-    adjusted = np.array([s["log10_adjusted_pvalue"] for s in statistics], dtype=float)
-    chi2 = np.array([s["chi2"] for s in statistics], dtype=float)
-    return np.lexsort((np.arange(len(adjusted)), -chi2, adjusted)).astype(np.intp)
+    return significance_order(
+        [s["log10_adjusted_pvalue"] for s in statistics],
+        [s["chi2"] for s in statistics],
+    )
 
 
 # --------------------------------------------------------------------------------------
