@@ -70,6 +70,7 @@ from _common import (  # noqa: E402
     progress,
     quiet_peer_warnings,
     read_dataset,
+    script_path,
     source_digest,
     table,
     time_call,
@@ -645,7 +646,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## AttributeAggregator: adult, k-of-n, speed on "
-        f"{QUICK_SPEED_ROWS if args.quick else SPEED_ROWS:,} rows ({NAME}.py)"
+        f"{QUICK_SPEED_ROWS if args.quick else SPEED_ROWS:,} rows ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

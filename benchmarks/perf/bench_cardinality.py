@@ -29,6 +29,10 @@ data.
 
 ``--list`` prints the estimator names. With ``PYTHONPATH`` pointing at another
 checkout, the subprocesses measure that checkout's partikit.
+
+A full run (or one given ``--output``) replaces this script's section of the
+output file, whatever its label; the run the section held is appended to
+``results/<its date>-bench_cardinality.md`` beside that file.
 """
 
 from __future__ import annotations
@@ -36,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import resource
 import statistics
 import sys
@@ -63,6 +66,7 @@ from _common import (  # noqa: E402
     progress,
     quiet_peer_warnings,
     run_subprocess,
+    script_path,
     source_digest,
     table,
     write_section,
@@ -396,43 +400,10 @@ def rss_cell(r):
     return text
 
 
-def write_part(name, preamble, label, body, path):
-    """Replace the ``label`` part of section ``name`` of ``path``, keep its others.
-
-    The section is ``preamble`` followed by its parts, each between
-    ``<!-- begin name/label -->`` and ``<!-- end name/label -->`` markers, so that a
-    "before" run and a later run of the same script live side by side.
-    """
-    begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"
-    old = ""
-    if os.path.exists(path):
-        with open(path) as f:
-            content = f.read()
-        match = re.search(re.escape(begin) + r"\n(.*?)" + re.escape(end), content, re.S)
-        if match:
-            old = match.group(1)
-    parts = re.findall(
-        r"(<!-- begin " + re.escape(name) + r"/(\S+) -->\n.*?<!-- end "
-        + re.escape(name) + r"/\2 -->)",
-        old,
-        re.S,
-    )  # fmt: skip
-    new_part = (
-        f"<!-- begin {name}/{label} -->\n{body.rstrip()}\n<!-- end {name}/{label} -->"
-    )
-    kept = [text for text, lab in parts if lab != label]
-    order = {"before": 0, "before-profile": 1, "after": 2}
-    blocks = sorted(
-        kept + [new_part],
-        key=lambda t: order.get(re.match(r"<!-- begin \S+/(\S+)", t).group(1), 3),
-    )
-    write_section(name, preamble.rstrip() + "\n\n" + "\n\n".join(blocks), path)
-
-
 def preamble_text():
     lines = [
         f"## Any cardinality: 1M rows x 10 classes, 1,000 to 1,000,000 categories "
-        f"({NAME}.py, issue 17 part 1)",
+        f"({script_path(NAME)}, issue 17 part 1)",
         "",
         "Data: `benchmarks/perf/scale_data.cardinality_data(n_categories, "
         'dtype="int" | "str")`: 1,000,000 rows, 10 classes, categories in 5 hidden '
@@ -462,8 +433,7 @@ def preamble_text():
 
 def build_report(results, args, context, digests, cpu, wall):
     report = Report(NAME)
-    title = {"before": "Before: partikit at 053e790 (the starting commit of issue 17)"}
-    report.add(f"### {title.get(args.label, 'Run: ' + args.label)}")
+    report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
     report.add(
@@ -645,8 +615,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=None, help="seconds per "
                         "fit (default 60; --quick 30)")  # fmt: skip
     parser.add_argument("--mem-limit-gb", type=float, default=8.0)
-    parser.add_argument("--label", default="current", help='name of the part of '
-                        'the section to write ("before" for the starting commit)')  # fmt: skip
+    parser.add_argument("--label", default="current", help='name of the run, '
+                        'in its heading ("before" for the starting commit)')  # fmt: skip
     parser.add_argument("--khiops-seconds", default=None, help="SIZE=SECONDS,...: "
                         "Khiops fit times of an earlier run, for the ratios when "
                         "khiops_peer is not run")  # fmt: skip
@@ -732,7 +702,9 @@ def main():
     text = report.text()
     print(text)
     if args.output:
-        write_part(NAME, preamble_text(), args.label, text, args.output)
+        write_section(
+            NAME, preamble_text() + "\n\n" + text, args.output, keep_history=True
+        )
     raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
     with open(raw, "w") as f:
         json.dump(results, f, indent=1, default=str)

@@ -39,6 +39,7 @@ from _common import (  # noqa: E402
     parse_args,
     progress,
     quiet_peer_warnings,
+    script_path,
     table,
     time_call,
 )
@@ -127,8 +128,8 @@ def main():
     busy_start, own_start = cpu_seconds()
     wall_start = time.perf_counter()
 
-    from partikit._statistics._contingency import build_table
     from partikit._counting._validation import check_classification_y, factorize_column
+    from partikit._statistics._contingency import build_table
     from partikit.datasets import make_grouped_categorical
     from partikit.groupers import CHAIDGrouper, KhiopsGrouper
     from partikit.groupers._chaid import chaid_grouping
@@ -141,7 +142,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## CHAIDGrouper vs the CHAID package, {n_samples:,} rows x k categories x "
-        f"{N_CLASSES} classes ({NAME}.py)"
+        f"{N_CLASSES} classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

@@ -19,15 +19,15 @@ the most. ``python -m partikit demo`` is timed the same way (whole process, cold
 and warm cache). The subprocesses run one at a time; every measurement is repeated
 ``--runs`` times (min and max reported).
 
-``--baseline FILE``: a section written earlier by this script (e.g. on the starting
-commit, with ``PYTHONPATH`` pointing at its checkout) is kept in this section as
-the "before" table. The run the section held before this one, and the runs it
-kept, follow the new run ("Previous run" headings), so that a rerun loses none.
+A run replaces this script's section of ``RESULTS.md``; the run the section held
+is appended to ``benchmarks/results/<its date>-bench_cold_start.md``, so that a
+rerun loses none. To compare with a "before" (e.g. the starting commit), run the
+script with ``PYTHONPATH`` pointing at its checkout first.
 
 ``--json FILE``: every measurement, raw (each compilation with its argument types).
 
     python benchmarks/perf/bench_cold_start.py [--quick] [--runs N]
-        [--baseline FILE] [--json FILE] [--output FILE]
+        [--json FILE] [--output FILE]
 """
 
 from __future__ import annotations
@@ -253,13 +253,13 @@ def main():
     from _common import (
         Report,
         RunContext,
-        add_earlier_runs,
         cpu_seconds,
         digest_line,
         finish,
         other_processes_line,
         parse_args,
         progress,
+        script_path,
         source_digest,
         table,
     )
@@ -268,19 +268,16 @@ def main():
         child(sys.argv[2])
         return
     runs = QUICK_RUNS if "--quick" in sys.argv else RUNS
-    baseline = dump = None
-    for option in ("--runs", "--baseline", "--json"):
+    dump = None
+    for option in ("--runs", "--json"):
         if option in sys.argv:
             i = sys.argv.index(option)
             value = sys.argv[i + 1]
             del sys.argv[i : i + 2]
             if option == "--runs":
                 runs = int(value)
-            elif option == "--json":
-                dump = value
             else:
-                with open(value) as f:
-                    baseline = f.read()
+                dump = value
     args = parse_args(__doc__.splitlines()[0])
     context = RunContext(os.path.basename(__file__), args.quick)
     digest_start = source_digest()
@@ -303,7 +300,7 @@ def main():
     wall = time.perf_counter() - wall0
     report = Report(NAME)
     report.add(
-        f"## Cold start: import and first fit with an empty numba cache ({NAME}.py)"
+        f"## Cold start: import and first fit with an empty numba cache ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -435,14 +432,7 @@ def main():
         )
         rows.append([label, len(compiles), f"{total:.2f}", listed])
     report.add(table(["estimator", "compilations", "compile s", "costliest (s)"], rows))
-    if baseline is not None:
-        report.add()
-        report.add("### Before (the section this script wrote on the starting commit)")
-        report.add()
-        report.add(("\n" + baseline).replace("\n## ", "\n#### ").strip())
-    if args.output:
-        add_earlier_runs(report, args.output)
-    finish(report, args.output)
+    finish(report, args.output, keep_history=True)
 
 
 if __name__ == "__main__":

@@ -62,6 +62,7 @@ from _common import (  # noqa: E402
     progress,
     quiet_peer_warnings,
     read_dataset,
+    script_path,
     source_digest,
     table,
     time_call,
@@ -605,7 +606,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## Supervised discretizers: Elomaa & Rousu's evaluations, speed, recovery, "
-        f"quality ({NAME}.py)"
+        f"quality ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

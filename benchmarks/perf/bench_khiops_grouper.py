@@ -42,6 +42,7 @@ from _common import (  # noqa: E402
     peak_memory,
     progress,
     quiet_peer_warnings,
+    script_path,
     table,
     time_call,
 )
@@ -140,7 +141,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## KhiopsGrouper vs peers, {n_samples:,} rows x {n_categories:,} "
-        f"categories x {N_CLASSES} classes ({NAME}.py)"
+        f"categories x {N_CLASSES} classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

@@ -53,6 +53,7 @@ from _common import (  # noqa: E402
     parse_args,
     progress,
     quiet_peer_warnings,
+    script_path,
     source_digest,
     table,
     time_call,
@@ -224,7 +225,7 @@ def main():
     report = Report(NAME)
     report.add(
         "## Max-cut speed: GL vs GW, GL vs Twoing, GL at 1,000 values x 100 "
-        f"classes ({NAME}.py)"
+        f"classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

@@ -34,6 +34,10 @@ every transform <= 1x the baseline, fit peak memory <= 2x column + table.
 ``--profile`` adds a cProfile breakdown of the warm fits (where the time goes:
 validation, pandas and numpy conversions, partikit's Python and the numba kernels
 it calls). ``--list`` prints the names.
+
+A full run (or one given ``--output``) replaces this script's section of the
+output file, whatever its label; the run the section held is appended to
+``results/<its date>-bench_one_pass.md`` beside that file.
 """
 
 from __future__ import annotations
@@ -66,10 +70,11 @@ from _common import (  # noqa: E402
     other_processes_line,
     progress,
     run_subprocess,
+    script_path,
     source_digest,
     table,
+    write_section,
 )
-from bench_cardinality import write_part  # noqa: E402
 
 NAME = "bench_one_pass"
 N_CLASSES = 10
@@ -392,7 +397,7 @@ WORKLOAD_TITLE = {
 def preamble_text(n_samples):
     return "\n".join(
         [
-            f"## Fits at the one-pass limit ({NAME}.py, issue 17 part 3)",
+            f"## Fits at the one-pass limit ({script_path(NAME)}, issue 17 part 3)",
             "",
             "Workloads: `benchmarks/perf/scale_data.one_pass_categorical(dtype)` "
             "(1,000,000 rows x 1,000 categories x 10 classes, int64 or strings; "
@@ -427,8 +432,7 @@ def preamble_text(n_samples):
 
 def build_report(results, args, context, digests, cpu, wall):
     report = Report(NAME)
-    title = {"before": "Before: partikit at 053e790 (the starting commit of issue 17)"}
-    report.add(f"### {title.get(args.label, 'Run: ' + args.label)}")
+    report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
     report.add(
@@ -554,7 +558,11 @@ def main():
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--mem-limit-gb", type=float, default=8.0)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--label", default="current")
+    parser.add_argument(
+        "--label",
+        default="current",
+        help='name of the run, in its heading ("before" for the starting commit)',
+    )
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -604,7 +612,12 @@ def main():
     text = report.text()
     print(text)
     if args.output:
-        write_part(NAME, preamble_text(args.samples), args.label, text, args.output)
+        write_section(
+            NAME,
+            preamble_text(args.samples) + "\n\n" + text,
+            args.output,
+            keep_history=True,
+        )
     raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
     with open(raw, "w") as f:
         json.dump(results, f, indent=1, default=str)

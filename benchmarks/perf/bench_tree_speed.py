@@ -16,7 +16,10 @@ scikit-learn's, its predict at most 1x.
 
     python benchmarks/perf/bench_tree_speed.py [--quick] [--output FILE]
 
-``--quick``: 100,000 rows instead of 1,000,000 (**not the issue's size**).
+``--quick``: 100,000 rows instead of 1,000,000 (**not the issue's size**); the
+result is only printed unless ``--output`` is given. A full run replaces the
+section of ``RESULTS.md`` and appends the run it held to
+``benchmarks/results/<its date>-bench_tree_speed.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -35,14 +37,10 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
-    add_earlier_runs,
-    cpu_seconds,
-    digest_line,
     finish,
-    other_processes_line,
     progress,
     read_dataset,
-    source_digest,
+    script_path,
     table,
     time_call,
 )
@@ -158,14 +156,17 @@ def _fit_row(label, frame, y):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=RESULTS)
+    parser.add_argument(
+        "--output",
+        default=None,
+        help="markdown file (default: benchmarks/RESULTS.md, none for --quick)",
+    )
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
+    if args.output is None and not args.quick:
+        args.output = RESULTS
     n_large = 100_000 if args.quick else 1_000_000
-    context = RunContext("perf/bench_tree_speed.py", quick=args.quick)
-    digest = source_digest()
-    busy0, own0 = cpu_seconds()
-    wall0 = time.monotonic()
+    context = RunContext(NAME, quick=args.quick)
     fit_rows = []
     adult = load_adult()
     if adult is None:
@@ -188,17 +189,14 @@ def main():
         f"**{ratio:.2f}x**",
         "met" if ratio <= PREDICT_TARGET else "**not met**",
     ]]  # fmt: skip
-    busy1, own1 = cpu_seconds()
+    context.stop()
     report = Report(NAME)
-    report.add("## Tree speed vs scikit-learn (bench_tree_speed.py)")
+    report.add(f"## Tree speed vs scikit-learn ({script_path(NAME)})")
     report.add()
     report.add(__doc__.split("\n\n")[1].replace("\n", " "))
     report.add()
     report.header(context)
-    report.add(digest_line(digest, source_digest()))
-    report.add(
-        other_processes_line(busy1 - busy0, own1 - own0, time.monotonic() - wall0)
-    )
+    report.add(context.usage_lines())
     report.add()
     report.add("### fit")
     report.add()
@@ -212,9 +210,7 @@ def main():
     report.add()
     header = ["data", "partikit s", "scikit-learn s", "ratio", "<= 1x"]
     report.add(table(header, predict_rows))
-    if args.output:
-        add_earlier_runs(report, args.output)
-    finish(report, args.output)
+    finish(report, args.output, keep_history=True)
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ from _common import (  # noqa: E402
     other_processes_line,
     parse_args,
     progress,
+    script_path,
     source_digest,
     table,
 )
@@ -405,7 +406,7 @@ def main():
     report = Report(NAME)
     report.add(
         "## Binary partitions of random contingency tables: Monte Carlo of the thesis "
-        f"chapter 5 ({NAME}.py)"
+        f"chapter 5 ({script_path(NAME)})"
     )
     report.add()
     report.header(context)

@@ -88,6 +88,7 @@ from _common import (  # noqa: E402
     parse_args,
     progress,
     read_dataset,
+    script_path,
     source_digest,
     table,
     time_call,
@@ -1219,7 +1220,7 @@ def numeric_main(args, n_repetitions):
     report = Report(NUMERIC_NAME)
     report.add(
         "## PartitionTreeClassifier: the thesis's nominal + numeric experiments "
-        "(thesis_tree.py --with-numeric)"
+        f"({script_path(NAME)} --with-numeric)"
     )
     report.add()
     report.header(context)
@@ -1322,7 +1323,7 @@ def main():
     report = Report(NAME)
     report.add(
         "## PartitionTreeClassifier: the thesis's tree experiments (Pereira & "
-        f"Laber) and Bodine & Hochbaum's max-cut tree ({NAME}.py)"
+        f"Laber) and Bodine & Hochbaum's max-cut tree ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
