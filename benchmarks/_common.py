@@ -73,9 +73,16 @@ def script_path(name):
     return f"benchmarks/{base}"
 
 
-def parse_args(description):
-    """``--quick`` (small sizes, smoke run) and ``--output`` (where to write)."""
+def parse_args(description, add_arguments=None):
+    """``--quick`` (small sizes, smoke run) and ``--output`` (where to write).
+
+    ``add_arguments(parser)`` adds the script's own options. ``--output``
+    defaults to ``RESULTS.md`` for a full run and to nothing (print only) for a
+    quick one.
+    """
     parser = argparse.ArgumentParser(description=description)
+    if add_arguments is not None:
+        add_arguments(parser)
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -281,19 +288,25 @@ class RunContext:
         end = self.end[1] if self.end else time.perf_counter()
         return end - self.wall_start
 
-    def usage_lines(self, own_what="this process's", digest=True):
-        """The sources' digest line and the line on the CPU other processes used,
-        from the start of the run to :meth:`stop` (or now)."""
+    def _ended(self):
         if self.end is None:
             self.stop()
-        (busy, own), wall, digest_end = self.end
-        lines = [digest_line(self.digest_start, digest_end)] if digest else []
-        lines.append(
-            other_processes_line(
-                busy - self.cpu_start[0], own - self.cpu_start[1], wall, own_what
-            )
+        return self.end
+
+    def sources_line(self):
+        """The digest of partikit's sources at the start and at :meth:`stop`."""
+        return digest_line(self.digest_start, self._ended()[2])
+
+    def others_line(self, own_what="this process's"):
+        """The CPU other processes used from the start to :meth:`stop`."""
+        (busy, own), _, _ = self._ended()
+        return other_processes_line(
+            busy - self.cpu_start[0], own - self.cpu_start[1], self.wall, own_what
         )
-        return "\n".join(lines)
+
+    def usage_lines(self, own_what="this process's"):
+        """:meth:`sources_line` and :meth:`others_line`."""
+        return self.sources_line() + "\n" + self.others_line(own_what)
 
     def header(self):
         end_jobs = other_jobs()
@@ -498,6 +511,15 @@ def finish(report, output, keep_history=False):
     print(text)
     if output:
         write_section(report.name, text, output, keep_history=keep_history)
+
+
+def dump_raw(name, results):
+    """Write ``results`` as JSON to ``<tmp>/<name>.json`` (not part of the
+    results; for a closer look) and say where."""
+    path = os.path.join(tempfile.gettempdir(), f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(results, f, indent=1, default=str)
+    progress(f"raw results: {path}")
 
 
 def section_pattern(name):

@@ -38,12 +38,10 @@ output file, whatever its label; the run the section held is appended to
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import statistics
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -56,20 +54,17 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
+    dump_raw,
     emit,
     ensure_khiops_path,
+    finish,
     first_line,
     fmt_s,
-    other_processes_line,
     progress,
     quiet_peer_warnings,
     run_subprocess,
     script_path,
-    source_digest,
     table,
-    write_section,
 )
 
 NAME = "bench_cardinality"
@@ -431,8 +426,10 @@ def preamble_text():
     return "\n".join(lines)
 
 
-def build_report(results, args, context, digests, cpu, wall):
+def build_report(results, args, context):
     report = Report(NAME)
+    report.add(preamble_text())
+    report.add()
     report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
@@ -441,8 +438,7 @@ def build_report(results, args, context, digests, cpu, wall):
         f"{args.timeout:.0f} s; subprocess address space limited to "
         f"{args.mem_limit_gb:g} GiB (not Khiops)."
     )
-    report.add(digest_line(*digests))
-    report.add(other_processes_line(*cpu, wall, "this script's and its subprocesses'"))
+    report.add(context.usage_lines("this script's and its subprocesses'"))
     report.add()
     sizes = sorted({r["n_categories"] for r in results})
     dtypes = [d for d in DTYPES if d in args.dtypes.split(",")]
@@ -659,8 +655,6 @@ def main():
         with_khiops=KHIOPS_PEER in names,
     )  # fmt: skip
     context.partikit_path = os.path.dirname(partikit.__file__)
-    digest_start = source_digest()
-    cpu_start, wall_start = cpu_seconds(), time.perf_counter()
     results = []
     for dtype in dtypes:
         for name in names:
@@ -693,22 +687,9 @@ def main():
                     if gave_up.startswith("error"):
                         gave_up = "raised"
                     gave_up_at = s
-    cpu_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    cpu = (cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1])
-    report = build_report(
-        results, args, context, (digest_start, source_digest()), cpu, wall
-    )
-    text = report.text()
-    print(text)
-    if args.output:
-        write_section(
-            NAME, preamble_text() + "\n\n" + text, args.output, keep_history=True
-        )
-    raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
-    with open(raw, "w") as f:
-        json.dump(results, f, indent=1, default=str)
-    progress(f"raw results: {raw}")
+    report = build_report(results, args, context.stop())
+    finish(report, args.output, keep_history=True)
+    dump_raw(f"{NAME}_{args.label}", results)
 
 
 if __name__ == "__main__":

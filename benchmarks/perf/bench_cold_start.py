@@ -253,14 +253,10 @@ def main():
     from _common import (
         Report,
         RunContext,
-        cpu_seconds,
-        digest_line,
         finish,
-        other_processes_line,
         parse_args,
         progress,
         script_path,
-        source_digest,
         table,
     )
 
@@ -280,9 +276,6 @@ def main():
                 dump = value
     args = parse_args(__doc__.splitlines()[0])
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy0, own0 = cpu_seconds()
-    wall0 = time.perf_counter()
 
     results = {label: [] for label in ESTIMATORS}
     demo = []
@@ -296,18 +289,14 @@ def main():
     if dump is not None:
         with open(dump, "w") as f:
             json.dump({"estimators": results, "demo": demo}, f)
-    busy1, own1 = cpu_seconds()
-    wall = time.perf_counter() - wall0
+    context.stop()
     report = Report(NAME)
     report.add(
         f"## Cold start: import and first fit with an empty numba cache ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
-    report.add(digest_line(digest_start, source_digest()))
-    report.add(
-        other_processes_line(busy1 - busy0, own1 - own0, wall, "these processes'")
-    )
+    report.add(context.usage_lines("these processes'"))
     report.add(
         f"* {N_SAMPLES} rows of `partikit.datasets` data (categorical: "
         "`make_grouped_categorical`, 20 categories + 1 noise column, 3 classes; "

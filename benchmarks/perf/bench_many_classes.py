@@ -31,17 +31,18 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from _common import (  # noqa: E402
-    RESULTS,
     Report,
     RunContext,
     Timing,
     emit,
     finish,
+    parse_args,
     progress,
     run_subprocess,
     script_path,
     table,
 )
+from _harness import verdict  # noqa: E402
 
 NAME = "bench_many_classes"
 TIME_TARGET = 5.0  # seconds
@@ -114,22 +115,15 @@ def measure(label, n_samples):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--output",
-        default=None,
-        help="markdown file (default: benchmarks/RESULTS.md, none for --quick)",
-    )
-    parser.add_argument("--quick", action="store_true", help="20,000 rows")
-    parser.add_argument("--child")
-    parser.add_argument("--samples", type=int, default=None)
-    args = parser.parse_args()
+    def options(parser):
+        parser.add_argument("--samples", type=int, default=None, help="rows")
+        parser.add_argument("--child", help=argparse.SUPPRESS)
+
+    args = parse_args(__doc__.splitlines()[0], options)
     n_samples = args.samples or (QUICK_SAMPLES if args.quick else N_SAMPLES)
     if args.child:
         child(args.child, n_samples)
         return
-    if args.output is None and not args.quick:
-        args.output = RESULTS
     context = RunContext(NAME, quick=args.quick)
     rows = []
     for label, (expression, columns) in ESTIMATORS.items():
@@ -150,7 +144,7 @@ def main():
             timing.cell(),
             f"{done['peak']:.2f} (before: {result['ready']['rss_before']:.2f})",
             done["summary"],
-            "met" if met else "**not met**",
+            verdict(met),
         ])  # fmt: skip
     context.stop()
     report = Report(NAME)

@@ -44,12 +44,10 @@ from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import resource
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 
@@ -62,18 +60,15 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
+    dump_raw,
     emit,
+    finish,
     first_line,
     fmt_s,
-    other_processes_line,
     progress,
     run_subprocess,
     script_path,
-    source_digest,
     table,
-    write_section,
 )
 
 NAME = "bench_one_pass"
@@ -430,8 +425,10 @@ def preamble_text(n_samples):
     )
 
 
-def build_report(results, args, context, digests, cpu, wall):
+def build_report(results, args, context):
     report = Report(NAME)
+    report.add(preamble_text(args.samples))
+    report.add()
     report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
@@ -439,8 +436,7 @@ def build_report(results, args, context, digests, cpu, wall):
         f"* partikit imported from: `{context.partikit_path}`; {args.samples:,} rows; "
         f"timeout per fit {args.timeout:.0f} s."
     )
-    report.add(digest_line(*digests))
-    report.add(other_processes_line(*cpu, wall, "this script's and its subprocesses'"))
+    report.add(context.usage_lines("this script's and its subprocesses'"))
     report.add()
     rows = []
     for r in results:
@@ -591,8 +587,6 @@ def main():
         args.quick,
     )  # fmt: skip
     context.partikit_path = os.path.dirname(partikit.__file__)
-    digest_start = source_digest()
-    cpu_start, wall_start = cpu_seconds(), time.perf_counter()
     results = []
     for name, workload in configurations(names, args.workloads.split(",")):
         progress(f"{name} {workload}")
@@ -603,25 +597,9 @@ def main():
         results.append(r)
         fr = median(r["fits"]) / median(r["bases"]) if r["fits"] else None
         progress(f"  -> fit {cell(r['fits'])} ratio {fr} {failure(r)}")
-    cpu_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    cpu = (cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1])
-    report = build_report(
-        results, args, context, (digest_start, source_digest()), cpu, wall
-    )
-    text = report.text()
-    print(text)
-    if args.output:
-        write_section(
-            NAME,
-            preamble_text(args.samples) + "\n\n" + text,
-            args.output,
-            keep_history=True,
-        )
-    raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
-    with open(raw, "w") as f:
-        json.dump(results, f, indent=1, default=str)
-    progress(f"raw results: {raw}")
+    report = build_report(results, args, context.stop())
+    finish(report, args.output, keep_history=True)
+    dump_raw(f"{NAME}_{args.label}", results)
 
 
 if __name__ == "__main__":

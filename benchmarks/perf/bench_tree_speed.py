@@ -24,7 +24,6 @@ section of ``RESULTS.md`` and appends the run it held to
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
@@ -34,16 +33,16 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
-    RESULTS,
     Report,
     RunContext,
     finish,
+    parse_args,
     progress,
     read_dataset,
     script_path,
     table,
-    time_call,
 )
+from _harness import Comparison, verdict  # noqa: E402
 
 NAME = "bench_tree_speed"
 FIT_TARGET = 2.0
@@ -126,68 +125,63 @@ class SklearnTree:
         return f"{self.tree.tree_.node_count} nodes, depth {self.tree.get_depth()}"
 
 
-def _fit_row(label, frame, y):
+def _fit_row(comparison, label, frame, y):
     from partikit.tree import PartitionTreeClassifier
 
     progress(f"{label}: scikit-learn")
-    sk = time_call(
-        lambda: SklearnTree(frame).fit(frame, y), repeats=3,
+    sk = comparison.time(
+        label, "scikit-learn", lambda: SklearnTree(frame).fit(frame, y), repeats=3,
         single_if_slower_than=30,
     )  # fmt: skip
     progress(f"{label}: partikit")
     # compile (or load) the kernels outside the timed calls
     PartitionTreeClassifier().fit(frame.iloc[:2000], y[:2000])
-    pk = time_call(
-        lambda: PartitionTreeClassifier().fit(frame, y), repeats=3,
+    pk = comparison.time(
+        label, "partikit", lambda: PartitionTreeClassifier().fit(frame, y), repeats=3,
         single_if_slower_than=30,
     )  # fmt: skip
     ours = pk.result
-    ratio = pk.median / sk.median
+    ratio = comparison.ratio(label, "partikit")
     return [
         label,
         f"{len(frame):,} x {frame.shape[1]}",
         pk.cell(),
         sk.cell(),
         f"**{ratio:.2f}x**",
-        "met" if ratio <= FIT_TARGET else "**not met**",
+        verdict(ratio <= FIT_TARGET),
         f"{ours.tree_.n_nodes} nodes, depth {ours.get_depth()} / {sk.result.summary()}",
     ], (ours, sk.result)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--output",
-        default=None,
-        help="markdown file (default: benchmarks/RESULTS.md, none for --quick)",
-    )
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    if args.output is None and not args.quick:
-        args.output = RESULTS
+    args = parse_args(__doc__.splitlines()[0])
     n_large = 100_000 if args.quick else 1_000_000
     context = RunContext(NAME, quick=args.quick)
     fit_rows = []
+    # ratios: partikit's median over scikit-learn's
+    comparison = Comparison(reference="scikit-learn")
     adult = load_adult()
     if adult is None:
         fit_rows.append(["adult", "–", "not run: shared/datasets absent"] + ["–"] * 4)
     else:
-        fit_rows.append(_fit_row("adult", *adult)[0])
-    fit_rows.append(_fit_row("digits", *load_digits_frame())[0])
+        fit_rows.append(_fit_row(comparison, "adult", *adult)[0])
+    fit_rows.append(_fit_row(comparison, "digits", *load_digits_frame())[0])
     progress(f"make_large({n_large})")
     large, y_large = make_large(n_large)
-    row, (ours, theirs) = _fit_row(f"make_classification {n_large:,}", large, y_large)
+    label = f"make_classification {n_large:,}"
+    row, (ours, theirs) = _fit_row(comparison, label, large, y_large)
     fit_rows.append(row)
     progress("predict")
-    pk = time_call(lambda: ours.predict(large), repeats=3)
-    sk = time_call(lambda: theirs.predict(large), repeats=3)
-    ratio = pk.median / sk.median
+    key = ("predict", label)
+    pk = comparison.time(key, "partikit", lambda: ours.predict(large), repeats=3)
+    sk = comparison.time(key, "scikit-learn", lambda: theirs.predict(large), repeats=3)
+    ratio = comparison.ratio(key, "partikit")
     predict_rows = [[
-        f"make_classification {n_large:,}",
+        label,
         pk.cell(),
         sk.cell(),
         f"**{ratio:.2f}x**",
-        "met" if ratio <= PREDICT_TARGET else "**not met**",
+        verdict(ratio <= PREDICT_TARGET),
     ]]  # fmt: skip
     context.stop()
     report = Report(NAME)

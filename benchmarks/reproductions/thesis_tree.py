@@ -63,7 +63,6 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse  # noqa: E402
 import gc  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -80,16 +79,12 @@ from _common import (  # noqa: E402
     RunContext,
     Timing,
     attempt,
-    cpu_seconds,
-    digest_line,
     finish,
     fmt_s,
-    other_processes_line,
     parse_args,
     progress,
     read_dataset,
     script_path,
-    source_digest,
     table,
     time_call,
 )
@@ -1214,9 +1209,6 @@ def numeric_main(args, n_repetitions):
     if n_repetitions not in (REPETITIONS, QUICK_REPETITIONS):
         command += f" --repetitions {n_repetitions}"
     context = RunContext(command, args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
     report = Report(NUMERIC_NAME)
     report.add(
         "## PartitionTreeClassifier: the thesis's nominal + numeric experiments "
@@ -1238,11 +1230,9 @@ def numeric_main(args, n_repetitions):
         if data.get(name) is not None:
             progress(f"{name}: one tree per criterion on all rows")
             columns[name] = split_columns(data[name])
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    context.stop()
+    wall = context.wall
+    report.add(context.usage_lines())
     report.add(
         "* first calls in this process (numba kernels loaded from the on-disk "
         "cache, or compiled if it was cold; 300 rows), excluded from every timing "
@@ -1303,22 +1293,18 @@ def numeric_main(args, n_repetitions):
 
 
 def main():
-    # this script's own flags; parse_args takes the shared --quick and --output
-    flags = argparse.ArgumentParser(add_help=False)
-    flags.add_argument("--with-numeric", action="store_true")
-    flags.add_argument("--repetitions", type=int, default=None)
-    own, sys.argv[1:] = flags.parse_known_args()
-    args = parse_args(__doc__.splitlines()[0])
-    n_repetitions = own.repetitions or (
+    def options(parser):
+        parser.add_argument("--with-numeric", action="store_true")
+        parser.add_argument("--repetitions", type=int, default=None)
+
+    args = parse_args(__doc__.splitlines()[0], options)
+    n_repetitions = args.repetitions or (
         QUICK_REPETITIONS if args.quick else REPETITIONS
     )
-    if own.with_numeric:
+    if args.with_numeric:
         numeric_main(args, n_repetitions)
         return
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     report = Report(NAME)
     report.add(
@@ -1340,12 +1326,9 @@ def main():
     iris = bodine_iris()
     digits, digits_shape = bodine_digits()
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
+    context.stop()
 
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(context.usage_lines())
     report.add(
         "* first calls in this process (numba kernels loaded from the on-disk "
         "cache, or compiled if it was cold; 300 rows), excluded from every timing "
