@@ -482,6 +482,14 @@ def twoing_not_run(n_classes):
     return f"not run ({n_classes} classes; thesis: too slow)"
 
 
+def failure_cell(result, split, n_classes):
+    """The accuracy cell of a (dataset, criterion) that raised: Twoing refuses
+    too many classes (a ValueError), as the thesis did not run it."""
+    if split == "twoing" and result["error"].startswith("ValueError"):
+        return twoing_not_run(n_classes)
+    return f"failed: {result['error']}"
+
+
 def accuracy_rows(data, results):
     """One row per (dataset, criterion); also the (dataset, criterion, diff) of
     the cells outside the tolerance."""
@@ -498,11 +506,7 @@ def accuracy_rows(data, results):
             thesis = "(too slow to run)" if ref is None else pm(*ref)
             head = [name, f"{len(d['y']):,}", d["n_classes"], label]
             if "error" in r:
-                cell = (
-                    twoing_not_run(d["n_classes"])
-                    if split == "twoing" and r["error"].startswith("ValueError")
-                    else f"failed: {r['error']}"
-                )
+                cell = failure_cell(r, split, d["n_classes"])
                 rows.append(head + [cell, thesis, "", "", "", ""])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
@@ -1047,11 +1051,7 @@ def numeric_accuracy_rows(data, results):
             thesis_s = "–" if ref_s is None else f"{ref_s:g}"
             head = [name, d["n_classes"], label]
             if "error" in r:
-                cell = (
-                    twoing_not_run(d["n_classes"])
-                    if split == "twoing" and r["error"].startswith("ValueError")
-                    else f"failed: {r['error']}"
-                )
+                cell = failure_cell(r, split, d["n_classes"])
                 rows.append(head + [cell, thesis, "", "", nominal, "", "", thesis_s])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
@@ -1077,7 +1077,8 @@ def report_numeric(report, data, results, n_repetitions):
     report.add("### Data")
     report.add()
     report.add(
-        "As the nominal-only section (thesis_tree.py): rows holding the missing-"
+        "As the nominal-only section (benchmarks/reproductions/thesis_tree.py): rows "
+        "holding the missing-"
         "value string dropped, the class column of the config; now every column "
         "kept: **numeric** when each of its values parses as a float (a value "
         "containing `_` never does, as in the thesis's Python 3.5: contraceptive's "
