@@ -30,6 +30,10 @@ import warnings
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "RESULTS.md")
+#: Where a rerun moves the run it replaces (``<date>-<section>.md``).
+HISTORY_DIR = "results"
+#: The folders of the scripts, below ``benchmarks/``.
+SCRIPT_FOLDERS = ("perf", "reproductions")
 #: The shared real datasets: beside the repository, or ``$PARTIKIT_DATASETS``.
 DATASETS_DIR = os.environ.get(
     "PARTIKIT_DATASETS",
@@ -41,7 +45,8 @@ RESULTS_HEADER = """# partikit benchmark results
 Written by the scripts of `benchmarks/` (see `benchmarks/README.md`). Each script
 replaces its own section, between `<!-- begin NAME -->` and `<!-- end NAME -->`
 markers; the other sections are kept. Every number below was measured by the script
-named in its section, in one process holding partikit and the peers.
+named in its section, in one process holding partikit and the peers. This file
+holds the latest run of each script; earlier runs are in `benchmarks/results/`.
 """
 
 #: Distributions whose versions are reported (missing ones are reported as such).
@@ -56,9 +61,28 @@ PACKAGES = (
 # ----------------------------------------------------------------------------------
 
 
-def parse_args(description):
-    """``--quick`` (small sizes, smoke run) and ``--output`` (where to write)."""
+def script_path(name):
+    """``benchmarks/<folder>/<name>.py``, the path of a script from the repository
+    root, from its base name (``bench_x``, ``bench_x.py`` or ``perf/bench_x.py``)."""
+    base = os.path.basename(name)
+    if not base.endswith(".py"):
+        base += ".py"
+    for folder in SCRIPT_FOLDERS:
+        if os.path.exists(os.path.join(HERE, folder, base)):
+            return f"benchmarks/{folder}/{base}"
+    return f"benchmarks/{base}"
+
+
+def parse_args(description, add_arguments=None):
+    """``--quick`` (small sizes, smoke run) and ``--output`` (where to write).
+
+    ``add_arguments(parser)`` adds the script's own options. ``--output``
+    defaults to ``RESULTS.md`` for a full run and to nothing (print only) for a
+    quick one.
+    """
     parser = argparse.ArgumentParser(description=description)
+    if add_arguments is not None:
+        add_arguments(parser)
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -197,6 +221,28 @@ def package_versions():
     return versions
 
 
+def git_commit():
+    """``<short sha> (<branch>)`` of the checkout partikit is imported from, with a
+    flag when its tracked files have uncommitted changes."""
+    try:
+        import partikit
+
+        where = os.path.dirname(os.path.abspath(partikit.__file__))
+
+        def git(*command):
+            return subprocess.run(
+                ["git", "-C", where, *command],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip()  # fmt: skip
+
+        line = f"{git('rev-parse', '--short', 'HEAD')} ({git('branch', '--show-current') or 'detached'})"
+        if git("status", "--porcelain", "--untracked-files=no"):
+            line += ", with uncommitted changes"
+        return line
+    except Exception as exc:  # noqa: BLE001 - reported, never fatal
+        return f"unknown ({first_line(exc)})"
+
+
 def khiops_binary_version():
     try:
         import khiops.core as kh
@@ -207,21 +253,65 @@ def khiops_binary_version():
 
 
 class RunContext:
-    """What a result section must state: when, where, with what, under which load."""
+    """What a result section must state: when, where, with what, under which load.
+
+    ``script``: the script's base name or ``__file__``, optionally followed by the
+    options of the run (``"bench_x.py --label after"``). Made at the start of a
+    run, it also records the CPU time used so far and the digest of partikit's
+    sources; :meth:`usage_lines` compares them with the end of the run.
+    """
 
     def __init__(self, script, quick, with_khiops=False):
-        self.script = script
+        name, _, options = script.partition(" ")
+        self.script = script_path(name) + (f" {options}" if options else "")
         self.quick = quick
         self.start = datetime.datetime.now().astimezone()
         self.load_start = load_average()
         self.jobs_start = other_jobs()
         self.versions = package_versions()
+        self.commit = git_commit()
         self.khiops_binary = khiops_binary_version() if with_khiops else None
+        self.digest_start = source_digest()
+        self.cpu_start = cpu_seconds()
+        self.wall_start = time.perf_counter()
+        self.end = None
+
+    def stop(self):
+        """Freeze the end of the measurements (CPU, wall time, sources' digest);
+        by default the end is taken when :meth:`usage_lines` is called."""
+        self.end = (cpu_seconds(), time.perf_counter(), source_digest())
+        return self
+
+    @property
+    def wall(self):
+        """Wall seconds from the start to :meth:`stop` (or now)."""
+        end = self.end[1] if self.end else time.perf_counter()
+        return end - self.wall_start
+
+    def _ended(self):
+        if self.end is None:
+            self.stop()
+        return self.end
+
+    def sources_line(self):
+        """The digest of partikit's sources at the start and at :meth:`stop`."""
+        return digest_line(self.digest_start, self._ended()[2])
+
+    def others_line(self, own_what="this process's"):
+        """The CPU other processes used from the start to :meth:`stop`."""
+        (busy, own), _, _ = self._ended()
+        return other_processes_line(
+            busy - self.cpu_start[0], own - self.cpu_start[1], self.wall, own_what
+        )
+
+    def usage_lines(self, own_what="this process's"):
+        """:meth:`sources_line` and :meth:`others_line`."""
+        return self.sources_line() + "\n" + self.others_line(own_what)
 
     def header(self):
         end_jobs = other_jobs()
         lines = [
-            f"Run: `python benchmarks/{self.script}{' --quick' if self.quick else ''}`"
+            f"Run: `python {self.script}{' --quick' if self.quick else ''}`"
             + (
                 " (**QUICK smoke-run sizes, not the issue sizes**)"
                 if self.quick
@@ -230,6 +320,7 @@ class RunContext:
             "",
             f"* date: {self.start:%Y-%m-%d %H:%M %Z} (took "
             f"{(datetime.datetime.now().astimezone() - self.start).total_seconds():.0f} s)",
+            f"* commit: {self.commit}",
             f"* machine: `nproc` = {nproc()}, CPU: {cpu_model()}, RAM {memory_total()}, "
             f"{platform.system()} {platform.release()}",
             f"* Python {platform.python_version()}; "
@@ -410,62 +501,67 @@ def progress(message):
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
-def finish(report, output):
-    """Print the section and write it to ``output`` (when not None)."""
+def finish(report, output, keep_history=False):
+    """Print the section and write it to ``output`` (when not None).
+
+    ``keep_history``: the run the section held is moved to a dated file of
+    ``results/`` beside ``output`` (see :func:`write_section`).
+    """
     text = report.text()
     print(text)
     if output:
-        write_section(report.name, text, output)
+        write_section(report.name, text, output, keep_history=keep_history)
 
 
-def add_earlier_runs(report, path):
-    """Append to ``report`` the run that its section of ``path`` holds, as a
-    "Previous run" headed by its date and sources, then the earlier runs that
-    section kept (its "Previous run" and "Before" subsections).
+def dump_raw(name, results):
+    """Write ``results`` as JSON to ``<tmp>/<name>.json`` (not part of the
+    results; for a closer look) and say where."""
+    path = os.path.join(tempfile.gettempdir(), f"{name}.json")
+    with open(path, "w") as f:
+        json.dump(results, f, indent=1, default=str)
+    progress(f"raw results: {path}")
 
-    For the scripts whose section holds one run (no ``--label``): without this,
-    writing the section would drop every earlier measurement. The headings of the
-    old run move one level down, under its own heading.
+
+def section_pattern(name):
+    """The regular expression of the ``name`` section, markers included."""
+    begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"
+    return re.compile(re.escape(begin) + r"\n?(.*?)" + re.escape(end) + r"\n?", re.S)
+
+
+def archive_run(name, old, path):
+    """Append ``old``, the run that section ``name`` of ``path`` held, to
+    ``results/<date of that run>-<name>.md`` beside ``path``; returns that file.
+
+    ``path`` keeps the latest run of each script only; the earlier ones are
+    kept verbatim in these files, under a line saying where they came from.
     """
-    if not os.path.exists(path):
-        return
-    with open(path) as f:
-        content = f.read()
-    match = re.search(
-        rf"<!-- begin {re.escape(report.name)} -->\n(.*?)<!-- end "
-        rf"{re.escape(report.name)} -->",
-        content,
-        re.S,
+    date = re.search(r"^\* date: (\d{4}-\d{2}-\d{2})", old, re.M)
+    day = date.group(1) if date else f"{datetime.date.today():%Y-%m-%d}"
+    folder = os.path.join(os.path.dirname(os.path.abspath(path)), HISTORY_DIR)
+    os.makedirs(folder, exist_ok=True)
+    target = os.path.join(folder, f"{day}-{name}.md")
+    shown = os.path.relpath(os.path.abspath(path), os.path.dirname(HERE))
+    if shown.startswith(".."):
+        shown = os.path.abspath(path)
+    note = (
+        f"Moved from `{shown}` (section `{name}`) when "
+        f"`{script_path(name)}` wrote a new run, "
+        f"{datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}."
     )
-    if match is None:
-        return
-    old = match.group(1)
-    kept = re.search(r"^### (Previous run|Before)", old, re.M)
-    last, earlier = (old[: kept.start()], old[kept.start() :]) if kept else (old, "")
-    # the last run without its "## " title, its own subsections one level down
-    body = re.sub(r"\A\s*## [^\n]*\n", "", last).strip()
-    body = re.sub(r"^(###+) ", r"#\1 ", body, flags=re.M)
-    date = re.search(r"^\* date: ([^(\n]+?) \(", body, re.M)
-    digest = re.search(r"sha256 (\w+)", body)
-    heading = "### Previous run"
-    if date or digest:
-        heading += " (" + ", ".join(
-            part for part in (
-                date.group(1) if date else "",
-                f"sources {digest.group(1)}" if digest else "",
-            ) if part
-        ) + ")"  # fmt: skip
-    report.add()
-    report.add(heading)
-    report.add()
-    report.add(body)
-    if earlier.strip():
-        report.add()
-        report.add(earlier.strip())
+    with open(target, "a") as f:
+        if f.tell():
+            f.write("\n")
+        f.write(f"{note}\n\n{old.strip()}\n")
+    return target
 
 
-def write_section(name, body, path=RESULTS):
-    """Replace (or append) the ``name`` section of the markdown file ``path``."""
+def write_section(name, body, path=RESULTS, keep_history=False):
+    """Replace (or append) the ``name`` section of the markdown file ``path``.
+
+    With ``keep_history``, the run that the section held is first appended to a
+    dated file of ``results/`` beside ``path`` (:func:`archive_run`): ``path``
+    keeps the latest run only, and no measurement is lost.
+    """
     begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"
     section = f"{begin}\n{body.rstrip()}\n{end}\n"
     if os.path.exists(path):
@@ -473,8 +569,12 @@ def write_section(name, body, path=RESULTS):
             content = f.read()
     else:
         content = RESULTS_HEADER
-    pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end) + r"\n?", re.S)
-    if pattern.search(content):
+    pattern = section_pattern(name)
+    match = pattern.search(content)
+    if match:
+        if keep_history and match.group(1).strip():
+            moved = archive_run(name, match.group(1), path)
+            print(f"[the run section '{name}' held: appended to {moved}]")
         content = pattern.sub(lambda _: section, content, count=1)
     else:
         content = content.rstrip() + "\n\n" + section

@@ -60,17 +60,14 @@ from _common import (  # noqa: E402
     Report,
     RunContext,
     attempt,
-    cpu_seconds,
-    digest_line,
     finish,
     first_calls_line,
     fmt_s,
-    other_processes_line,
     parse_args,
     progress,
     quiet_peer_warnings,
     read_dataset,
-    source_digest,
+    script_path,
     table,
     time_call,
 )
@@ -630,9 +627,6 @@ def main():
     args = parse_args(__doc__.splitlines()[0])
     quiet_peer_warnings()
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     from partikit import (
         AttributeAggregator,
@@ -645,7 +639,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## AttributeAggregator: adult, k-of-n, speed on "
-        f"{QUICK_SPEED_ROWS if args.quick else SPEED_ROWS:,} rows ({NAME}.py)"
+        f"{QUICK_SPEED_ROWS if args.quick else SPEED_ROWS:,} rows ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -680,13 +674,10 @@ def main():
     n_speed = QUICK_SPEED_ROWS if args.quick else SPEED_ROWS
     speed_results = speed(n_speed)
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
+    context.stop()
 
     # ------------------------------------------------------------------ report
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(context.usage_lines())
     report.add(first_calls_line(first_calls))
     report.add(
         f"* Cross-validation (parts 1–3): `cross_validate(Pipeline([('encode', "

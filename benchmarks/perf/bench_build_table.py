@@ -23,6 +23,7 @@ from _common import (  # noqa: E402
     finish,
     fmt_s,
     parse_args,
+    script_path,
     table,
     time_call,
 )
@@ -74,7 +75,7 @@ def main():
     same_w = np.allclose(t_bt_w.result.ravel(), t_bc_w.result, rtol=1e-9, atol=1e-6)
 
     report = Report(NAME)
-    report.add(f"## build_table vs np.bincount ({NAME}.py)")
+    report.add(f"## build_table vs np.bincount ({script_path(NAME)})")
     report.add()
     report.header(context)
     report.add()

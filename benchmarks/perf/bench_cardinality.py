@@ -29,18 +29,19 @@ data.
 
 ``--list`` prints the estimator names. With ``PYTHONPATH`` pointing at another
 checkout, the subprocesses measure that checkout's partikit.
+
+A full run (or one given ``--output``) replaces this script's section of the
+output file, whatever its label; the run the section held is appended to
+``results/<its date>-bench_cardinality.md`` beside that file.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import resource
 import statistics
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -53,19 +54,17 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
+    dump_raw,
     emit,
     ensure_khiops_path,
+    finish,
     first_line,
     fmt_s,
-    other_processes_line,
     progress,
     quiet_peer_warnings,
     run_subprocess,
-    source_digest,
+    script_path,
     table,
-    write_section,
 )
 
 NAME = "bench_cardinality"
@@ -396,43 +395,10 @@ def rss_cell(r):
     return text
 
 
-def write_part(name, preamble, label, body, path):
-    """Replace the ``label`` part of section ``name`` of ``path``, keep its others.
-
-    The section is ``preamble`` followed by its parts, each between
-    ``<!-- begin name/label -->`` and ``<!-- end name/label -->`` markers, so that a
-    "before" run and a later run of the same script live side by side.
-    """
-    begin, end = f"<!-- begin {name} -->", f"<!-- end {name} -->"
-    old = ""
-    if os.path.exists(path):
-        with open(path) as f:
-            content = f.read()
-        match = re.search(re.escape(begin) + r"\n(.*?)" + re.escape(end), content, re.S)
-        if match:
-            old = match.group(1)
-    parts = re.findall(
-        r"(<!-- begin " + re.escape(name) + r"/(\S+) -->\n.*?<!-- end "
-        + re.escape(name) + r"/\2 -->)",
-        old,
-        re.S,
-    )  # fmt: skip
-    new_part = (
-        f"<!-- begin {name}/{label} -->\n{body.rstrip()}\n<!-- end {name}/{label} -->"
-    )
-    kept = [text for text, lab in parts if lab != label]
-    order = {"before": 0, "before-profile": 1, "after": 2}
-    blocks = sorted(
-        kept + [new_part],
-        key=lambda t: order.get(re.match(r"<!-- begin \S+/(\S+)", t).group(1), 3),
-    )
-    write_section(name, preamble.rstrip() + "\n\n" + "\n\n".join(blocks), path)
-
-
 def preamble_text():
     lines = [
         f"## Any cardinality: 1M rows x 10 classes, 1,000 to 1,000,000 categories "
-        f"({NAME}.py, issue 17 part 1)",
+        f"({script_path(NAME)}, issue 17 part 1)",
         "",
         "Data: `benchmarks/perf/scale_data.cardinality_data(n_categories, "
         'dtype="int" | "str")`: 1,000,000 rows, 10 classes, categories in 5 hidden '
@@ -460,10 +426,11 @@ def preamble_text():
     return "\n".join(lines)
 
 
-def build_report(results, args, context, digests, cpu, wall):
+def build_report(results, args, context):
     report = Report(NAME)
-    title = {"before": "Before: partikit at 053e790 (the starting commit of issue 17)"}
-    report.add(f"### {title.get(args.label, 'Run: ' + args.label)}")
+    report.add(preamble_text())
+    report.add()
+    report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
     report.add(
@@ -471,8 +438,7 @@ def build_report(results, args, context, digests, cpu, wall):
         f"{args.timeout:.0f} s; subprocess address space limited to "
         f"{args.mem_limit_gb:g} GiB (not Khiops)."
     )
-    report.add(digest_line(*digests))
-    report.add(other_processes_line(*cpu, wall, "this script's and its subprocesses'"))
+    report.add(context.usage_lines("this script's and its subprocesses'"))
     report.add()
     sizes = sorted({r["n_categories"] for r in results})
     dtypes = [d for d in DTYPES if d in args.dtypes.split(",")]
@@ -645,8 +611,8 @@ def main():
     parser.add_argument("--timeout", type=float, default=None, help="seconds per "
                         "fit (default 60; --quick 30)")  # fmt: skip
     parser.add_argument("--mem-limit-gb", type=float, default=8.0)
-    parser.add_argument("--label", default="current", help='name of the part of '
-                        'the section to write ("before" for the starting commit)')  # fmt: skip
+    parser.add_argument("--label", default="current", help='name of the run, '
+                        'in its heading ("before" for the starting commit)')  # fmt: skip
     parser.add_argument("--khiops-seconds", default=None, help="SIZE=SECONDS,...: "
                         "Khiops fit times of an earlier run, for the ratios when "
                         "khiops_peer is not run")  # fmt: skip
@@ -689,8 +655,6 @@ def main():
         with_khiops=KHIOPS_PEER in names,
     )  # fmt: skip
     context.partikit_path = os.path.dirname(partikit.__file__)
-    digest_start = source_digest()
-    cpu_start, wall_start = cpu_seconds(), time.perf_counter()
     results = []
     for dtype in dtypes:
         for name in names:
@@ -723,20 +687,9 @@ def main():
                     if gave_up.startswith("error"):
                         gave_up = "raised"
                     gave_up_at = s
-    cpu_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    cpu = (cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1])
-    report = build_report(
-        results, args, context, (digest_start, source_digest()), cpu, wall
-    )
-    text = report.text()
-    print(text)
-    if args.output:
-        write_part(NAME, preamble_text(), args.label, text, args.output)
-    raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
-    with open(raw, "w") as f:
-        json.dump(results, f, indent=1, default=str)
-    progress(f"raw results: {raw}")
+    report = build_report(results, args, context.stop())
+    finish(report, args.output, keep_history=True)
+    dump_raw(f"{NAME}_{args.label}", results)
 
 
 if __name__ == "__main__":

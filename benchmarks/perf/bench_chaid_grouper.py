@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 import warnings
 
 # the shared helpers (_common.py) live one folder up
@@ -32,16 +31,17 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
-    cpu_seconds,
     finish,
     first_line,
     fmt_s,
     parse_args,
     progress,
     quiet_peer_warnings,
+    script_path,
     table,
     time_call,
 )
+from _harness import load_peers, missing, verdict  # noqa: E402
 from sklearn.metrics import adjusted_rand_score  # noqa: E402
 
 NAME = "bench_chaid_grouper"
@@ -124,8 +124,6 @@ def main():
     else:
         n_samples, ks = 1_000_000, (25, 50, 100, 200, 1000)
     context = RunContext(os.path.basename(__file__), args.quick)
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     from partikit._counting._validation import check_classification_y, factorize_column
     from partikit._statistics._contingency import build_table
@@ -133,15 +131,12 @@ def main():
     from partikit.groupers import CHAIDGrouper, KhiopsGrouper
     from partikit.groupers._chaid import chaid_grouping
 
-    try:
-        Tree = import_chaid()
-    except Exception as exc:  # noqa: BLE001
-        Tree = first_line(exc)
+    Tree = load_peers({"CHAID": import_chaid})["CHAID"]
 
     report = Report(NAME)
     report.add(
         f"## CHAIDGrouper vs the CHAID package, {n_samples:,} rows x k categories x "
-        f"{N_CLASSES} classes ({NAME}.py)"
+        f"{N_CLASSES} classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -211,7 +206,7 @@ def main():
         r["kg_ari"] = adjusted_rand_score(truth, [mapping[c] for c in cats])
 
         # --- the CHAID package
-        if isinstance(Tree, str):
+        if missing(Tree):
             r["ch_error"] = "not importable: " + Tree
         elif k > CHAID_MAX_K:
             r["ch_error"] = NOT_RUN
@@ -238,9 +233,7 @@ def main():
             except Exception as exc:  # noqa: BLE001
                 r["ch_error"] = "failed: " + first_line(exc)
 
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    others = max((busy_end - busy_start) - (own_end - own_start), 0.0)
+    context.stop()
 
     # ------------------------------------------------------------------ report
     report.add(
@@ -285,17 +278,7 @@ def main():
         "* All fits on one thread (CHAIDGrouper, KhiopsGrouper and CHAID are "
         "single-threaded here)."
     )
-    report.add(
-        f"* CPU used by other processes during the measurements (/proc/stat busy "
-        f"time minus this process's CPU time): {others:.1f} CPU-s over {wall:.0f} s "
-        f"of wall time, i.e. {others / wall:.0%} of one core"
-        + (
-            " — **the machine was shared: times may be inflated** (on this 2-core "
-            "machine a busy neighbour can double the time of the numba kernels)."
-            if others / wall > 0.1
-            else "."
-        )
-    )
+    report.add(context.others_line())
     report.add()
 
     def ch_cells(r):
@@ -358,7 +341,7 @@ def main():
     sentences.append(
         f"CHAIDGrouper fit < {TARGET_SECONDS:.0f} s for every k: slowest median "
         f"{fmt_s(worst['cg_fit'].median)} s at k = {worst['k']:,} — "
-        + ("met" if worst["cg_fit"].median < TARGET_SECONDS else "**not met**")
+        + verdict(worst["cg_fit"].median < TARGET_SECONDS)
         + (
             "."
             if 1000 in ks
@@ -378,7 +361,7 @@ def main():
         sentences.append(
             f">= {TARGET_SPEEDUP:.0f}x faster than the CHAID package at k = "
             f"{TARGET_SPEEDUP_K}: {ratio:,.0f}x — "
-            + ("met" if ratio >= TARGET_SPEEDUP else "**not met**")
+            + verdict(ratio >= TARGET_SPEEDUP)
             + "."
         )
     dominated = [r["k"] for r in results if r["stage1"].median > r["stage2"].median]

@@ -19,15 +19,15 @@ the most. ``python -m partikit demo`` is timed the same way (whole process, cold
 and warm cache). The subprocesses run one at a time; every measurement is repeated
 ``--runs`` times (min and max reported).
 
-``--baseline FILE``: a section written earlier by this script (e.g. on the starting
-commit, with ``PYTHONPATH`` pointing at its checkout) is kept in this section as
-the "before" table. The run the section held before this one, and the runs it
-kept, follow the new run ("Previous run" headings), so that a rerun loses none.
+A run replaces this script's section of ``RESULTS.md``; the run the section held
+is appended to ``benchmarks/results/<its date>-bench_cold_start.md``, so that a
+rerun loses none. To compare with a "before" (e.g. the starting commit), run the
+script with ``PYTHONPATH`` pointing at its checkout first.
 
 ``--json FILE``: every measurement, raw (each compilation with its argument types).
 
     python benchmarks/perf/bench_cold_start.py [--quick] [--runs N]
-        [--baseline FILE] [--json FILE] [--output FILE]
+        [--json FILE] [--output FILE]
 """
 
 from __future__ import annotations
@@ -253,14 +253,10 @@ def main():
     from _common import (
         Report,
         RunContext,
-        add_earlier_runs,
-        cpu_seconds,
-        digest_line,
         finish,
-        other_processes_line,
         parse_args,
         progress,
-        source_digest,
+        script_path,
         table,
     )
 
@@ -268,24 +264,18 @@ def main():
         child(sys.argv[2])
         return
     runs = QUICK_RUNS if "--quick" in sys.argv else RUNS
-    baseline = dump = None
-    for option in ("--runs", "--baseline", "--json"):
+    dump = None
+    for option in ("--runs", "--json"):
         if option in sys.argv:
             i = sys.argv.index(option)
             value = sys.argv[i + 1]
             del sys.argv[i : i + 2]
             if option == "--runs":
                 runs = int(value)
-            elif option == "--json":
-                dump = value
             else:
-                with open(value) as f:
-                    baseline = f.read()
+                dump = value
     args = parse_args(__doc__.splitlines()[0])
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy0, own0 = cpu_seconds()
-    wall0 = time.perf_counter()
 
     results = {label: [] for label in ESTIMATORS}
     demo = []
@@ -299,18 +289,14 @@ def main():
     if dump is not None:
         with open(dump, "w") as f:
             json.dump({"estimators": results, "demo": demo}, f)
-    busy1, own1 = cpu_seconds()
-    wall = time.perf_counter() - wall0
+    context.stop()
     report = Report(NAME)
     report.add(
-        f"## Cold start: import and first fit with an empty numba cache ({NAME}.py)"
+        f"## Cold start: import and first fit with an empty numba cache ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
-    report.add(digest_line(digest_start, source_digest()))
-    report.add(
-        other_processes_line(busy1 - busy0, own1 - own0, wall, "these processes'")
-    )
+    report.add(context.usage_lines("these processes'"))
     report.add(
         f"* {N_SAMPLES} rows of `partikit.datasets` data (categorical: "
         "`make_grouped_categorical`, 20 categories + 1 noise column, 3 classes; "
@@ -435,14 +421,7 @@ def main():
         )
         rows.append([label, len(compiles), f"{total:.2f}", listed])
     report.add(table(["estimator", "compilations", "compile s", "costliest (s)"], rows))
-    if baseline is not None:
-        report.add()
-        report.add("### Before (the section this script wrote on the starting commit)")
-        report.add()
-        report.add(("\n" + baseline).replace("\n## ", "\n#### ").strip())
-    if args.output:
-        add_earlier_runs(report, args.output)
-    finish(report, args.output)
+    finish(report, args.output, keep_history=True)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,7 @@ from _common import (  # noqa: E402
     fmt_s,
     other_processes_line,
     progress,
+    script_path,
     source_digest,
     table,
 )
@@ -403,7 +404,7 @@ def main():
 
     report = Report(NAME)
     report.add(f"## Dask: fit on a Parquet dataset larger than the workers' memory "
-               f"(`{NAME}`)")  # fmt: skip
+               f"({script_path(NAME)})")  # fmt: skip
     report.add()
     report.add(
         f"{rows:,} rows in {len(paths)} Parquet files of {per_file:,} rows "

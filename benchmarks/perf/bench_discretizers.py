@@ -33,6 +33,7 @@ and wine only, a 100,000-row synthetic column.
 from __future__ import annotations
 
 import gc
+import importlib
 import importlib.metadata
 import os
 import re
@@ -51,22 +52,25 @@ from _common import (  # noqa: E402
     RunContext,
     Timing,
     attempt,
-    cpu_seconds,
-    digest_line,
     finish,
     first_calls_line,
     first_line,
     fmt_s,
-    other_processes_line,
     parse_args,
     progress,
     quiet_peer_warnings,
     read_dataset,
-    source_digest,
+    script_path,
     table,
     time_call,
 )
+from _harness import load_peers, missing  # noqa: E402
 
+#: The peers: name -> loader of the module the script calls.
+PEERS = {
+    "optbinning": lambda: importlib.import_module("optbinning"),
+    "feature_engine": lambda: importlib.import_module("feature_engine.discretisation"),
+}
 NAME = "bench_discretizers"
 #: (folder, target, numeric columns) of the thesis datasets used.
 FILE_DATASETS = (
@@ -356,15 +360,18 @@ def speed_tools(X, y, binary, approximate):
          lambda: KhiopsDiscretizer().fit(Xa, y), partikit_bins),
     ]  # fmt: skip
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from optbinning import MulticlassOptimalBinning, OptimalBinning
+    peers = load_peers(PEERS)
+    optbinning = peers["optbinning"]
+    if missing(optbinning):
+        tools.append(("optbinning", "peer", optbinning, None))
+    else:
         if binary:
 
             def ob_fit():
                 return [
-                    OptimalBinning(name=c, dtype="numerical").fit(Xa[:, j], y)
+                    optbinning.OptimalBinning(name=c, dtype="numerical").fit(
+                        Xa[:, j], y
+                    )
                     for j, c in enumerate(names)
                 ]
 
@@ -373,7 +380,7 @@ def speed_tools(X, y, binary, approximate):
 
             def ob_fit():
                 return [
-                    MulticlassOptimalBinning(name=c).fit(Xa[:, j], y)
+                    optbinning.MulticlassOptimalBinning(name=c).fit(Xa[:, j], y)
                     for j, c in enumerate(names)
                 ]
 
@@ -382,14 +389,15 @@ def speed_tools(X, y, binary, approximate):
             (ob_label, "peer", ob_fit,
              lambda fits: [len(f.splits) + 1 for f in fits])
         )  # fmt: skip
-    except Exception as exc:  # noqa: BLE001
-        tools.append(("optbinning", "peer", first_line(exc), None))
 
-    try:
-        from feature_engine.discretisation import DecisionTreeDiscretiser
+    discretisation = peers["feature_engine"]
+    if missing(discretisation):
+        tools.append(("feature_engine DecisionTreeDiscretiser", "peer",
+                      discretisation, None))  # fmt: skip
+    else:
 
         def fe_fit():
-            return DecisionTreeDiscretiser(
+            return discretisation.DecisionTreeDiscretiser(
                 regression=False, cv=3, scoring="accuracy", bin_output="bin_number"
             ).fit(X, y)
 
@@ -402,9 +410,6 @@ def speed_tools(X, y, binary, approximate):
                 lambda d: [len(d.binner_dict_[c]) - 1 for c in names],
             )
         )
-    except Exception as exc:  # noqa: BLE001
-        tools.append(("feature_engine DecisionTreeDiscretiser", "peer",
-                      first_line(exc), None))  # fmt: skip
 
     def kbins_fit():
         return KBinsDiscretizer(
@@ -588,9 +593,6 @@ def main():
     args = parse_args(__doc__.splitlines()[0])
     quiet_peer_warnings()
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
     n_synthetic = 100_000 if args.quick else 1_000_000
 
     from partikit.datasets import make_interval_target
@@ -605,7 +607,7 @@ def main():
     report = Report(NAME)
     report.add(
         f"## Supervised discretizers: Elomaa & Rousu's evaluations, speed, recovery, "
-        f"quality ({NAME}.py)"
+        f"quality ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -684,21 +686,19 @@ def main():
                     found = np.asarray(fitted.binner_dict_["x"][1:-1])
                 entry.update(time=r["time"], found=found)
             recovery.append(entry)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from optbinning import MulticlassOptimalBinning
+    optbinning = load_peers(PEERS)["optbinning"]
+    if missing(optbinning):
+        extra = [("optbinning MulticlassOptimalBinning(monotonic_trend=None)",
+                  optbinning, None)]  # fmt: skip
+    else:
 
         def ob_none():
-            return MulticlassOptimalBinning(name="x", monotonic_trend=None).fit(
-                X_syn[:, 0], y_syn
-            )
+            return optbinning.MulticlassOptimalBinning(
+                name="x", monotonic_trend=None
+            ).fit(X_syn[:, 0], y_syn)
 
         extra = [("optbinning MulticlassOptimalBinning(monotonic_trend=None)", ob_none,
                   lambda m: np.asarray(m.splits))]  # fmt: skip
-    except Exception as exc:  # noqa: BLE001
-        extra = [("optbinning MulticlassOptimalBinning(monotonic_trend=None)",
-                  first_line(exc), None)]  # fmt: skip
     from sklearn.tree import DecisionTreeClassifier
 
     extra.append(
@@ -728,13 +728,10 @@ def main():
     if "adult" in file_data:
         quality_rows = quality(X_adult, y_adult)
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
+    context.stop()
 
     # ------------------------------------------------------------------ report
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(context.usage_lines())
     report.add(first_calls_line(first_calls))
     report.add(
         "* Times: `time.perf_counter`, one warm-up call excluded, then the median "

@@ -38,6 +38,7 @@ from _common import (  # noqa: E402
     parse_args,
     progress,
     quiet_peer_warnings,
+    script_path,
     table,
     time_call,
 )
@@ -182,7 +183,7 @@ def main():
 
     report = Report(NAME)
     report.add(
-        f"## KhiopsGrouper with tens of thousands of frequent categories ({NAME}.py)"
+        f"## KhiopsGrouper with tens of thousands of frequent categories ({script_path(NAME)})"
     )
     report.add()
     report.add(

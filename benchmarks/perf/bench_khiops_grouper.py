@@ -42,9 +42,11 @@ from _common import (  # noqa: E402
     peak_memory,
     progress,
     quiet_peer_warnings,
+    script_path,
     table,
     time_call,
 )
+from _harness import Comparison, load_peers, missing, verdict  # noqa: E402
 from sklearn.metrics import adjusted_rand_score  # noqa: E402
 
 NAME = "bench_khiops_grouper"
@@ -53,6 +55,32 @@ N_GROUPS = 8
 FAST_REPEATS = 5  # partikit fit / transform, Series.map
 PEER_REPEATS = 3  # optbinning, feature_engine, Khiops when a fit takes <= 5 s
 KHIOPS_SINGLE_RUN = 5.0  # seconds: above this, one Khiops fit is the measurement
+
+
+def _khiops_encoder():
+    from khiops.sklearn import KhiopsEncoder
+
+    return KhiopsEncoder
+
+
+def _optimal_binning():
+    from optbinning import OptimalBinning
+
+    return OptimalBinning
+
+
+def _decision_tree_encoder():
+    from feature_engine.encoding import DecisionTreeEncoder
+
+    return DecisionTreeEncoder
+
+
+#: The peers: name -> loader of the class (see ``_harness.load_peers``).
+PEERS = {
+    "khiops": _khiops_encoder,
+    "optbinning": _optimal_binning,
+    "feature_engine": _decision_tree_encoder,
+}
 
 
 # ----------------------------------------------------------------------------------
@@ -116,31 +144,12 @@ def main():
     from partikit.datasets import make_grouped_categorical
     from partikit.groupers import KhiopsGrouper
 
-    peers = {}
-    try:
-        from khiops.sklearn import KhiopsEncoder
-
-        peers["khiops"] = KhiopsEncoder
-    except Exception as exc:  # noqa: BLE001
-        peers["khiops"] = first_line(exc)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            from optbinning import OptimalBinning
-        peers["optbinning"] = OptimalBinning
-    except Exception as exc:  # noqa: BLE001
-        peers["optbinning"] = first_line(exc)
-    try:
-        from feature_engine.encoding import DecisionTreeEncoder
-
-        peers["feature_engine"] = DecisionTreeEncoder
-    except Exception as exc:  # noqa: BLE001
-        peers["feature_engine"] = first_line(exc)
+    peers = load_peers(PEERS)
 
     report = Report(NAME)
     report.add(
         f"## KhiopsGrouper vs peers, {n_samples:,} rows x {n_categories:,} "
-        f"categories x {N_CLASSES} classes ({NAME}.py)"
+        f"categories x {N_CLASSES} classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -149,7 +158,7 @@ def main():
     # Khiops runs an external binary: initialise its runner once on a tiny problem
     # so that the one-off set-up is not charged to the first timed fit.
     khiops_setup = None
-    if not isinstance(peers["khiops"], str):
+    if not missing(peers["khiops"]):
         try:
             Xs, ys, _ = make_grouped_categorical(
                 1000, 10, 2, 2, random_state=0, dtype="object"
@@ -161,6 +170,8 @@ def main():
             peers["khiops"] = first_line(exc)
 
     results = []  # one dict per (frequencies, dtype)
+    # fit times per (frequencies, dtype): "pk" (partikit), "kh", "ob", "fe"
+    fits = Comparison(reference="pk")
     first_process_call = None
     for frequencies in ("uniform", "zipf"):
         X_cat, y, hidden = make_grouped_categorical(
@@ -188,6 +199,7 @@ def main():
 
         for dtype_name, X in frames.items():
             col = X["category"]
+            key = (frequencies, dtype_name)
             r = {"frequencies": frequencies, "dtype": dtype_name, "n_cats": len(cats)}
             results.append(r)
             progress(f"{frequencies} / {dtype_name}")
@@ -216,7 +228,9 @@ def main():
             r["deep"] = col.memory_usage(index=False, deep=True)
 
             # --- partikit fit
-            t = time_call(lambda X=X: KhiopsGrouper().fit(X, y), FAST_REPEATS)
+            t = fits.time(
+                key, "pk", lambda X=X: KhiopsGrouper().fit(X, y), FAST_REPEATS
+            )
             grouper = t.result
             r["pk_fit"] = t
             r["pk_groups"], labels = partikit_labels(grouper, cats)
@@ -232,16 +246,18 @@ def main():
             r["pk_tr"], r["map"] = t_tr, t_map
 
             # --- Khiops
-            if isinstance(peers["khiops"], str):
-                r["kh_error"] = "not importable: " + peers["khiops"]
-            else:
+            if missing(peers["khiops"]):
+                fits.skip(key, "kh", "not importable: " + peers["khiops"])
+            elif (
+                t := fits.time(
+                    key,
+                    "kh",
+                    lambda X=X: peers["khiops"]().fit(X, y),
+                    PEER_REPEATS,
+                    single_if_slower_than=KHIOPS_SINGLE_RUN,
+                )
+            ) is not None:
                 try:
-                    t = time_call(
-                        lambda X=X: peers["khiops"]().fit(X, y),
-                        PEER_REPEATS,
-                        single_if_slower_than=KHIOPS_SINGLE_RUN,
-                    )
-                    r["kh_fit"] = t
                     r["kh_groups"], labels, r["kh_level"] = khiops_labels(
                         t.result, cats
                     )
@@ -251,32 +267,32 @@ def main():
                         else float("nan")
                     )
                 except Exception as exc:  # noqa: BLE001
-                    r["kh_error"] = first_line(exc)
+                    fits.skip(key, "kh", first_line(exc))
 
             # --- optbinning
-            if isinstance(peers["optbinning"], str):
-                r["ob_error"] = "not importable: " + peers["optbinning"]
+            if missing(peers["optbinning"]):
+                fits.skip(key, "ob", "not importable: " + peers["optbinning"])
             else:
-                try:
 
-                    def ob_fit(col=col):
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            return peers["optbinning"](
-                                name="category", dtype="categorical"
-                            ).fit(col, y)
+                def ob_fit(col=col):
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        return peers["optbinning"](
+                            name="category", dtype="categorical"
+                        ).fit(col, y)
 
-                    t = time_call(ob_fit, PEER_REPEATS)
-                    r["ob_fit"] = t
-                    r["ob_status"] = t.result.status
-                    r["ob_groups"], labels = optbinning_labels(t.result, cats)
-                    r["ob_ari"] = adjusted_rand_score(truth, labels)
-                except Exception as exc:  # noqa: BLE001
-                    r["ob_error"] = first_line(exc)
+                t = fits.time(key, "ob", ob_fit, PEER_REPEATS)
+                if t is not None:
+                    try:
+                        r["ob_status"] = t.result.status
+                        r["ob_groups"], labels = optbinning_labels(t.result, cats)
+                        r["ob_ari"] = adjusted_rand_score(truth, labels)
+                    except Exception as exc:  # noqa: BLE001
+                        fits.skip(key, "ob", first_line(exc))
 
             # --- feature_engine
-            if isinstance(peers["feature_engine"], str):
-                r["fe_error"] = "not importable: " + peers["feature_engine"]
+            if missing(peers["feature_engine"]):
+                fits.skip(key, "fe", "not importable: " + peers["feature_engine"])
             else:
                 Xfe = pd.DataFrame({"category": col})
                 for params in ({}, {"regression": False}):
@@ -288,15 +304,16 @@ def main():
                                 return peers["feature_engine"](**params).fit(Xfe, y)
 
                         t = time_call(fe_fit, PEER_REPEATS)
-                        r["fe_fit"], r["fe_params"] = t, params
+                        r["fe_params"] = params
                         r["fe_groups"], labels = feature_engine_labels(
                             t.result, cats, col
                         )
                         r["fe_ari"] = adjusted_rand_score(truth, labels)
-                        r.pop("fe_error", None)
+                        fits.record(key, "fe", t)
                         break
                     except Exception as exc:  # noqa: BLE001
-                        r["fe_error"] = f"{params or 'default'}: {first_line(exc)}"
+                        why = f"{params or 'default'}: {first_line(exc)}"
+                        fits.skip(key, "fe", why)
 
     # ------------------------------------------------------------------ report
     report.add(
@@ -330,15 +347,13 @@ def main():
     )
     report.add()
 
-    def peer_cells(r, key):
-        if f"{key}_error" in r:
-            return ["failed: " + r[f"{key}_error"], "–", "–", "–"]
-        t = r[f"{key}_fit"]
-        return [
-            t.cell(),
-            f"{t.median / r['pk_fit'].median:.1f}x",
-            str(r[f"{key}_groups"]),
-            f"{r[f'{key}_ari']:.3f}",
+    def peer_cells(r, tool):
+        key = (r["frequencies"], r["dtype"])
+        if fits.timing(key, tool) is None:
+            return fits.cells(key, tool) + ["–", "–"]
+        return fits.cells(key, tool) + [
+            str(r[f"{tool}_groups"]),
+            f"{r[f'{tool}_ari']:.3f}",
         ]
 
     report.add("### Fit: time, groups, ARI (ratio = peer median / partikit median)")
@@ -384,19 +399,19 @@ def main():
     rows = []
     for r in results:
 
-        def verdict(key, need):
-            if f"{key}_error" in r:
+        def speedup(tool, need, key=(r["frequencies"], r["dtype"])):
+            ratio = fits.ratio(key, tool)
+            if ratio is None:
                 return "n/a (peer failed)"
-            ratio = r[f"{key}_fit"].median / r["pk_fit"].median
-            return f"{ratio:.1f}x: " + ("met" if ratio >= need else "**not met**")
+            return f"{ratio:.1f}x: " + verdict(ratio >= need)
 
         rows.append(
             [
                 r["frequencies"],
                 r["dtype"],
-                verdict("kh", 10),
-                verdict("ob", 1),
-                verdict("fe", 1),
+                speedup("kh", 10),
+                speedup("ob", 1),
+                speedup("fe", 1),
             ]
         )
     report.add(

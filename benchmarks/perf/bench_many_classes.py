@@ -11,7 +11,11 @@ the first took < 5 s, else that one fit). Peak memory: the subprocess's
 ``ru_maxrss`` after the fits (GiB), with its RSS just before the first timed fit
 in brackets. Targets (issue 17): every fit <= 5 s and <= 1 GB.
 
-    python benchmarks/perf/bench_many_classes.py [--output FILE]
+    python benchmarks/perf/bench_many_classes.py [--quick] [--output FILE]
+
+``--quick``: 20,000 rows (**not the issue's size**); the result is only printed
+unless ``--output`` is given. A full run replaces the section of ``RESULTS.md``
+and appends the run it held to ``benchmarks/results/<its date>-bench_many_classes.md``.
 """
 
 from __future__ import annotations
@@ -27,26 +31,24 @@ sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 from _common import (  # noqa: E402
-    RESULTS,
     Report,
     RunContext,
     Timing,
-    add_earlier_runs,
-    cpu_seconds,
-    digest_line,
     emit,
     finish,
-    other_processes_line,
+    parse_args,
     progress,
     run_subprocess,
-    source_digest,
+    script_path,
     table,
 )
+from _harness import verdict  # noqa: E402
 
 NAME = "bench_many_classes"
 TIME_TARGET = 5.0  # seconds
 MEMORY_TARGET = 1.0  # GB (10^9 bytes) of peak RSS
 TIMEOUT = 120  # seconds per fit
+N_SAMPLES, QUICK_SAMPLES = 100_000, 20_000
 
 #: label -> (estimator expression, columns it is fitted on)
 ESTIMATORS = {
@@ -65,7 +67,7 @@ def _rss_gb():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 1e9
 
 
-def child(label):
+def child(label, n_samples=N_SAMPLES):
     """Fit one estimator and emit its times and memory (runs in a subprocess)."""
     from scale_data import many_classes_numeric
 
@@ -75,7 +77,7 @@ def child(label):
 
     namespace = {**vars(discretizers), **vars(groupers), **vars(tree)}
     expression, columns = ESTIMATORS[label]
-    X, y = many_classes_numeric()
+    X, y = many_classes_numeric(n_samples=n_samples)
     X = X[columns]
     eval(expression, namespace).fit(X.iloc[:2000], y[:2000])
     emit(event="ready", rss_before=_rss_gb())
@@ -99,7 +101,7 @@ def _summary(estimator):
     return f"{len(estimator.groups_[0])} groups"
 
 
-def measure(label):
+def measure(label, n_samples):
     result = {}
 
     def on_event(kind, event):
@@ -107,26 +109,26 @@ def measure(label):
         return ("fit", TIMEOUT)
 
     command = [sys.executable, os.path.abspath(__file__), "--child", label]
+    command += ["--samples", str(n_samples)]
     run_subprocess(command, on_event, result, mem_limit_gb=8)
     return result
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=RESULTS)
-    parser.add_argument("--child")
-    args = parser.parse_args()
+    def options(parser):
+        parser.add_argument("--samples", type=int, default=None, help="rows")
+        parser.add_argument("--child", help=argparse.SUPPRESS)
+
+    args = parse_args(__doc__.splitlines()[0], options)
+    n_samples = args.samples or (QUICK_SAMPLES if args.quick else N_SAMPLES)
     if args.child:
-        child(args.child)
+        child(args.child, n_samples)
         return
-    context = RunContext("perf/bench_many_classes.py", quick=False)
-    digest = source_digest()
-    busy0, own0 = cpu_seconds()
-    wall0 = time.monotonic()
+    context = RunContext(NAME, quick=args.quick)
     rows = []
     for label, (expression, columns) in ESTIMATORS.items():
         progress(label)
-        result = measure(label)
+        result = measure(label, n_samples)
         done = result.get("done")
         if done is None:
             failure = result.get("error") or f"timed out ({result.get('timeout')})"
@@ -142,25 +144,22 @@ def main():
             timing.cell(),
             f"{done['peak']:.2f} (before: {result['ready']['rss_before']:.2f})",
             done["summary"],
-            "met" if met else "**not met**",
+            verdict(met),
         ])  # fmt: skip
-    busy1, own1 = cpu_seconds()
+    context.stop()
     report = Report(NAME)
-    report.add("## Many classes: 500 classes on 100,000 rows (bench_many_classes.py)")
+    report.add(
+        f"## Many classes: 500 classes on {n_samples:,} rows ({script_path(NAME)})"
+    )
     report.add()
     report.add(__doc__.split("\n\n")[1].replace("\n", " "))
     report.add()
-    report.add(context)
-    report.add(digest_line(digest, source_digest()))
-    report.add(
-        other_processes_line(busy1 - busy0, own1 - own0, time.monotonic() - wall0)
-    )
+    report.header(context)
+    report.add(context.usage_lines())
     report.add()
     header = ["estimator", "columns", "fit s", "peak RSS GB", "result", "<= 5 s, 1 GB"]
     report.add(table(header, rows))
-    if args.output:
-        add_earlier_runs(report, args.output)
-    finish(report, args.output)
+    finish(report, args.output, keep_history=True)
 
 
 if __name__ == "__main__":

@@ -45,15 +45,13 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
     finish,
     first_line,
     fmt_s,
     parse_args,
     progress,
     quiet_peer_warnings,
-    source_digest,
+    script_path,
     table,
     time_call,
 )
@@ -113,9 +111,6 @@ def main():
     tw_repeats = 1 if args.quick else 3
     big_n = 300 if args.quick else BIG_N
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     from partikit.datasets import make_random_table
     from partikit.groupers import BIPARTITIONS, edge_weights, max_cut_bipartition
@@ -215,20 +210,17 @@ def main():
         tw = time_call(lambda: edge_weights(big, weights=w), 5)
         big_rows.append({"w": w, "t": t, "weights_t": tw, "stats": t.result.statistics})
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    others = max((busy_end - busy_start) - (own_end - own_start), 0.0)
+    context.stop()
 
     # ------------------------------------------------------------------ report
     report = Report(NAME)
     report.add(
         "## Max-cut speed: GL vs GW, GL vs Twoing, GL at 1,000 values x 100 "
-        f"classes ({NAME}.py)"
+        f"classes ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
-    report.add(digest_line(digest_start, digest_end))
+    report.add(context.sources_line())
     report.add(
         f"* also: cvxpy {cvx_version} (installed solvers: "
         f"{', '.join(cvx_solvers) or 'none'}; the solver cvxpy picks for the GW "
@@ -236,15 +228,7 @@ def main():
         f"{os.environ.get('OPENBLAS_NUM_THREADS')} (set by the script unless "
         "given): every method here runs on one core."
     )
-    report.add(
-        f"* CPU used by other processes during the run: {others:.0f} CPU-s over "
-        f"{wall:.0f} s of wall time ({others / wall:.0%} of one core)"
-        + (
-            " — **the machine was shared: times may be inflated**."
-            if others / wall > 0.1
-            else "."
-        )
-    )
+    report.add(context.others_line())
     ref = reference_installed()
     report.add(
         "* Reference implementation: the thesis authors' research code "

@@ -34,18 +34,20 @@ every transform <= 1x the baseline, fit peak memory <= 2x column + table.
 ``--profile`` adds a cProfile breakdown of the warm fits (where the time goes:
 validation, pandas and numpy conversions, partikit's Python and the numba kernels
 it calls). ``--list`` prints the names.
+
+A full run (or one given ``--output``) replaces this script's section of the
+output file, whatever its label; the run the section held is appended to
+``results/<its date>-bench_one_pass.md`` beside that file.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
-import json
 import os
 import resource
 import statistics
 import sys
-import tempfile
 import time
 import tracemalloc
 
@@ -58,18 +60,16 @@ from _common import (  # noqa: E402
     RESULTS,
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
+    dump_raw,
     emit,
+    finish,
     first_line,
     fmt_s,
-    other_processes_line,
     progress,
     run_subprocess,
-    source_digest,
+    script_path,
     table,
 )
-from bench_cardinality import write_part  # noqa: E402
 
 NAME = "bench_one_pass"
 N_CLASSES = 10
@@ -392,7 +392,7 @@ WORKLOAD_TITLE = {
 def preamble_text(n_samples):
     return "\n".join(
         [
-            f"## Fits at the one-pass limit ({NAME}.py, issue 17 part 3)",
+            f"## Fits at the one-pass limit ({script_path(NAME)}, issue 17 part 3)",
             "",
             "Workloads: `benchmarks/perf/scale_data.one_pass_categorical(dtype)` "
             "(1,000,000 rows x 1,000 categories x 10 classes, int64 or strings; "
@@ -425,18 +425,18 @@ def preamble_text(n_samples):
     )
 
 
-def build_report(results, args, context, digests, cpu, wall):
+def build_report(results, args, context):
     report = Report(NAME)
-    title = {"before": "Before: partikit at 053e790 (the starting commit of issue 17)"}
-    report.add(f"### {title.get(args.label, 'Run: ' + args.label)}")
+    report.add(preamble_text(args.samples))
+    report.add()
+    report.add(f"### Run: {args.label}")
     report.add()
     report.header(context)
     report.add(
         f"* partikit imported from: `{context.partikit_path}`; {args.samples:,} rows; "
         f"timeout per fit {args.timeout:.0f} s."
     )
-    report.add(digest_line(*digests))
-    report.add(other_processes_line(*cpu, wall, "this script's and its subprocesses'"))
+    report.add(context.usage_lines("this script's and its subprocesses'"))
     report.add()
     rows = []
     for r in results:
@@ -554,7 +554,11 @@ def main():
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--mem-limit-gb", type=float, default=8.0)
     parser.add_argument("--profile", action="store_true")
-    parser.add_argument("--label", default="current")
+    parser.add_argument(
+        "--label",
+        default="current",
+        help='name of the run, in its heading ("before" for the starting commit)',
+    )
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -583,8 +587,6 @@ def main():
         args.quick,
     )  # fmt: skip
     context.partikit_path = os.path.dirname(partikit.__file__)
-    digest_start = source_digest()
-    cpu_start, wall_start = cpu_seconds(), time.perf_counter()
     results = []
     for name, workload in configurations(names, args.workloads.split(",")):
         progress(f"{name} {workload}")
@@ -595,20 +597,9 @@ def main():
         results.append(r)
         fr = median(r["fits"]) / median(r["bases"]) if r["fits"] else None
         progress(f"  -> fit {cell(r['fits'])} ratio {fr} {failure(r)}")
-    cpu_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    cpu = (cpu_end[0] - cpu_start[0], cpu_end[1] - cpu_start[1])
-    report = build_report(
-        results, args, context, (digest_start, source_digest()), cpu, wall
-    )
-    text = report.text()
-    print(text)
-    if args.output:
-        write_part(NAME, preamble_text(args.samples), args.label, text, args.output)
-    raw = os.path.join(tempfile.gettempdir(), f"{NAME}_{args.label}.json")
-    with open(raw, "w") as f:
-        json.dump(results, f, indent=1, default=str)
-    progress(f"raw results: {raw}")
+    report = build_report(results, args, context.stop())
+    finish(report, args.output, keep_history=True)
+    dump_raw(f"{NAME}_{args.label}", results)
 
 
 if __name__ == "__main__":

@@ -52,9 +52,11 @@ from _common import (  # noqa: E402
     finish,
     first_line,
     progress,
+    script_path,
     table,
 )
 
+NAME = "bench_report"
 CARDINALITIES = (10, 20, 50, 100, 300, 1_000, 2_000, 5_000, 10_000, 10_000)
 
 
@@ -211,8 +213,11 @@ def main():
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
-    report = Report("bench_report")
-    report.add("## bench_report: the report on 1M rows x 20 columns, against Khiops")
+    report = Report(NAME)
+    report.add(
+        "## bench_report: the report on 1M rows x 20 columns, against Khiops "
+        f"({script_path(NAME)})"
+    )
     report.add()
     report.header(context)
     report.add(

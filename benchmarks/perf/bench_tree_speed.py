@@ -16,15 +16,16 @@ scikit-learn's, its predict at most 1x.
 
     python benchmarks/perf/bench_tree_speed.py [--quick] [--output FILE]
 
-``--quick``: 100,000 rows instead of 1,000,000 (**not the issue's size**).
+``--quick``: 100,000 rows instead of 1,000,000 (**not the issue's size**); the
+result is only printed unless ``--output`` is given. A full run replaces the
+section of ``RESULTS.md`` and appends the run it held to
+``benchmarks/results/<its date>-bench_tree_speed.md``.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -32,20 +33,16 @@ sys.path.insert(0, os.path.dirname(HERE))
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from _common import (  # noqa: E402
-    RESULTS,
     Report,
     RunContext,
-    add_earlier_runs,
-    cpu_seconds,
-    digest_line,
     finish,
-    other_processes_line,
+    parse_args,
     progress,
     read_dataset,
-    source_digest,
+    script_path,
     table,
-    time_call,
 )
+from _harness import Comparison, verdict  # noqa: E402
 
 NAME = "bench_tree_speed"
 FIT_TARGET = 2.0
@@ -128,77 +125,72 @@ class SklearnTree:
         return f"{self.tree.tree_.node_count} nodes, depth {self.tree.get_depth()}"
 
 
-def _fit_row(label, frame, y):
+def _fit_row(comparison, label, frame, y):
     from partikit.tree import PartitionTreeClassifier
 
     progress(f"{label}: scikit-learn")
-    sk = time_call(
-        lambda: SklearnTree(frame).fit(frame, y), repeats=3,
+    sk = comparison.time(
+        label, "scikit-learn", lambda: SklearnTree(frame).fit(frame, y), repeats=3,
         single_if_slower_than=30,
     )  # fmt: skip
     progress(f"{label}: partikit")
     # compile (or load) the kernels outside the timed calls
     PartitionTreeClassifier().fit(frame.iloc[:2000], y[:2000])
-    pk = time_call(
-        lambda: PartitionTreeClassifier().fit(frame, y), repeats=3,
+    pk = comparison.time(
+        label, "partikit", lambda: PartitionTreeClassifier().fit(frame, y), repeats=3,
         single_if_slower_than=30,
     )  # fmt: skip
     ours = pk.result
-    ratio = pk.median / sk.median
+    ratio = comparison.ratio(label, "partikit")
     return [
         label,
         f"{len(frame):,} x {frame.shape[1]}",
         pk.cell(),
         sk.cell(),
         f"**{ratio:.2f}x**",
-        "met" if ratio <= FIT_TARGET else "**not met**",
+        verdict(ratio <= FIT_TARGET),
         f"{ours.tree_.n_nodes} nodes, depth {ours.get_depth()} / {sk.result.summary()}",
     ], (ours, sk.result)
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--output", default=RESULTS)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
+    args = parse_args(__doc__.splitlines()[0])
     n_large = 100_000 if args.quick else 1_000_000
-    context = RunContext("perf/bench_tree_speed.py", quick=args.quick)
-    digest = source_digest()
-    busy0, own0 = cpu_seconds()
-    wall0 = time.monotonic()
+    context = RunContext(NAME, quick=args.quick)
     fit_rows = []
+    # ratios: partikit's median over scikit-learn's
+    comparison = Comparison(reference="scikit-learn")
     adult = load_adult()
     if adult is None:
         fit_rows.append(["adult", "–", "not run: shared/datasets absent"] + ["–"] * 4)
     else:
-        fit_rows.append(_fit_row("adult", *adult)[0])
-    fit_rows.append(_fit_row("digits", *load_digits_frame())[0])
+        fit_rows.append(_fit_row(comparison, "adult", *adult)[0])
+    fit_rows.append(_fit_row(comparison, "digits", *load_digits_frame())[0])
     progress(f"make_large({n_large})")
     large, y_large = make_large(n_large)
-    row, (ours, theirs) = _fit_row(f"make_classification {n_large:,}", large, y_large)
+    label = f"make_classification {n_large:,}"
+    row, (ours, theirs) = _fit_row(comparison, label, large, y_large)
     fit_rows.append(row)
     progress("predict")
-    pk = time_call(lambda: ours.predict(large), repeats=3)
-    sk = time_call(lambda: theirs.predict(large), repeats=3)
-    ratio = pk.median / sk.median
+    key = ("predict", label)
+    pk = comparison.time(key, "partikit", lambda: ours.predict(large), repeats=3)
+    sk = comparison.time(key, "scikit-learn", lambda: theirs.predict(large), repeats=3)
+    ratio = comparison.ratio(key, "partikit")
     predict_rows = [[
-        f"make_classification {n_large:,}",
+        label,
         pk.cell(),
         sk.cell(),
         f"**{ratio:.2f}x**",
-        "met" if ratio <= PREDICT_TARGET else "**not met**",
+        verdict(ratio <= PREDICT_TARGET),
     ]]  # fmt: skip
-    busy1, own1 = cpu_seconds()
+    context.stop()
     report = Report(NAME)
-    report.add("## Tree speed vs scikit-learn (bench_tree_speed.py)")
+    report.add(f"## Tree speed vs scikit-learn ({script_path(NAME)})")
     report.add()
     report.add(__doc__.split("\n\n")[1].replace("\n", " "))
     report.add()
     report.header(context)
-    report.add(digest_line(digest, source_digest()))
-    report.add(
-        other_processes_line(busy1 - busy0, own1 - own0, time.monotonic() - wall0)
-    )
+    report.add(context.usage_lines())
     report.add()
     report.add("### fit")
     report.add()
@@ -212,9 +204,7 @@ def main():
     report.add()
     header = ["data", "partikit s", "scikit-learn s", "ratio", "<= 1x"]
     report.add(table(header, predict_rows))
-    if args.output:
-        add_earlier_runs(report, args.output)
-    finish(report, args.output)
+    finish(report, args.output, keep_history=True)
 
 
 if __name__ == "__main__":

@@ -44,14 +44,11 @@ import numpy as np  # noqa: E402
 from _common import (  # noqa: E402
     Report,
     RunContext,
-    cpu_seconds,
-    digest_line,
     finish,
     fmt_s,
-    other_processes_line,
     parse_args,
     progress,
-    source_digest,
+    script_path,
     table,
 )
 
@@ -294,9 +291,6 @@ def main():
     n_tables = 200 if args.quick else 10_000
     chunk = 100 if args.quick else CHUNK
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     from partikit.datasets import make_random_table
     from partikit.groupers import BIPARTITIONS
@@ -395,9 +389,7 @@ def main():
             row[label] = 1e3 * (time.perf_counter() - t0) / len(tabs)
         sweep.append(row)
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
+    context.stop()
 
     summary = {c: summarize(*data[c], plan[c]) for c in CONFIGS}
 
@@ -405,25 +397,18 @@ def main():
     report = Report(NAME)
     report.add(
         "## Binary partitions of random contingency tables: Monte Carlo of the thesis "
-        f"chapter 5 ({NAME}.py)"
+        f"chapter 5 ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
-    report.add(digest_line(digest_start, digest_end))
+    report.add(context.sources_line())
     report.add(
         f"* BLAS threads: OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}"
         f" (set by the script unless given); {N_WORKERS} worker processes, each "
         f"splitting whole chunks of {chunk:,} tables, so two tables are split at a "
         "time (one per core); per-call times are wall times inside one worker."
     )
-    report.add(
-        other_processes_line(
-            busy_end - busy_start,
-            own_end - own_start,
-            wall,
-            own_what="this process's and its workers'",
-        )
-    )
+    report.add(context.others_line(own_what="this process's and its workers'"))
     report.add()
     report.add(
         f"Protocol: for each (n, k), {n_tables:,} tables drawn in sequence by "

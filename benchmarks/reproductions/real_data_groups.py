@@ -38,6 +38,7 @@ from _common import (  # noqa: E402
     progress,
     quiet_peer_warnings,
     read_dataset,
+    script_path,
     table,
     time_call,
 )
@@ -88,7 +89,7 @@ def main():
     quiet_peer_warnings()
     context = RunContext(os.path.basename(__file__), args.quick, with_khiops=True)
     report = Report(NAME)
-    report.add(f"## Groups on real data: adult and mushroom ({NAME}.py)")
+    report.add(f"## Groups on real data: adult and mushroom ({script_path(NAME)})")
     report.add()
     report.header(context)
     report.add()

@@ -63,7 +63,6 @@ import os
 for _var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import argparse  # noqa: E402
 import gc  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -80,15 +79,12 @@ from _common import (  # noqa: E402
     RunContext,
     Timing,
     attempt,
-    cpu_seconds,
-    digest_line,
     finish,
     fmt_s,
-    other_processes_line,
     parse_args,
     progress,
     read_dataset,
-    source_digest,
+    script_path,
     table,
     time_call,
 )
@@ -486,6 +482,14 @@ def twoing_not_run(n_classes):
     return f"not run ({n_classes} classes; thesis: too slow)"
 
 
+def failure_cell(result, split, n_classes):
+    """The accuracy cell of a (dataset, criterion) that raised: Twoing refuses
+    too many classes (a ValueError), as the thesis did not run it."""
+    if split == "twoing" and result["error"].startswith("ValueError"):
+        return twoing_not_run(n_classes)
+    return f"failed: {result['error']}"
+
+
 def accuracy_rows(data, results):
     """One row per (dataset, criterion); also the (dataset, criterion, diff) of
     the cells outside the tolerance."""
@@ -502,11 +506,7 @@ def accuracy_rows(data, results):
             thesis = "(too slow to run)" if ref is None else pm(*ref)
             head = [name, f"{len(d['y']):,}", d["n_classes"], label]
             if "error" in r:
-                cell = (
-                    twoing_not_run(d["n_classes"])
-                    if split == "twoing" and r["error"].startswith("ValueError")
-                    else f"failed: {r['error']}"
-                )
+                cell = failure_cell(r, split, d["n_classes"])
                 rows.append(head + [cell, thesis, "", "", "", ""])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
@@ -1051,11 +1051,7 @@ def numeric_accuracy_rows(data, results):
             thesis_s = "–" if ref_s is None else f"{ref_s:g}"
             head = [name, d["n_classes"], label]
             if "error" in r:
-                cell = (
-                    twoing_not_run(d["n_classes"])
-                    if split == "twoing" and r["error"].startswith("ValueError")
-                    else f"failed: {r['error']}"
-                )
+                cell = failure_cell(r, split, d["n_classes"])
                 rows.append(head + [cell, thesis, "", "", nominal, "", "", thesis_s])
                 continue
             mean, std = r["accuracy"].mean(), r["accuracy"].std()
@@ -1081,7 +1077,8 @@ def report_numeric(report, data, results, n_repetitions):
     report.add("### Data")
     report.add()
     report.add(
-        "As the nominal-only section (thesis_tree.py): rows holding the missing-"
+        "As the nominal-only section (benchmarks/reproductions/thesis_tree.py): rows "
+        "holding the missing-"
         "value string dropped, the class column of the config; now every column "
         "kept: **numeric** when each of its values parses as a float (a value "
         "containing `_` never does, as in the thesis's Python 3.5: contraceptive's "
@@ -1213,13 +1210,10 @@ def numeric_main(args, n_repetitions):
     if n_repetitions not in (REPETITIONS, QUICK_REPETITIONS):
         command += f" --repetitions {n_repetitions}"
     context = RunContext(command, args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
     report = Report(NUMERIC_NAME)
     report.add(
         "## PartitionTreeClassifier: the thesis's nominal + numeric experiments "
-        "(thesis_tree.py --with-numeric)"
+        f"({script_path(NAME)} --with-numeric)"
     )
     report.add()
     report.header(context)
@@ -1237,11 +1231,9 @@ def numeric_main(args, n_repetitions):
         if data.get(name) is not None:
             progress(f"{name}: one tree per criterion on all rows")
             columns[name] = split_columns(data[name])
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    context.stop()
+    wall = context.wall
+    report.add(context.usage_lines())
     report.add(
         "* first calls in this process (numba kernels loaded from the on-disk "
         "cache, or compiled if it was cold; 300 rows), excluded from every timing "
@@ -1302,27 +1294,23 @@ def numeric_main(args, n_repetitions):
 
 
 def main():
-    # this script's own flags; parse_args takes the shared --quick and --output
-    flags = argparse.ArgumentParser(add_help=False)
-    flags.add_argument("--with-numeric", action="store_true")
-    flags.add_argument("--repetitions", type=int, default=None)
-    own, sys.argv[1:] = flags.parse_known_args()
-    args = parse_args(__doc__.splitlines()[0])
-    n_repetitions = own.repetitions or (
+    def options(parser):
+        parser.add_argument("--with-numeric", action="store_true")
+        parser.add_argument("--repetitions", type=int, default=None)
+
+    args = parse_args(__doc__.splitlines()[0], options)
+    n_repetitions = args.repetitions or (
         QUICK_REPETITIONS if args.quick else REPETITIONS
     )
-    if own.with_numeric:
+    if args.with_numeric:
         numeric_main(args, n_repetitions)
         return
     context = RunContext(os.path.basename(__file__), args.quick)
-    digest_start = source_digest()
-    busy_start, own_start = cpu_seconds()
-    wall_start = time.perf_counter()
 
     report = Report(NAME)
     report.add(
         "## PartitionTreeClassifier: the thesis's tree experiments (Pereira & "
-        f"Laber) and Bodine & Hochbaum's max-cut tree ({NAME}.py)"
+        f"Laber) and Bodine & Hochbaum's max-cut tree ({script_path(NAME)})"
     )
     report.add()
     report.header(context)
@@ -1339,12 +1327,9 @@ def main():
     iris = bodine_iris()
     digits, digits_shape = bodine_digits()
 
-    digest_end = source_digest()
-    busy_end, own_end = cpu_seconds()
-    wall = time.perf_counter() - wall_start
+    context.stop()
 
-    report.add(digest_line(digest_start, digest_end))
-    report.add(other_processes_line(busy_end - busy_start, own_end - own_start, wall))
+    report.add(context.usage_lines())
     report.add(
         "* first calls in this process (numba kernels loaded from the on-disk "
         "cache, or compiled if it was cold; 300 rows), excluded from every timing "
