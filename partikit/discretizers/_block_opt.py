@@ -614,6 +614,8 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         processors.
 
     max_candidates : "auto", int or None
+        The 0.1 name of ``exact_limit``.
+
         .. deprecated:: 0.2
            Renamed ``exact_limit``; ``max_candidates`` will be removed in 0.4.
 

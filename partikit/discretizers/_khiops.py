@@ -453,12 +453,18 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         processors.
 
     p : float
+        The 0.1 name of ``alpha``, in the other direction: ``alpha = 1 - p``.
+
         .. deprecated:: 0.2
            Use ``alpha = 1 - p``; ``p`` will be removed in 0.4.
     min_frequency : "auto", int or float
+        The 0.1 name of ``min_bin_size``.
+
         .. deprecated:: 0.2
            Renamed ``min_bin_size``; ``min_frequency`` will be removed in 0.4.
     max_candidates : "auto", int or None
+        The 0.1 name of ``exact_limit``.
+
         .. deprecated:: 0.2
            Renamed ``exact_limit``; ``max_candidates`` will be removed in 0.4.
 

@@ -149,6 +149,8 @@ class AttributeAggregator(
         (``"vhigh|low"``).
 
     alpha : float
+        The 0.1 name of ``max_pvalue_ratio``.
+
         .. deprecated:: 0.2
            Renamed ``max_pvalue_ratio``; ``alpha`` will be removed in 0.4.
 

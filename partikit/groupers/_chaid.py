@@ -633,6 +633,8 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         processors.
 
     max_categories : int or None
+        The 0.1 name of ``exact_limit``.
+
         .. deprecated:: 0.2
            Renamed ``exact_limit``; ``max_categories`` will be removed in 0.4.
 

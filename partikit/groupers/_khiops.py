@@ -717,9 +717,13 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
     p : float
+        The 0.1 name of ``alpha``, in the other direction: ``alpha = 1 - p``.
+
         .. deprecated:: 0.2
            Use ``alpha = 1 - p``; ``p`` will be removed in 0.4.
     max_categories : "auto", int or None
+        The 0.1 name of ``exact_limit``.
+
         .. deprecated:: 0.2
            Renamed ``exact_limit``; ``max_categories`` will be removed in 0.4.
 

@@ -253,6 +253,8 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         None (the search is then deterministic).
 
     chi2_alpha : float or None
+        The 0.1 name of ``alpha_split`` (None there is 1.0 here).
+
         .. deprecated:: 0.2
            Renamed ``alpha_split`` (None reads 1.0); ``chi2_alpha`` will be
            removed in 0.4.
