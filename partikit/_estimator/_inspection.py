@@ -312,7 +312,8 @@ class PartitionInspectionMixin:
         Returns
         -------
         summary : pandas.DataFrame
-            Indexed by feature name, in the order of X, with the columns
+            Indexed by feature name, one row per column ranked (the most
+            informative first, ``rank`` ascending), with the columns
             ``kind`` (``"categorical"`` or ``"numeric"``), ``n_values`` (the
             categories, the missing one included, or the distinct values seen
             in fit), ``n_parts`` (parts that hold rows of fit), ``chi2``,
@@ -351,7 +352,7 @@ class PartitionInspectionMixin:
             rows, index=pd.Index(names, name="feature"), columns=SUMMARY_COLUMNS[:-1]
         )
         summary["rank"] = rank_columns(summary)
-        return summary
+        return summary.sort_values("rank", kind="stable")
 
     @renamed_keywords(Renamed("max_categories", "max_members"))
     def plot_partition(self, feature, ax=None, *, max_members=3):
@@ -382,12 +383,13 @@ class PartitionInspectionMixin:
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)
         table = self.partition_table(j, max_members=max_members)
-        statistics = self.partition_summary().iloc[j].to_dict()
+        name = self._inspected_names(estimator)[j]
+        statistics = self.partition_summary().loc[name].to_dict()
         if estimator.n_features_in_ == 1:
             del statistics["rank"]  # first of one says nothing
         return plot_partition_table(
             table,
-            feature=self._inspected_names(estimator)[j],
+            feature=name,
             statistics=statistics,
             classes=[str(c) for c in estimator.classes_],
             ax=ax,
