@@ -175,7 +175,7 @@ def main():
                 reps = tw_repeats if name == "twoing" else gl_repeats
                 t = time_call(lambda: BIPARTITIONS[name](tab, impurity="gini"), reps)
                 per[name].append(t.median)
-                imp[name].append(t.result.impurity)
+                imp[name].append(t.result.statistics["impurity"])
         tw_rows.append(
             {
                 "k": k,

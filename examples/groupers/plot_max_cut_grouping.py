@@ -140,8 +140,9 @@ for weights in ["chi2", "squared_gini"]:
 #
 # ``partikit.groupers.BIPARTITIONS`` holds every method that splits the rows of a
 # contingency table in two, called as ``method(table, impurity="gini")``; each
-# returns a ``Bipartition(left, criterion, impurity)``. We compare the Gini
-# impurity of their splits on two kinds of tables:
+# returns the two groups of the rows (``group_ids``), the method's own objective
+# (``criterion``) and the impurity of the split (``statistics["impurity"]``). We
+# compare the Gini impurity of their splits on two kinds of tables:
 #
 # * the table of the 300 categories x 12 classes above. Enumeration cannot run
 #   and the two-class sort does not apply, so the reference is the least
@@ -158,7 +159,10 @@ from partikit.groupers import BIPARTITIONS
 methods = [
     name for name in BIPARTITIONS if name not in ("exact_two_class", "exhaustive")
 ]
-column = {name: BIPARTITIONS[name](table.to_numpy()).impurity for name in methods}
+column = {
+    name: BIPARTITIONS[name](table.to_numpy()).statistics["impurity"]
+    for name in methods
+}
 column_excess = {
     name: 100 * (value / min(column.values()) - 1) for name, value in column.items()
 }
@@ -166,9 +170,9 @@ column_excess = {
 random_excess = {name: [] for name in methods}
 for seed in range(100):
     random_table = make_random_table(12, 8, random_state=seed)
-    optimum = BIPARTITIONS["exhaustive"](random_table).impurity
+    optimum = BIPARTITIONS["exhaustive"](random_table).statistics["impurity"]
     for name in methods:
-        value = BIPARTITIONS[name](random_table).impurity
+        value = BIPARTITIONS[name](random_table).statistics["impurity"]
         random_excess[name].append(100 * (value / optimum - 1))
 
 comparison = pd.DataFrame(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import warnings
 from abc import abstractmethod
 from numbers import Integral
-from typing import NamedTuple
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
@@ -29,22 +28,7 @@ from partikit._estimator._inspection import ColumnParts, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
 from partikit._statistics._measures import weight_of_evidence
-
-
-class CutResult(NamedTuple):
-    """What a discretization core returns for one value table.
-
-    Attributes
-    ----------
-    cuts : ndarray of intp
-        Cut positions in the value table (number of rows before each cut),
-        increasing.
-    statistics : dict
-        Algorithm-specific figures, stored in ``statistics_``.
-    """
-
-    cuts: np.ndarray
-    statistics: dict
+from partikit._statistics._results import Intervals
 
 
 def _pooling_statistics(lower, upper, table):
@@ -106,7 +90,7 @@ class BaseDiscretizer(BasePartitioner):
 
     @abstractmethod
     def _cut_table(self, table, context):
-        """Cut one column's value table; returns a :class:`CutResult`.
+        """Cut one column's value table; returns an :class:`Intervals`.
 
         ``table`` has one row per distinct value (at least 2), in value order;
         ``context`` is the column's :class:`ColumnContext` in ``fit``, None for
@@ -129,14 +113,17 @@ class BaseDiscretizer(BasePartitioner):
 
         Returns
         -------
-        result : CutResult
+        result : Intervals
             ``cuts``: the cut positions (number of table rows before each cut,
-            increasing); ``statistics``: the algorithm's figures.
+            increasing); ``n_bins``: the number of intervals (0 for an empty
+            table); ``criterion``: the value the method optimises (larger is
+            better; 0 for a table of fewer than two rows), defined by the
+            discretizer's core; ``statistics``: the algorithm's figures.
         """
         self._validate_params()
         table = check_table(table)
         if table.shape[0] < 2:
-            return CutResult(np.zeros(0, dtype=np.intp), {})
+            return Intervals.from_cuts([], table.shape[0], 0.0)
         result = self._cut_table(table, None)
         message = result.statistics.pop("warning", None)
         if message is not None:
@@ -214,9 +201,9 @@ class BaseDiscretizer(BasePartitioner):
                 f"Feature {name!r} has a single value {float(values[0])!r}; it is "
                 "encoded as one bin."
             )
-            result = CutResult(np.zeros(0, dtype=np.intp), {})
+            result = Intervals.from_cuts([], 1, 0.0)
         elif len(values) == 1:
-            result = CutResult(np.zeros(0, dtype=np.intp), {})
+            result = Intervals.from_cuts([], 1, 0.0)
         else:
             result = self._cut_table(table, ColumnContext(j, name, values=values))
         cuts = np.asarray(result.cuts, dtype=np.intp)

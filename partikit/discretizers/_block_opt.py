@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -27,7 +26,8 @@ from partikit._kernels._multisplit import (
     segment_sums,
 )
 from partikit._statistics._contingency import check_table
-from partikit.discretizers._base import BaseDiscretizer, CutResult
+from partikit._statistics._results import Intervals, Multisplit
+from partikit.discretizers._base import BaseDiscretizer
 from partikit.discretizers._blocks import (
     Units,
     _block_units,
@@ -54,39 +54,6 @@ AUTO_EXACT_UNITS = 2048
 AUTO_CANDIDATES = 1024
 
 _LN2 = math.log(2.0)
-
-
-@dataclass
-class Multisplit:
-    """Result of :func:`optimal_multisplit`.
-
-    Attributes
-    ----------
-    values : ndarray of float64 of shape (min(K, n_units),)
-        ``values[k - 1]``: least cumulative impurity with at most ``k`` intervals
-        (entropy: ``sum_I n_I H(I)`` in bits, i.e. ``N`` times the average class
-        entropy; gini: ``sum_I n_I Gini(I)``). Non-increasing.
-    cuts : list of ndarray of intp
-        ``cuts[k - 1]``: cut positions (value-table rows before each cut) of that
-        optimum; fewer than ``k - 1`` cuts when more intervals do not lower the
-        impurity.
-    n_evaluations : int
-        Candidate partitions evaluated (line 9 of Elomaa & Rousu's Table 2).
-    n_units : int
-        Units the search ran on (rows, blocks or pre-binned blocks).
-    criterion : str
-    algorithm : str
-    exact : bool
-        Whether the search ran over every candidate cut (False: on pre-bins).
-    """
-
-    values: np.ndarray
-    cuts: list
-    n_evaluations: int
-    n_units: int
-    criterion: str
-    algorithm: str
-    exact: bool = True
 
 
 @renamed_keywords(Renamed("max_candidates", "exact_limit"))
@@ -132,11 +99,17 @@ def optimal_multisplit(
     -------
     result : Multisplit
         ``values[k - 1]``: the least cumulative impurity with at most ``k``
-        intervals (non-increasing); ``cuts[k - 1]``: the cut positions of that
-        optimum (value-table rows before each cut); ``n_evaluations``: candidate
-        partitions evaluated (line 9 of Elomaa & Rousu's Table 2); ``n_units``:
-        units searched; ``criterion`` and ``algorithm`` as asked; ``exact``:
-        whether every candidate cut was searched.
+        intervals (non-increasing; entropy: ``sum_I n_I H(I)`` in bits, gini:
+        ``sum_I n_I Gini(I)``); ``cuts[k - 1]``: the cut positions of that
+        optimum (value-table rows before each cut; fewer than ``k - 1`` cuts
+        when more intervals do not lower the impurity); ``n_evaluations``:
+        candidate partitions evaluated (line 9 of Elomaa & Rousu's Table 2);
+        ``n_units``: units searched; ``impurity`` (the ``criterion`` asked) and
+        ``algorithm`` as asked; ``exact``: whether every candidate cut was
+        searched; ``total_weight`` and ``n_rows``: the table's weight and
+        rows. ``result.intervals(k)`` is the optimum of ``k`` intervals as an
+        ``Intervals``, whose ``criterion`` is the impurity decrease per unit of
+        weight, ``(values[0] - values[k - 1]) / total_weight``.
 
     Notes
     -----
@@ -210,10 +183,12 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
     else:
         units = _block_units(table)
     n_units = units.table.shape[0]
+    n_rows = table.shape[0]
     if n_units == 0:
         return Multisplit(
-            np.zeros(1), [np.zeros(0, np.intp)], 0, 0, criterion, algorithm
-        )
+            np.zeros(1), [np.zeros(0, np.intp)], 0, 0, criterion, algorithm,
+            n_rows=n_rows,
+        )  # fmt: skip
     xlogx = log_table_for(units.table)
     total = float(units.table.sum())
     tolerance = RELATIVE_TOLERANCE * max(total * max(math.log2(total + 1), 1.0), 1.0)
@@ -235,8 +210,9 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
             table, units, cuts, criterion, tolerance, xlogx if integral else None
         )
     return Multisplit(
-        values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact
-    )
+        values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact,
+        total, n_rows,
+    )  # fmt: skip
 
 
 #: Work (units x (classes + arities)) of one call of the DP kernel: a few tens of
@@ -763,29 +739,29 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             self.algorithm,
             self._parameter("exact_limit"),
         )
-        statistics = {
-            "n_units": split.n_units,
-            "exact": split.exact,
-            "values": split.values,
-            "n_evaluations": split.n_evaluations,
-        }
+        if self.n_bins == "auto":
+            k, scores = _choose_arity(split, table, self.arity_selection)
+        else:
+            k = len(split.cuts)
+        result = split.intervals(k)
         if split.exact and split.n_units > MANY_UNITS:
-            statistics["warning"] = (
+            result.statistics["warning"] = (
                 f"the exact search ran over {split.n_units} blocks, which is "
                 "quadratic in them; set exact_limit for an approximate, much "
                 "faster search."
             )
         if self.n_bins == "auto":
-            k, scores = _choose_arity(split, table, self.arity_selection)
-            statistics["scores"] = scores
-            return CutResult(split.cuts[k - 1], statistics)
-        cuts = split.cuts[-1]
-        if len(cuts) < self.n_bins - 1:
-            cuts = add_neutral_cuts(cuts, table, self.n_bins - 1)
+            result.statistics["scores"] = scores
+        elif len(result.cuts) < self.n_bins - 1:
+            cuts = add_neutral_cuts(result.cuts, table, self.n_bins - 1)
             if len(cuts) < self.n_bins - 1:
-                statistics["warning"] = (
+                result.statistics["warning"] = (
                     f"n_bins={self.n_bins} asks for more intervals than the "
                     f"column has distinct values ({table.shape[0]}); it gets "
                     f"{len(cuts) + 1}."
                 )
-        return CutResult(cuts, statistics)
+            # the added cuts keep the optimal impurity, so the criterion stays
+            result = Intervals.from_cuts(
+                cuts, table.shape[0], result.criterion, result.statistics
+            )
+        return result

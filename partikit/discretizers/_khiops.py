@@ -23,6 +23,7 @@ from partikit._kernels._khiops import adjacent_merges, granules
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table
 from partikit._statistics._measures import LN10, chi2_test
+from partikit._statistics._results import Intervals
 from partikit._statistics._robust_chi2 import (
     KhiopsTrace,
     chi2_classes,
@@ -31,7 +32,7 @@ from partikit._statistics._robust_chi2 import (
     max_delta_chi2_quantile,
     resolve_min_frequency,
 )
-from partikit.discretizers._base import BaseDiscretizer, CutResult
+from partikit.discretizers._base import BaseDiscretizer
 
 #: MaxDeltaChi2 of adjacent merges, simulated by tools/calibrate_khiops.py.
 DISCRETIZATION_TABLE = os.path.join(
@@ -142,12 +143,16 @@ def khiops_discretization(
 
     Returns
     -------
-    CutResult
-        ``statistics``: ``chi2``, ``dof``, ``log10_pvalue`` of the intervals
-        against the class; ``n_initial_intervals`` (after the frequency phase),
-        ``min_bin_size``, ``max_delta_chi2``; ``n_units``, the elementary
-        intervals the merges started from (distinct values, or granules), and
-        ``exact``, False when they were granules.
+    result : Intervals
+        ``cuts``: value-table positions (rows before each cut); ``n_bins``;
+        ``criterion``: -log10 of the confidence level of the intervals, that is
+        of the chi-square p-value of the intervals against the class (0 for
+        one interval); ``statistics``: ``chi2``, ``dof``, ``log10_pvalue`` of
+        the intervals against the class; ``n_initial_intervals`` (after the
+        frequency phase), ``min_bin_size``, ``max_delta_chi2``; ``n_units``,
+        the elementary intervals the merges started from (distinct values, or
+        granules), and ``exact``, False when they were granules;
+        ``thresholds``: None.
 
     Notes
     -----
@@ -245,8 +250,15 @@ def _khiops_cut(
         trace = result.statistics.get("trace")
         if trace is not None:
             trace.kept, trace.absorbed = rows[trace.kept], rows[trace.absorbed]
-        return CutResult(rows[result.cuts].astype(np.intp), result.statistics)
+        return _intervals(rows[result.cuts], table.shape[0], result.statistics)
     return result
+
+
+def _intervals(cuts, n_rows, statistics):
+    """The :class:`Intervals` of a Khiops discretization; its criterion is
+    -log10 of the confidence level of the intervals."""
+    criterion = 0.0 - float(statistics["log10_pvalue"])  # 0, not -0, for one part
+    return Intervals.from_cuts(cuts, n_rows, criterion, statistics)
 
 
 def _no_empty_row(table):
@@ -284,7 +296,7 @@ def _khiops_discretization(
     no_cut = np.zeros(0, dtype=np.intp)
     if n_values < 2 or n_classes < 2:
         statistics.update(chi2=0.0, dof=0, log10_pvalue=0.0)
-        return CutResult(no_cut, statistics)
+        return _intervals(no_cut, table.shape[0], statistics)
     min_count = resolve_min_frequency(min_bin_size, totals[columns])
     statistics["min_bin_size"] = min_count
     total = float(totals[columns].sum())
@@ -360,7 +372,7 @@ def _khiops_discretization(
             forced=forced,
             accepted=np.arange(len(delta)) < n_merges,
         )
-    return CutResult(cuts.astype(np.intp), statistics)
+    return _intervals(cuts, table.shape[0], statistics)
 
 
 class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):

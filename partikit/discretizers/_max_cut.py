@@ -4,40 +4,14 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from partikit._kernels._thresholds import max_cut_sweep
 from partikit._statistics._contingency import check_table, midpoints
+from partikit._statistics._results import Intervals
 
 #: Thresholds whose metric is within this relative distance of the best tie.
 RELATIVE_TOLERANCE = 1e-12
-
-
-class MaxCutThreshold(NamedTuple):
-    """Result of :func:`max_cut_threshold`.
-
-    Attributes
-    ----------
-    threshold : float
-        The best threshold (NaN when no threshold exists): left side ``x <=
-        threshold``.
-    value : float
-        Its max-cut metric (0 when no threshold exists).
-    n_left : int
-        Number of (non-empty) value-table rows on its left.
-    thresholds : ndarray of float64
-        Every candidate threshold, halfway between consecutive distinct values.
-    values : ndarray of float64
-        The metric of each candidate threshold.
-    """
-
-    threshold: float
-    value: float
-    n_left: int
-    thresholds: np.ndarray
-    values: np.ndarray
 
 
 def max_cut_threshold(values, table, *, min_side_weight=0.0):
@@ -69,12 +43,16 @@ def max_cut_threshold(values, table, *, min_side_weight=0.0):
 
     Returns
     -------
-    result : MaxCutThreshold
-        ``threshold`` (NaN when there is none; the left side is ``x <=
-        threshold``), ``value`` (its metric, 0 when there is none), ``n_left``
-        (the number of non-empty table rows on its left, a cut position as the
-        other cores return), and ``thresholds`` / ``values``: every candidate
-        threshold and its metric.
+    result : Intervals
+        ``thresholds``: the best threshold, one value (the left side is ``x <=
+        threshold``), empty when there is none; ``cuts``: its cut position, the
+        number of table rows up to the last non-empty row on its left (empty
+        rows, values absent from the data, after it count on the right), empty
+        when there is none; ``n_bins``: 2, or 1 without a
+        threshold (0 for an empty table); ``criterion``: its max-cut metric, 0
+        when there is none; ``statistics``: ``candidate_thresholds`` and
+        ``candidate_metrics``, every candidate threshold (halfway between
+        consecutive values of non-empty rows) and its metric.
 
     Notes
     -----
@@ -100,12 +78,12 @@ def max_cut_threshold(values, table, *, min_side_weight=0.0):
     >>> values = [1, 2, 4, 7, 8]
     >>> table = [[1, 0], [1, 1], [1, 0], [0, 1], [0, 1]]
     >>> result = max_cut_threshold(values, table)
-    >>> result.thresholds
+    >>> result.statistics["candidate_thresholds"]
     array([1.5, 3. , 5.5, 7.5])
-    >>> result.values
+    >>> result.statistics["candidate_metrics"]
     array([14., 26., 31., 17.])
-    >>> float(result.threshold), result.n_left
-    (5.5, 3)
+    >>> result.thresholds, result.cuts, result.criterion
+    (array([5.5]), array([3]), 31.0)
     """
     table = check_table(table)
     values = np.asarray(values, dtype=np.float64)
@@ -118,11 +96,12 @@ def max_cut_threshold(values, table, *, min_side_weight=0.0):
         raise ValueError("values must be finite.")
     if np.any(values[1:] <= values[:-1]):
         raise ValueError("values must be strictly increasing (distinct values).")
+    n_rows = table.shape[0]
     present = table.sum(axis=1) > 0
     values, table = values[present], table[present]
     thresholds = midpoints(values, np.arange(1, len(values)))
     if len(values) < 2:
-        return MaxCutThreshold(np.nan, 0.0, 0, thresholds, np.zeros(0))
+        return _no_threshold(n_rows, thresholds, np.zeros(0))
     # One weighted point per (value, class) cell gives the metric of the rows
     # themselves: two observations of one value are at distance 0.
     value_index, class_index = np.nonzero(table)
@@ -141,15 +120,27 @@ def max_cut_threshold(values, table, *, min_side_weight=0.0):
     side = left_weight[ends]
     allowed = (side >= min_side_weight) & (total - side >= min_side_weight)
     if not allowed.any():
-        return MaxCutThreshold(np.nan, 0.0, 0, thresholds, metrics)
+        return _no_threshold(n_rows, thresholds, metrics)
     best = metrics[allowed].max()
     tied = np.flatnonzero(allowed & (metrics >= best - RELATIVE_TOLERANCE * abs(best)))
     imbalance = np.abs(2 * side[tied] - total)
     choice = tied[np.argmin(imbalance)]
-    return MaxCutThreshold(
-        float(thresholds[choice]),
+    threshold = float(thresholds[choice])
+    return Intervals.from_cuts(
+        [np.flatnonzero(present)[choice] + 1],
+        n_rows,
         float(metrics[choice]),
-        int(choice + 1),
-        thresholds,
-        metrics,
+        {"candidate_thresholds": thresholds, "candidate_metrics": metrics},
+        [threshold],
+    )
+
+
+def _no_threshold(n_rows, thresholds, metrics):
+    """The result of :func:`max_cut_threshold` when no threshold is allowed."""
+    return Intervals.from_cuts(
+        [],
+        n_rows,
+        0.0,
+        {"candidate_thresholds": thresholds, "candidate_metrics": metrics},
+        np.zeros(0),
     )

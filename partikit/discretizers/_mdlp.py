@@ -8,7 +8,9 @@ import numpy as np
 
 from partikit._kernels._multisplit import mdlp_cuts
 from partikit._statistics._contingency import check_table
-from partikit.discretizers._base import BaseDiscretizer, CutResult
+from partikit._statistics._results import Intervals
+from partikit.discretizers._base import BaseDiscretizer
+from partikit.discretizers._block_opt import _entropy_bits
 
 
 def mdlp_discretization(table):
@@ -26,9 +28,12 @@ def mdlp_discretization(table):
 
     Returns
     -------
-    CutResult
-        ``cuts``: value-table positions; ``statistics``: ``n_units`` (blocks)
-        and ``n_tests`` (intervals tested).
+    result : Intervals
+        ``cuts``: value-table positions (rows before each cut); ``n_bins``;
+        ``criterion``: the information gain of the cuts, the class entropy of
+        the table minus the weighted class entropy of the intervals, in bits
+        per unit of weight (0 without a cut); ``statistics``: ``n_units``
+        (blocks) and ``n_tests`` (intervals tested); ``thresholds``: None.
 
     Notes
     -----
@@ -65,12 +70,27 @@ def mdlp_discretization(table):
 
 def _mdlp_discretization(table):
     """:func:`mdlp_discretization` of a table already checked."""
-    if table.shape[0] < 2:
-        return CutResult(np.zeros(0, dtype=np.intp), {"n_units": 1, "n_tests": 0})
+    n_rows = table.shape[0]
+    if n_rows < 2:
+        return Intervals.from_cuts([], n_rows, 0.0, {"n_units": 1, "n_tests": 0})
     cuts, n_tests, n_blocks = mdlp_cuts(table)
-    return CutResult(
-        cuts.astype(np.intp), {"n_units": int(n_blocks), "n_tests": int(n_tests)}
+    cuts = cuts.astype(np.intp)
+    return Intervals.from_cuts(
+        cuts,
+        n_rows,
+        _information_gain(table, cuts),
+        {"n_units": int(n_blocks), "n_tests": int(n_tests)},
     )
+
+
+def _information_gain(table, cuts):
+    """Class entropy of a table minus that of its intervals, bits per unit weight."""
+    if len(cuts) == 0:
+        return 0.0
+    total = float(table.sum())
+    intervals = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
+    whole = table.sum(axis=0, keepdims=True)
+    return (_entropy_bits(whole) - _entropy_bits(intervals)) / total
 
 
 class MDLPDiscretizer(BaseDiscretizer):

@@ -11,8 +11,8 @@ The binary-partition methods are reached by name:
 
 >>> from partikit.groupers import BIPARTITIONS
 >>> table = [[4, 0, 1], [0, 3, 1], [2, 2, 0], [1, 0, 3]]
->>> BIPARTITIONS["pc_ext"](table).left
-array([ True, False, False,  True])
+>>> BIPARTITIONS["pc_ext"](table).group_ids
+array([0, 1, 1, 0])
 >>> round(BIPARTITIONS["maxcut_chi2"](table).criterion, 4)
 6.9694
 """

@@ -110,11 +110,8 @@ class BaseGrouper(BasePartitioner):
         """Partition the rows of one column's table (categories x classes).
 
         ``context`` is the column's :class:`ColumnContext` in ``fit``, None for
-        a table given to :meth:`group_table` (a nominal column). Returns an
-        object with
-        attributes ``group_ids`` (ndarray of intp, one per row, numbered 0, 1, ...
-        by first row), ``n_groups``, ``rare_group`` (-1 if none) and
-        ``statistics`` (dict).
+        a table given to :meth:`group_table` (a nominal column). Returns the
+        core's :class:`~partikit._statistics._results.Grouping`.
         """
 
     def group_table(self, table):
@@ -135,12 +132,13 @@ class BaseGrouper(BasePartitioner):
 
         Returns
         -------
-        result : object
+        result : Grouping
             The result of the grouper's core function (for instance
             :func:`~partikit.groupers.khiops_grouping`): ``group_ids`` (the group
             of each row, numbered by first row, -1 for an empty row),
-            ``n_groups``, ``rare_group`` (-1 if none), ``statistics`` (dict) and
-            ``criterion``, the value the method optimises (larger is better).
+            ``n_groups``, ``criterion``, the value the method optimises (a
+            finite float, larger is better), ``statistics`` (dict),
+            ``rare_group`` (-1 if none) and ``pooled``.
         """
         self._validate_params()
         return self._group_table(check_table(table), None)

@@ -4,9 +4,10 @@
 
 Every method splits the categories (rows) of one table into two non-empty sides and
 is registered in :data:`BIPARTITIONS` under its name, with the signature
-``method(table, *, impurity="gini", **options) -> Bipartition``. The tree's
-splitter and the benchmarks call them through the registry; CHAID's re-split calls
-:func:`best_chi2_bipartition`.
+``method(table, *, impurity="gini", **options) -> Grouping`` (a
+:class:`~partikit._statistics._results.Grouping` of two groups, or one when
+there is no split). The tree's splitter and the benchmarks call them through the
+registry; CHAID's re-split calls :func:`best_chi2_bipartition`.
 
 Notation of the thesis: ``n`` values (rows), ``k`` classes (columns). The impurity
 of a split is ``sum_side n_side / N * phi(p_side)``, ``phi`` the Gini index or the
@@ -53,6 +54,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import log10_chi2_sf
+from partikit._statistics._results import Grouping
 from partikit.groupers._max_cut import _max_cut_bipartition
 
 #: Largest number of rows that CHAID's re-split searches exhaustively.
@@ -68,35 +70,6 @@ MAX_TWOING_WORK = 2**22
 #: Rows x superclasses scored per compiled call of Twoing: each call returns to
 #: Python (and to Ctrl-C) within a fraction of a second.
 TWOING_WORK_PER_CALL = 2**22
-
-
-class Bipartition(NamedTuple):
-    """A split of the rows of a table into two sides.
-
-    Attributes
-    ----------
-    left : ndarray of bool of shape (n_rows,)
-        Rows on the left side; the first non-empty row is always on the left and
-        empty rows are never. When there is no split to make (fewer than two
-        non-empty rows or classes), every non-empty row is on the left.
-    criterion : float
-        The method's own objective for this split: the impurity decrease (parent
-        impurity minus split impurity) for the impurity searches, the twoing value
-        for ``twoing(score="twoing")``, the cut weight for the max-cut methods.
-    impurity : float
-        Impurity of the split (the ``impurity`` asked for), weighted by side
-        sizes.
-    pooled : bool
-        True when the table had more non-empty rows than the method searches
-        exactly, so that the search ran on pooled rows (see :func:`pooled_rows`);
-        ``impurity`` and ``criterion`` are still those of the split of the
-        table's own rows.
-    """
-
-    left: np.ndarray
-    criterion: float
-    impurity: float
-    pooled: bool = False
 
 
 class _Prepared(NamedTuple):
@@ -135,28 +108,30 @@ def _split(table, impurity, search):
 
 
 def _result(prepared, side, criterion=None, pooled=False):
-    """Bipartition from a side array over the non-empty rows.
+    """The :class:`Grouping` of a side array over the non-empty rows: group 0 is
+    the side of the first non-empty row, empty rows are -1.
 
     ``criterion=None`` means the impurity decrease.
     """
     side = np.asarray(side, dtype=bool)
-    side = side != side[0]  # the first non-empty row goes left
-    left = np.zeros(prepared.table.shape[0], dtype=bool)
-    left[prepared.rows[~side]] = True
+    side = side != side[0]  # the first non-empty row goes to group 0
+    group_ids = np.full(prepared.table.shape[0], -1, dtype=np.intp)
+    group_ids[prepared.rows] = side
     total = prepared.sub.sum(axis=0)
     value = split_impurity(prepared.sub[~side].sum(axis=0), total, prepared.code)
     if criterion is None:
         criterion = node_impurity(total, prepared.code) - value
-    return Bipartition(left, float(criterion), float(value), pooled)
+    n_groups = 2 if side.any() else 1
+    statistics = {"impurity": float(value)}
+    return Grouping(group_ids, n_groups, float(criterion), statistics, -1, pooled)
 
 
 def _no_split(prepared, pooled=False):
     side = np.zeros(prepared.sub.shape[0], dtype=bool)
-    return (
-        _result(prepared, side, criterion=0.0, pooled=pooled)
-        if len(side)
-        else Bipartition(np.zeros(prepared.table.shape[0], dtype=bool), 0.0, 0.0)
-    )
+    if len(side):
+        return _result(prepared, side, criterion=0.0, pooled=pooled)
+    group_ids = np.full(prepared.table.shape[0], -1, dtype=np.intp)
+    return Grouping(group_ids, 0, 0.0, {"impurity": 0.0})
 
 
 def _best_candidate(prepared, lefts, members):
@@ -227,9 +202,13 @@ def exact_two_class(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
     """
 
     def search(prepared):
@@ -260,9 +239,13 @@ def exhaustive(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
     """
 
     def search(prepared):
@@ -310,9 +293,13 @@ def twoing(table, *, impurity="gini", score="impurity"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease, or the twoing value with
+        ``score="twoing"``; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
 
     Notes
     -----
@@ -492,9 +479,13 @@ def pc(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
 
     Notes
     -----
@@ -523,9 +514,13 @@ def pc_ext(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
     """
     return _split(
         table, impurity, lambda p: _principal_component_split(p, extended=True)
@@ -561,9 +556,13 @@ def sliq(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
 
     Notes
     -----
@@ -588,9 +587,13 @@ def sliq_ext(table, *, impurity="gini"):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
 
     Notes
     -----
@@ -658,9 +661,13 @@ def largest_alone(table, *, impurity="gini", k_class=True):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
     """
     return _superclass_heuristic(table, impurity, k_class, largest_alone_superclass)
 
@@ -685,9 +692,13 @@ def list_scheduling(table, *, impurity="gini", k_class=True):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the impurity decrease: the parent's impurity
+        minus the split's; 0 without a split), ``statistics["impurity"]`` (the impurity
+        of the split, weighted by side sizes), ``rare_group`` (-1) and ``pooled`` (True
+        when the search ran on pooled rows).
     """
     return _superclass_heuristic(table, impurity, k_class, list_scheduling_superclass)
 
@@ -726,9 +737,12 @@ def _max_cut_method(weights):
 
     Returns
     -------
-    split : Bipartition
-        ``left`` (the rows on the left side), ``criterion`` (the method's own
-        objective) and ``impurity`` (of the split).
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the other side,
+        -1 for an empty row), ``n_groups`` (2; 1 when there is no split, 0 without a
+        non-empty row), ``criterion`` (the cut weight; 0 without a split),
+        ``statistics["impurity"]`` (the impurity of the split, weighted by side sizes),
+        ``rare_group`` (-1) and ``pooled`` (True when the search ran on pooled rows).
     """
     return method
 
@@ -827,7 +841,6 @@ def best_chi2_bipartition(table, *, ordered=False, test="pearson"):
 
 __all__ = [
     "BIPARTITIONS",
-    "Bipartition",
     "MAX_EXHAUSTIVE_RESPLIT_ROWS",
     "MAX_TWOING_CLASSES",
     "best_chi2_bipartition",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
@@ -46,6 +45,7 @@ from partikit._statistics._measures import (
     log10_chi2_sf,
     significance_order,
 )
+from partikit._statistics._results import Grouping
 from partikit._threads import n_cpus, shared_threads
 from partikit.groupers._base import BaseGrouper
 from partikit.groupers._bipartition import best_chi2_bipartition
@@ -82,42 +82,6 @@ def table_test(table, test="pearson"):
     """
     statistic, dof = (chi2_statistic if test == "pearson" else g2_statistic)(table)
     return statistic, dof, log10_chi2_sf(statistic, dof)
-
-
-@dataclass
-class CHAIDGrouping:
-    """Result of :func:`chaid_grouping`.
-
-    Attributes
-    ----------
-    group_ids : ndarray of intp of shape (n_rows,)
-        Group of each table row, numbered 0, 1, ... by first row; -1 for an empty
-        row.
-    n_groups : int
-    rare_group : int
-        Always -1 (CHAID has no rare-category group).
-    statistics : dict
-        ``chi2`` (the statistic of ``test`` on the grouped table), ``dof``,
-        ``log10_pvalue``, ``log10_bonferroni`` (the multiplier),
-        ``log10_adjusted_pvalue``, ``pvalue`` and ``adjusted_pvalue`` (plain,
-        may underflow to 0), ``significant`` (adjusted p-value at most
-        ``alpha_split``), ``predictor`` (``"nominal"``, ``"ordinal"`` or
-        ``"floating"``), ``test``, ``n_categories`` (non-empty rows),
-        ``n_resplits`` and ``floating_attached`` (floating predictors: whether the
-        floating category joined a group).
-    criterion : float
-        -log10 of the adjusted p-value (a property).
-    """
-
-    group_ids: np.ndarray
-    n_groups: int
-    rare_group: int = -1
-    statistics: dict = field(default_factory=dict)
-
-    @property
-    def criterion(self):
-        """-log10 of the Bonferroni-adjusted p-value (larger is better)."""
-        return -float(self.statistics["log10_adjusted_pvalue"])
 
 
 def _most_similar(counts, g, partners, test):
@@ -358,11 +322,22 @@ def chaid_grouping(
 
     Returns
     -------
-    result : CHAIDGrouping
-        ``group_ids`` (the group of each row, numbered by first row, -1 for an
-        empty row), ``n_groups``, ``rare_group`` (-1), ``statistics`` (see
-        :class:`CHAIDGrouping`) and ``criterion`` (-log10 of the adjusted
-        p-value).
+    result : Grouping
+        ``group_ids`` (the group of each row, numbered 0, 1, ... by first row,
+        -1 for an empty row), ``n_groups``, ``criterion`` (-log10 of the
+        Bonferroni-adjusted p-value), ``rare_group`` (-1: CHAID has no
+        rare-category group), ``pooled`` (False; the rare categories pooled by
+        ``max_categories`` are counted in ``statistics``) and ``statistics``:
+        ``chi2`` (the statistic of ``test`` on the grouped table), ``dof``,
+        ``log10_pvalue``, ``log10_bonferroni`` (the multiplier),
+        ``log10_adjusted_pvalue``, ``pvalue`` and ``adjusted_pvalue`` (plain,
+        may underflow to 0), ``significant`` (adjusted p-value at most
+        ``alpha_split``), ``predictor`` (``"nominal"``, ``"ordinal"`` or
+        ``"floating"``), ``test``, ``n_categories`` (non-empty rows),
+        ``n_resplits``, ``n_pooled`` and ``n_pools`` (rare categories pooled by
+        ``max_categories``, and the pools they formed) and
+        ``floating_attached`` (floating predictors: whether the floating
+        category joined a group).
 
     Notes
     -----
@@ -516,7 +491,8 @@ def chaid_grouping(
         statistics["floating_attached"] = bool(
             n_categories >= 2 and np.sum(group_ids == group_ids[floating_row]) > 1
         )
-    return CHAIDGrouping(group_ids, n_groups, -1, statistics)
+    criterion = 0.0 - float(statistics["log10_adjusted_pvalue"])
+    return Grouping(group_ids, n_groups, criterion, statistics)
 
 
 def rank_attributes(statistics):
@@ -525,7 +501,7 @@ def rank_attributes(statistics):
     Parameters
     ----------
     statistics : sequence of dict
-        One :attr:`CHAIDGrouping.statistics` per attribute.
+        One ``statistics`` of :func:`chaid_grouping` per attribute.
 
     Returns
     -------

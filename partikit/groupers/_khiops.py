@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 import math
 import os
-from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
@@ -30,6 +29,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import LN10, chi2_test
+from partikit._statistics._results import Grouping
 from partikit._statistics._robust_chi2 import (
     KhiopsTrace,
     chi2_classes,
@@ -176,45 +176,17 @@ def labels_after_merges(n_rows, kept, absorbed, order, n_merges):
     return rank[component]
 
 
-@dataclass
-class KhiopsGrouping:
-    """Result of :func:`khiops_grouping`.
-
-    Attributes
-    ----------
-    group_ids : ndarray of intp of shape (n_rows,)
-        Group of each table row, numbered by first row; -1 for an empty row.
-    n_groups : int
-    rare_group : int
-        Group holding the categories pooled as rare, -1 if none was pooled.
-    statistics : dict
-        ``chi2``, ``dof``, ``log10_pvalue`` of the grouped table;
-        ``n_categories`` (non-empty rows), ``n_rare`` (rows pooled as rare),
-        ``n_initial_groups`` (groups when merging started), ``n_local_merges``
-        (merges made inside blocks of similar categories before the exact
-        merging, 0 up to ``exact_limit``), ``exact_limit`` (the cap
-        used), ``min_frequency`` (the count used), ``max_delta_chi2`` (the
-        threshold used) and, with ``keep_trace=True``, ``trace`` (a
-        :class:`KhiopsTrace`).
-    criterion : float
-        -log10 of the confidence level of the grouped table (a property).
-    """
-
-    group_ids: np.ndarray
-    n_groups: int
-    rare_group: int
-    statistics: dict = field(default_factory=dict)
-
-    @property
-    def criterion(self):
-        """-log10 of the confidence level of the grouped table (larger is better)."""
-        return -float(self.statistics["log10_pvalue"])
-
-
 def _single_group(table, row_mask, statistics):
     group_ids = np.where(row_mask, 0, -1).astype(np.intp)
     statistics.update(chi2=0.0, dof=0, log10_pvalue=0.0)
-    return KhiopsGrouping(group_ids, int(row_mask.any()), -1, statistics)
+    return _grouping(group_ids, int(row_mask.any()), -1, statistics)
+
+
+def _grouping(group_ids, n_groups, rare_group, statistics):
+    """The :class:`Grouping` of a Khiops grouping; its criterion is -log10 of the
+    confidence level of the grouped table."""
+    criterion = 0.0 - float(statistics["log10_pvalue"])  # 0, not -0, for one part
+    return Grouping(group_ids, n_groups, criterion, statistics, rare_group)
 
 
 @renamed_keywords(P_TO_ALPHA, Renamed("max_categories", "exact_limit"))
@@ -271,11 +243,19 @@ def khiops_grouping(
 
     Returns
     -------
-    result : KhiopsGrouping
+    result : Grouping
         ``group_ids`` (the group of each row, numbered by first row, -1 for an
-        empty row), ``n_groups``, ``rare_group`` (the group of the pooled rare
-        categories, -1 if none), ``statistics`` (see :class:`KhiopsGrouping`)
-        and ``criterion`` (-log10 of the confidence level of the grouped table).
+        empty row), ``n_groups``, ``criterion`` (-log10 of the confidence level
+        of the grouped table, that is of the chi-square p-value; 0 for one
+        group), ``rare_group`` (the group of the pooled rare categories, -1 if
+        none), ``pooled`` (False) and ``statistics``: ``chi2``, ``dof``,
+        ``log10_pvalue`` of the grouped table; ``n_categories`` (non-empty
+        rows), ``n_rare`` (rows pooled as rare), ``n_initial_groups`` (groups
+        when merging started), ``n_local_merges`` (merges made inside blocks of
+        similar categories before the exact merging, 0 up to
+        ``max_categories``), ``max_categories`` (the cap used),
+        ``min_frequency`` (the count used), ``max_delta_chi2`` (the threshold
+        used) and, with ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
 
     Notes
     -----
@@ -436,7 +416,7 @@ def khiops_grouping(
             forced=forced,
             accepted=np.arange(n_initial - 1) < n_merges,
         )
-    return KhiopsGrouping(group_ids, n_groups, rare_group, statistics)
+    return _grouping(group_ids, n_groups, rare_group, statistics)
 
 
 #: Profile comparisons (groups squared times classes) the exact merging makes at

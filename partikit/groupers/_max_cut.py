@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from numbers import Integral
 
 import numpy as np
@@ -41,6 +40,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import chi2_test
+from partikit._statistics._results import Grouping
 from partikit.groupers._base import BaseGrouper
 
 _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
@@ -68,51 +68,6 @@ _WORK_PER_CALL = 1 << 24
 def _max_moves(n_vertices):
     """Moves allowed to one local search: a guard far above what occurs."""
     return MAX_MOVES_BASE + MAX_MOVES_PER_VERTEX * n_vertices
-
-
-@dataclass
-class MaxCutBipartition:
-    """Result of :func:`max_cut_bipartition`.
-
-    Attributes
-    ----------
-    group_ids : ndarray of intp of shape (n_rows,)
-        Side of each table row, 0 or 1, numbered by first row (the first non-empty
-        row is in group 0); -1 for an empty row.
-    n_groups : int
-        2, or 1 when there is no informative split (fewer than two non-empty rows
-        or classes, or every edge weight zero) and 0 for an empty table.
-    rare_group : int
-        Always -1.
-    statistics : dict
-        ``weights`` and ``solver`` (as asked); ``cut_weight`` (the criterion: the
-        weight of the cut, thesis scale); ``total_weight`` (the weight of all edges,
-        an upper bound on the maximum cut); ``certified_ratio`` =
-        ``cut_weight / total_weight``, a lower bound on the ratio of the cut to the
-        maximum cut, never below 1/2 (every returned cut is a 1-flip local
-        optimum or the optimum); ``greedy_cut_weight`` (the cut before local
-        search, 0 when the solver does not start from it); ``n_flips`` and
-        ``n_swaps`` (local-search moves); ``gini`` and ``entropy`` (impurity of
-        the split, entropy in bits, weighted by side sizes); ``chi2``, ``dof`` and
-        ``log10_pvalue`` (Pearson's test of the two groups against the class);
-        ``n_categories`` (non-empty rows); ``graph`` (``"dense"``,
-        ``"running_sums"`` or ``"pooled"``, see :func:`max_cut_bipartition`),
-        ``n_vertices`` (vertices of that graph; the cut statistics are those of
-        the pooled graph when it is pooled) and ``swap_search_complete``
-        (``False`` when the running-sums swap scan ran out of budget).
-    criterion : float
-        The cut weight (a property).
-    """
-
-    group_ids: np.ndarray
-    n_groups: int
-    rare_group: int = -1
-    statistics: dict = field(default_factory=dict)
-
-    @property
-    def criterion(self):
-        """The weight of the cut, thesis scale (larger is better)."""
-        return float(self.statistics["cut_weight"])
 
 
 def edge_weights(table, weights="chi2"):
@@ -283,7 +238,12 @@ def _single_group(table, present, statistics):
     if present.any():
         totals = table[present].sum(axis=0)
         statistics["gini"], statistics["entropy"] = _split_impurities(totals, totals)
-    return MaxCutBipartition(group_ids, int(present.any()), -1, statistics)
+    return _grouping(group_ids, int(present.any()), statistics)
+
+
+def _grouping(group_ids, n_groups, statistics):
+    """The :class:`Grouping` of a max-cut; its criterion is the cut weight."""
+    return Grouping(group_ids, n_groups, float(statistics["cut_weight"]), statistics)
 
 
 def max_cut_bipartition(
@@ -324,10 +284,29 @@ def max_cut_bipartition(
 
     Returns
     -------
-    result : MaxCutBipartition
-        ``group_ids`` (the side of each row, 0 or 1, -1 for an empty row),
-        ``n_groups``, ``rare_group`` (-1), ``statistics`` (see
-        :class:`MaxCutBipartition`) and ``criterion`` (the cut weight).
+    result : Grouping
+        ``group_ids`` (the side of each row, 0 or 1, numbered by first row: the
+        first non-empty row is in group 0; -1 for an empty row); ``n_groups``
+        (2, or 1 when there is no informative split: fewer than two non-empty
+        rows or classes, or every edge weight zero; 0 for an empty table);
+        ``criterion`` (the cut weight, thesis scale; 0 without a split);
+        ``rare_group`` (-1); ``pooled`` (False: a pooled graph is reported by
+        ``statistics["graph"]``) and ``statistics``: ``weights`` and
+        ``solver`` (as asked); ``cut_weight`` (the criterion); ``total_weight``
+        (the weight of all edges, an upper bound on the maximum cut);
+        ``certified_ratio`` = ``cut_weight / total_weight``, a lower bound on
+        the ratio of the cut to the maximum cut, never below 1/2 (every
+        returned cut is a 1-flip local optimum or the optimum);
+        ``greedy_cut_weight`` (the cut before local search, 0 when the solver
+        does not start from it); ``n_flips`` and ``n_swaps`` (local-search
+        moves); ``gini`` and ``entropy`` (impurity of the split, entropy in
+        bits, weighted by side sizes); ``chi2``, ``dof`` and ``log10_pvalue``
+        (Pearson's test of the two groups against the class); ``n_categories``
+        (non-empty rows); ``graph`` (``"dense"``, ``"running_sums"`` or
+        ``"pooled"``, see the Notes), ``n_vertices`` (vertices of that graph;
+        the cut statistics are those of the pooled graph when it is pooled) and
+        ``swap_search_complete`` (``False`` when the running-sums swap scan ran
+        out of budget).
 
     Notes
     -----
@@ -458,7 +437,7 @@ def _max_cut_bipartition(
         swap_search_complete=bool(complete),
     )
     if not tests:
-        return MaxCutBipartition(group_ids, 2, -1, statistics)
+        return _grouping(group_ids, 2, statistics)
     if n > MAX_DENSE_VERTICES:
         # np.add.at of merge_rows is slow on a million rows; two masked sums
         # give the same counts.
@@ -475,7 +454,7 @@ def _max_cut_bipartition(
         dof=int(dof),
         log10_pvalue=float(log10_p),
     )
-    return MaxCutBipartition(group_ids, 2, -1, statistics)
+    return _grouping(group_ids, 2, statistics)
 
 
 def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
@@ -743,7 +722,7 @@ class MaxCutGrouper(BaseGrouper):
         ``gini`` and ``entropy`` of the split, ``chi2``, ``dof``,
         ``log10_pvalue``, the local-search moves, ``graph`` and ``n_vertices``
         (the graph searched, pooled past 4096 categories with chi-square
-        weights); see :class:`MaxCutBipartition`.
+        weights); see :func:`max_cut_bipartition`.
     classes_ : ndarray
         Class labels.
     n_features_in_ : int

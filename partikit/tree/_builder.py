@@ -318,17 +318,19 @@ class _Grower:
             if chi2_test(table)[2] > self.log10_alpha:
                 return None
         result = self.categorical_splitter(table, params.impurity)
-        if result.n_children < 2:
+        if result.n_groups < 2:
             return None
-        children_table = _gather(table, result.child_of_row, result.n_children)
+        children_table = _gather(table, result.group_ids, result.n_groups)
         if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
             return None
-        score = _score(children_table, result.raw, params.split_score, parent_impurity)
+        score = _score(
+            children_table, result.criterion, params.split_score, parent_impurity
+        )
         return Split(
             kind=CATEGORICAL,
             feature=int(column),
             score=float(score),
-            n_children=result.n_children,
+            n_children=result.n_groups,
             children_table=children_table,
             category_child=self._category_child(column, categories, result),
             pooled=result.pooled,
@@ -423,7 +425,7 @@ class _Grower:
     def _category_child(self, column, categories, result):
         """The child slot of every category of the column (-1: absent here)."""
         child = np.full(int(self.data.n_categories[column]), -1, dtype=np.intp)
-        child[categories] = result.child_of_row
+        child[categories] = result.group_ids
         return child
 
     def _threshold_split(self, x, rows, parent_impurity, kind, feature, projection):
@@ -446,7 +448,7 @@ class _Grower:
             values, table, self.numeric_impurity, params.min_samples_leaf,
             params.max_bins,
         )  # fmt: skip
-        thresholds, raw = result.thresholds, result.raw
+        thresholds, criterion = result.thresholds, result.criterion
         if len(thresholds) == 0:
             return None
         slots = np.searchsorted(thresholds, values, side="left")
@@ -464,7 +466,7 @@ class _Grower:
                 trials.append(children_impurity(trial, self.code))
             nan_child = int(np.argmin(trials))
             children_table[nan_child] += nan_table
-        score = _score(children_table, raw, params.split_score, parent_impurity)
+        score = _score(children_table, criterion, params.split_score, parent_impurity)
         return Split(
             kind=kind,
             feature=feature,

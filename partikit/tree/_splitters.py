@@ -7,16 +7,21 @@ Each splitter calls one pure function of :mod:`partikit.groupers` or
 built at the node, and translates its answer into children:
 
 * a **categorical splitter** takes the node's categories x classes table and
-  returns the child of every row of the table (-1 for a category absent at the
-  node) and its own criterion value;
+  returns a :class:`~partikit._statistics._results.Grouping`: the child of every
+  row of the table in ``group_ids`` (-1 for a category absent at the node),
+  the number of children in ``n_groups`` (1: no split), the method's own
+  ``criterion`` and ``pooled``;
 * a **numeric splitter** takes the node's value table (class counts of each
-  distinct value, in increasing order) and returns thresholds and its own
-  criterion value.
+  distinct value, in increasing order) and returns an
+  :class:`~partikit._statistics._results.Intervals`: the ``cuts`` (rows before
+  each cut), the increasing ``thresholds`` (empty: no split; value ``x`` goes to
+  the child of the number of thresholds it exceeds) and the method's own
+  ``criterion``.
 
-The "own criterion value" (``raw``) is what the method optimises: the cut weight
-of a max-cut, the twoing value, an impurity decrease, a -log10 p-value, the
-max-cut metric of a threshold. ``split_score="raw"`` compares attributes by it,
-as the papers do.
+The method's own ``criterion`` is what it optimises: the cut weight of a
+max-cut, the twoing value, an impurity decrease, a -log10 p-value, the max-cut
+metric of a threshold. ``split_score="raw"`` compares attributes by it, as the
+papers do.
 
 A method is named by a string (the registry :data:`SPLITTERS`) or given as a
 configured estimator: a grouper's ``group_table`` or a discretizer's
@@ -27,8 +32,6 @@ an estimator class: it only calls those two methods.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from partikit._kernels._bipartition import (
@@ -38,6 +41,7 @@ from partikit._kernels._bipartition import (
 )
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._statistics._contingency import midpoints
+from partikit._statistics._results import Grouping, Intervals
 from partikit.discretizers import choose_arity, max_cut_threshold, optimal_multisplit
 from partikit.groupers import (
     BIPARTITIONS,
@@ -47,42 +51,16 @@ from partikit.groupers import (
 )
 
 
-class CategoricalSplit(NamedTuple):
-    """Children of the rows of a node's table.
-
-    Attributes
-    ----------
-    child_of_row : ndarray of intp of shape (n_rows,)
-        Child slot of every category, -1 for a category absent at the node.
-    n_children : int
-        1 means no split.
-    raw : float
-        The method's own criterion value.
-    pooled : bool
-        The method searched pooled rows: the table had more categories than it
-        searches exactly (the pooling rule of the user guide, "Many categories").
-    """
-
-    child_of_row: np.ndarray
-    n_children: int
-    raw: float
-    pooled: bool = False
+def _no_split(values):
+    """The numeric split that makes no cut, on ``values``."""
+    return Intervals.from_cuts([], len(values), 0.0, thresholds=np.zeros(0))
 
 
-class NumericSplit(NamedTuple):
-    """Thresholds on a node's values.
-
-    Attributes
-    ----------
-    thresholds : ndarray of float64
-        Increasing; empty means no split. Value ``x`` goes to the number of
-        thresholds it exceeds.
-    raw : float
-        The method's own criterion value.
-    """
-
-    thresholds: np.ndarray
-    raw: float
+def _threshold_split(values, cuts, criterion):
+    """The numeric split at ``cuts`` (rows before each cut) of ``values``."""
+    return Intervals.from_cuts(
+        cuts, len(values), criterion, thresholds=midpoints(values, cuts)
+    )
 
 
 def _bipartition_splitter(name):
@@ -95,19 +73,26 @@ def _bipartition_splitter(name):
         present = np.flatnonzero(table.sum(axis=1) > 0)
         result = method(table[present], impurity=impurity, **options)
         child = np.full(len(table), -1, dtype=np.intp)
-        child[present] = np.where(result.left, 0, 1)
-        on_left = result.left
-        n_children = 2 if on_left.any() and not on_left.all() else 1
-        return CategoricalSplit(child, n_children, result.criterion, result.pooled)
+        child[present] = result.group_ids
+        return Grouping(
+            child, result.n_groups, result.criterion, result.statistics,
+            pooled=result.pooled,
+        )  # fmt: skip
 
     split.__name__ = f"split_{name}"
     return split
 
 
 def _grouping_split(result):
-    """A grouping core's result (one group per child) as a split."""
-    group_ids = np.asarray(result.group_ids, dtype=np.intp)
-    return CategoricalSplit(group_ids, int(result.n_groups), float(result.criterion))
+    """A grouping core's result (one group per child) as a split: a
+    :class:`Grouping` whatever object a grouper's ``group_table`` returned."""
+    return Grouping(
+        np.asarray(result.group_ids, dtype=np.intp),
+        int(result.n_groups),
+        float(result.criterion),
+        getattr(result, "statistics", {}),
+        int(getattr(result, "rare_group", -1)),
+    )
 
 
 def split_khiops(table, impurity):
@@ -159,14 +144,14 @@ def split_impurity_threshold(values, table, impurity, min_leaf, max_bins):
     """
     candidates = _threshold_candidates(values, table, min_leaf)
     if candidates is None:
-        return NumericSplit(np.zeros(0), 0.0)
+        return _no_split(values)
     total, lefts, valid = candidates
     code = IMPURITY_CODES[impurity]
     impurities = candidate_impurities(lefts, total, code)
     impurities[~valid] = np.inf
     best = int(np.argmin(impurities))
     decrease = node_impurity(total, code) - impurities[best]
-    return NumericSplit(midpoints(values, [best + 1]), float(decrease))
+    return _threshold_split(values, [best + 1], decrease)
 
 
 def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
@@ -177,11 +162,13 @@ def split_max_cut_threshold(values, table, impurity, min_leaf, max_bins):
     metric.
     """
     if len(values) < 2:
-        return NumericSplit(np.zeros(0), 0.0)
+        return _no_split(values)
     result = max_cut_threshold(values, table, min_side_weight=min_leaf)
-    if np.isnan(result.threshold):
-        return NumericSplit(np.zeros(0), 0.0)
-    return NumericSplit(np.array([result.threshold]), float(result.value))
+    if len(result.thresholds) == 0:
+        return _no_split(values)
+    return Intervals.from_cuts(
+        result.cuts, len(values), result.criterion, thresholds=result.thresholds
+    )
 
 
 def _threshold_criteria(lefts, total, name):
@@ -198,7 +185,7 @@ def _criterion_threshold_splitter(name):
     def split(values, table, impurity, min_leaf, max_bins):
         candidates = _threshold_candidates(values, table, min_leaf)
         if candidates is None:
-            return NumericSplit(np.zeros(0), 0.0)
+            return _no_split(values)
         total, lefts, valid = candidates
         criteria = _threshold_criteria(lefts, total, name)
         criteria[~valid] = -np.inf
@@ -206,8 +193,8 @@ def _criterion_threshold_splitter(name):
         # a value of 0 separates no class profile from another: the max-cut
         # methods leave such a table unsplit
         if not criteria[best] > 0.0:
-            return NumericSplit(np.zeros(0), 0.0)
-        return NumericSplit(midpoints(values, [best + 1]), float(criteria[best]))
+            return _no_split(values)
+        return _threshold_split(values, [best + 1], criteria[best])
 
     split.__name__ = f"split_{name}_threshold"
     split.__qualname__ = split.__name__
@@ -242,20 +229,20 @@ def split_block_opt(values, table, impurity, min_leaf, max_bins):
     impurity decrease.
     """
     if len(values) < 2:
-        return NumericSplit(np.zeros(0), 0.0)
+        return _no_split(values)
     if max_bins is None:
         max_bins = len(values)
     result = optimal_multisplit(table, criterion=impurity, max_bins=max_bins)
     k, _ = choose_arity(result, table)
     cuts = np.asarray(result.cuts[k - 1], dtype=np.intp)
     if len(cuts) == 0:
-        return NumericSplit(np.zeros(0), 0.0)
+        return _no_split(values)
     if not _valid_sizes(_interval_sizes(table, cuts), min_leaf):
-        return NumericSplit(np.zeros(0), 0.0)
+        return _no_split(values)
     total = table.sum(axis=0)
     parent = node_impurity(total, IMPURITY_CODES[impurity])
     decrease = parent - result.values[k - 1] / total.sum()
-    return NumericSplit(midpoints(values, cuts), float(decrease))
+    return _threshold_split(values, cuts, decrease)
 
 
 #: The splitters by kind and name.
@@ -340,13 +327,13 @@ def discretizer_splitter(discretizer):
 
     def split(values, table, impurity, min_leaf, max_bins):
         if len(values) < 2:
-            return NumericSplit(np.zeros(0), 0.0)
+            return _no_split(values)
         cuts = np.asarray(discretizer.cut_table(table).cuts, dtype=np.intp)
         if len(cuts) == 0:
-            return NumericSplit(np.zeros(0), 0.0)
+            return _no_split(values)
         sizes = _interval_sizes(table, cuts)
         if not _valid_sizes(sizes, min_leaf):
-            return NumericSplit(np.zeros(0), 0.0)
+            return _no_split(values)
         code = IMPURITY_CODES[impurity]
         intervals = np.add.reduceat(table, np.concatenate([[0], cuts]), axis=0)
         children = sum(
@@ -354,7 +341,7 @@ def discretizer_splitter(discretizer):
             for size, row in zip(sizes, intervals, strict=True)
         )
         decrease = node_impurity(table.sum(axis=0), code) - children / sizes.sum()
-        return NumericSplit(midpoints(values, cuts), float(decrease))
+        return _threshold_split(values, cuts, decrease)
 
     split.__name__ = f"split_{type(discretizer).__name__}"
     return split

@@ -267,11 +267,12 @@ def _value_table(x, y, sample_weight=None):
 def test_max_cut_worked_example():
     """Check ALGORITHMS 5.6: thresholds 1.5, 3, 5.5, 7.5 score 14, 26, 31, 17."""
     result = max_cut_threshold(*_value_table([1, 2, 2, 4, 7, 8], list("aababb")))
-    assert_allclose(result.thresholds, [1.5, 3, 5.5, 7.5])
-    assert_allclose(result.values, [14, 26, 31, 17])
-    assert result.threshold == 5.5
-    assert result.value == 31
-    assert result.n_left == 3  # value-table rows 1, 2, 4
+    assert_allclose(result.statistics["candidate_thresholds"], [1.5, 3, 5.5, 7.5])
+    assert_allclose(result.statistics["candidate_metrics"], [14, 26, 31, 17])
+    assert_array_equal(result.thresholds, [5.5])
+    assert result.criterion == 31
+    assert_array_equal(result.cuts, [3])  # value-table rows 1, 2, 4
+    assert result.n_bins == 2
 
 
 def test_max_cut_kernel_matches_naive(global_random_seed):
@@ -283,9 +284,10 @@ def test_max_cut_kernel_matches_naive(global_random_seed):
         y = rng.randint(0, 3, size=n)
         w = rng.uniform(0.5, 2, size=n) if rng.rand() < 0.5 else None
         result = max_cut_threshold(*_value_table(x, y, w))
-        assert_allclose(result.values, naive_max_cut_values(x, y, w), atol=1e-9)
-        if len(result.values):
-            assert result.value == pytest.approx(result.values.max())
+        metrics = result.statistics["candidate_metrics"]
+        assert_allclose(metrics, naive_max_cut_values(x, y, w), atol=1e-9)
+        if len(metrics):
+            assert result.criterion == pytest.approx(metrics.max())
 
 
 def test_max_cut_sweep_kernel_left_weights():
@@ -302,11 +304,12 @@ def test_max_cut_ties_go_to_the_balanced_split():
     x = [1, 2, 3, 4]
     y = [0, 1, 1, 0]
     result = max_cut_threshold(*_value_table(x, y))
-    assert result.values[0] == result.values[2]
-    best = result.values.max()
-    tied = np.flatnonzero(result.values == best)
+    metrics = result.statistics["candidate_metrics"]
+    assert metrics[0] == metrics[2]
+    best = metrics.max()
+    tied = np.flatnonzero(metrics == best)
     balance = [abs(2 * (t + 1) - 4) for t in tied]
-    assert result.n_left == tied[int(np.argmin(balance))] + 1
+    assert_array_equal(result.cuts, [tied[int(np.argmin(balance))] + 1])
 
 
 def test_max_cut_min_side_weight_restricts_the_candidates():
@@ -314,19 +317,21 @@ def test_max_cut_min_side_weight_restricts_the_candidates():
     on the left) that min_side_weight=3 leaves only 3.0, and 4 leaves none."""
     values, table = _value_table([1, 2, 2, 4, 7, 8], list("aababb"))
     result = max_cut_threshold(values, table, min_side_weight=3)
-    assert (result.threshold, result.value, result.n_left) == (3.0, 26.0, 2)
-    assert_allclose(result.values, [14, 26, 31, 17])
+    assert result.thresholds.tolist() == [3.0] and result.cuts.tolist() == [2]
+    assert result.criterion == 26.0
+    assert_allclose(result.statistics["candidate_metrics"], [14, 26, 31, 17])
     none_left = max_cut_threshold(values, table, min_side_weight=4)
-    assert math.isnan(none_left.threshold) and none_left.value == 0.0
+    assert len(none_left.thresholds) == len(none_left.cuts) == 0
+    assert none_left.n_bins == 1 and none_left.criterion == 0.0
 
 
 def test_max_cut_no_threshold_and_large_magnitudes():
     """Check a single distinct value (no threshold) and values near 1e300."""
     none = max_cut_threshold(*_value_table([3.0, 3.0], [0, 1]))
-    assert math.isnan(none.threshold) and none.value == 0
+    assert len(none.thresholds) == 0 and none.criterion == 0
     big = max_cut_threshold(*_value_table([-1e300, 1e300], [0, 1]))
-    assert big.threshold == 0.0
-    assert big.value == pytest.approx(2e300)
+    assert big.thresholds.tolist() == [0.0]
+    assert big.criterion == pytest.approx(2e300)
     with pytest.raises(ValueError, match="increasing"):
         max_cut_threshold([2.0, 1.0], np.eye(2))
     with pytest.raises(ValueError, match="finite"):
@@ -335,7 +340,8 @@ def test_max_cut_no_threshold_and_large_magnitudes():
         max_cut_threshold([1.0, 2.0, 3.0], np.eye(2))
     # an empty row is a value absent from the data
     skipped = max_cut_threshold([1.0, 2.0, 3.0], [[1, 0], [0, 0], [0, 1]])
-    assert skipped.threshold == 2.0 and skipped.n_left == 1
+    assert skipped.thresholds.tolist() == [2.0] and skipped.cuts.tolist() == [1]
+    assert skipped.n_bins == 2
 
 
 def test_discretization_table_agrees_with_proposition_one():

@@ -13,6 +13,7 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels import _bipartition as kernel
 from partikit._kernels._codes import IMPURITY_CODES
+from partikit._statistics._results import Grouping
 from partikit.datasets import make_random_table
 from partikit.groupers import BIPARTITIONS
 from partikit.groupers import _bipartition as bipartition
@@ -52,7 +53,7 @@ def _random_table(rng, max_values, max_classes):
 
 
 def _left_set(result):
-    return set(np.flatnonzero(result.left).tolist())
+    return set(np.flatnonzero(result.group_ids == 0).tolist())
 
 
 # --- kernels against their naive twins -------------------------------------------
@@ -136,12 +137,16 @@ def test_exact_two_class_and_twoing_equal_exhaustive_for_two_classes(impurity):
     rng = np.random.RandomState(4)
     for _ in range(200):
         table = make_random_table(rng.randint(2, 11), 2, random_state=rng)
-        optimum = exhaustive(table, impurity=impurity).impurity
+        optimum = exhaustive(table, impurity=impurity).statistics["impurity"]
         assert math.isclose(
-            exact_two_class(table, impurity=impurity).impurity, optimum, rel_tol=1e-12
+            exact_two_class(table, impurity=impurity).statistics["impurity"],
+            optimum,
+            rel_tol=1e-12,
         )
         assert math.isclose(
-            twoing(table, impurity=impurity).impurity, optimum, rel_tol=1e-12
+            twoing(table, impurity=impurity).statistics["impurity"],
+            optimum,
+            rel_tol=1e-12,
         )
 
 
@@ -154,7 +159,9 @@ def test_exhaustive_method_matches_brute_force(impurity):
         )
         result = exhaustive(table, impurity=impurity)
         assert math.isclose(
-            result.impurity, naive_best_impurity(table, impurity), rel_tol=1e-12
+            result.statistics["impurity"],
+            naive_best_impurity(table, impurity),
+            rel_tol=1e-12,
         )
 
 
@@ -167,29 +174,38 @@ def test_every_method_returns_a_valid_non_trivial_split(name, impurity):
         n_classes = 2 if name == "exact_two_class" else rng.randint(2, 6)
         table = make_random_table(rng.randint(2, 9), n_classes, random_state=rng)
         result = BIPARTITIONS[name](table, impurity=impurity)
-        assert result.left.dtype == bool and result.left.shape == (len(table),)
-        assert 0 < result.left.sum() < len(table)
-        assert result.left[0]
+        assert isinstance(result, Grouping)
+        ids = result.group_ids
+        assert ids.dtype == np.intp and ids.shape == (len(table),)
+        assert 0 < np.sum(ids == 0) < len(table)
+        assert ids[0] == 0
+        assert result.n_groups == 1 + np.any(ids == 1)
+        assert_array_equal(ids < 0, table.sum(axis=1) == 0)
         value = naive_split_impurity(table, _left_set(result), impurity)
-        assert math.isclose(result.impurity, value, rel_tol=1e-12)
-        assert result.impurity >= naive_best_impurity(table, impurity) - 1e-12
+        assert math.isclose(result.statistics["impurity"], value, rel_tol=1e-12)
+        assert (
+            result.statistics["impurity"]
+            >= naive_best_impurity(table, impurity) - 1e-12
+        )
 
 
 @pytest.mark.parametrize("name", sorted(BIPARTITIONS))
 def test_empty_rows_and_classes_are_ignored(name):
     table = np.array([[5, 0, 1, 0], [0, 0, 0, 0], [1, 0, 6, 0], [3, 0, 3, 0]], float)
     result = BIPARTITIONS[name](table)
-    assert not result.left[1]
+    assert result.group_ids[1] == -1
     reduced = BIPARTITIONS[name](table[[0, 2, 3]][:, [0, 2]])
-    assert_array_equal(result.left[[0, 2, 3]], reduced.left)
-    assert result.impurity == pytest.approx(reduced.impurity)
+    assert_array_equal(result.group_ids[[0, 2, 3]], reduced.group_ids)
+    assert result.statistics["impurity"] == pytest.approx(
+        reduced.statistics["impurity"]
+    )
 
 
 @pytest.mark.parametrize("name", sorted(BIPARTITIONS))
 def test_a_single_class_or_row_is_no_split(name):
     for table in ([[3.0, 0.0], [2.0, 0.0]], [[3.0, 1.0]]):
         result = BIPARTITIONS[name](table)
-        assert result.left.all()
+        assert (result.group_ids == 0).all() and result.n_groups == 1
         assert result.criterion == 0.0
 
 
@@ -213,8 +229,8 @@ def test_identical_profiles_are_fused_by_pc():
     """Rows with equal class profiles never end on opposite sides."""
     table = np.array([[2, 1, 0], [4, 2, 0], [0, 1, 3], [0, 2, 6], [1, 1, 1]], float)
     for method in (pc, pc_ext):
-        left = method(table).left
-        assert left[0] == left[1] and left[2] == left[3]
+        ids = method(table).group_ids
+        assert ids[0] == ids[1] and ids[2] == ids[3]
 
 
 # --- worked example of ALGORITHMS.md section 4.8 ------------------------------------
@@ -224,7 +240,7 @@ def test_worked_example_exhaustive_pc_and_sliq_ext_find_the_optimum():
     for method in (exhaustive, pc, pc_ext, sliq_ext, twoing):
         result = method(EXAMPLE)
         assert _left_set(result) == {0, 3}
-        assert result.impurity == pytest.approx(0.5114, abs=1e-4)
+        assert result.statistics["impurity"] == pytest.approx(0.5114, abs=1e-4)
     assert naive_impurity(EXAMPLE.sum(axis=0), "gini") == pytest.approx(
         0.6574, abs=1e-4
     )
@@ -237,10 +253,10 @@ def test_worked_example_superclass_heuristics():
     for method in (largest_alone, list_scheduling):
         binary = method(EXAMPLE, k_class=False)
         assert _left_set(binary) == {0, 2}
-        assert binary.impurity == pytest.approx(0.5408, abs=1e-4)
+        assert binary.statistics["impurity"] == pytest.approx(0.5408, abs=1e-4)
         k_class = method(EXAMPLE)
         assert _left_set(k_class) == {0, 2, 3}
-        assert k_class.impurity == pytest.approx(0.5407, abs=1e-4)
+        assert k_class.statistics["impurity"] == pytest.approx(0.5407, abs=1e-4)
 
 
 def test_list_scheduling_balances_class_loads():
@@ -266,16 +282,19 @@ def test_no_heuristic_beats_the_exhaustive_optimum(rows, impurity):
     table = np.array(rows, dtype=float)
     if (table.sum(axis=1) == 0).all():
         return
-    optimum = exhaustive(table, impurity=impurity).impurity
+    optimum = exhaustive(table, impurity=impurity).statistics["impurity"]
     for name, method in BIPARTITIONS.items():
         if name != "exact_two_class":
-            assert method(table, impurity=impurity).impurity >= optimum - 1e-12
+            assert (
+                method(table, impurity=impurity).statistics["impurity"]
+                >= optimum - 1e-12
+            )
 
 
 def test_criterion_is_the_impurity_decrease():
     result = pc_ext(EXAMPLE, impurity="entropy")
     parent = naive_impurity(EXAMPLE.sum(axis=0), "entropy")
-    assert_allclose(result.criterion, parent - result.impurity)
+    assert_allclose(result.criterion, parent - result.statistics["impurity"])
 
 
 @pytest.mark.parametrize("impurity", IMPURITIES)
@@ -285,9 +304,11 @@ def test_twoing_is_never_worse_than_a_single_superclass(impurity):
     rng = np.random.RandomState(7)
     for _ in range(300):
         table = make_random_table(rng.randint(8, 31), 3, random_state=rng)
-        best = twoing(table, impurity=impurity).impurity
+        best = twoing(table, impurity=impurity).statistics["impurity"]
         for method in (largest_alone, list_scheduling):
-            assert method(table, impurity=impurity).impurity >= best * (1 - 1e-12)
+            assert method(table, impurity=impurity).statistics["impurity"] >= best * (
+                1 - 1e-12
+            )
 
 
 # --- many rows: pooling past the exact limits, interruptible Twoing ---------------
@@ -361,9 +382,9 @@ def test_methods_pool_only_past_their_limit(method, monkeypatch):
     monkeypatch.setattr(bipartition, "MAX_TWOING_WORK", 1)
     result = method(table)
     assert result.pooled
-    assert 0 < result.left.sum() < np.count_nonzero(table.sum(axis=1))
+    assert 0 < np.sum(result.group_ids == 0) < np.count_nonzero(table.sum(axis=1))
     assert math.isclose(
-        result.impurity,
+        result.statistics["impurity"],
         naive_split_impurity(table, _left_set(result), "gini"),
         rel_tol=1e-12,
     )
@@ -379,5 +400,5 @@ def test_chunked_twoing_equals_one_call(monkeypatch):
             monkeypatch.setattr(bipartition, "TWOING_WORK_PER_CALL", 1)
             chunked = twoing(table, score=score)
             monkeypatch.undo()
-            assert_array_equal(chunked.left, whole.left)
+            assert_array_equal(chunked.group_ids, whole.group_ids)
             assert chunked.criterion == whole.criterion

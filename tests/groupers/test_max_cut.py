@@ -678,6 +678,4 @@ def test_bipartition_method_makes_the_cut_of_max_cut_bipartition(weights):
                 assert value == full.statistics[key]
             split = BIPARTITIONS[f"maxcut_{weights}"](table)
             assert split.criterion == full.statistics["cut_weight"]
-            present = table.sum(axis=1) > 0
-            sides = full.group_ids[present]
-            assert_array_equal(split.left[present], sides == sides[0])
+            assert_array_equal(split.group_ids, full.group_ids)

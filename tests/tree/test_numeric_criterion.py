@@ -127,7 +127,7 @@ def _brute_force(table, name, min_leaf):
             continue
         value = BIPARTITIONS[name](pair, **options).criterion
         # the tree's categorical splitter gives the same value
-        assert SPLITTERS["categorical"][name](pair, "gini").raw == value
+        assert SPLITTERS["categorical"][name](pair, "gini").criterion == value
         if value > best_value:
             best, best_value = j, value
     return None if best is None else (best, best_value)
@@ -156,11 +156,11 @@ def test_threshold_is_the_best_binary_attribute_of_the_categorical_method(
     expected = _brute_force(table, name, min_leaf)
     if expected is None:
         assert len(split.thresholds) == 0
-        assert split.raw == 0.0
+        assert split.criterion == 0.0
         return
     j, value = expected
     assert_array_equal(split.thresholds, midpoints(values, [j + 1]))
-    assert split.raw == value
+    assert split.criterion == value
 
 
 @pytest.mark.parametrize("name", CRITERIA)
@@ -222,11 +222,11 @@ def test_tree_with_numeric_criterion_on_a_mixed_frame(name):
     expected = SPLITTERS["numeric"][name](values, table, "gini", 5, 2)
     start = structure.threshold_start[0]
     assert structure.thresholds[start] == expected.thresholds[0]
-    assert structure.split_score[0] == pytest.approx(expected.raw, rel=1e-12)
+    assert structure.split_score[0] == pytest.approx(expected.criterion, rel=1e-12)
     # the root's value beats the nominal column's, on the same scale
     counts = pd.crosstab(X["color"], y).to_numpy(dtype=float)
-    nominal = SPLITTERS["categorical"][name](counts, "gini").raw
-    assert expected.raw > nominal
+    nominal = SPLITTERS["categorical"][name](counts, "gini").criterion
+    assert expected.criterion > nominal
     # every leaf holds at least min_samples_leaf rows; the constant column is
     # never split on
     leaves = structure.kind == 0

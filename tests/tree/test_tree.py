@@ -248,7 +248,7 @@ def test_streamed_threshold_is_the_value_table_splitter_bit_for_bit(impurity):
             assert np.isnan(threshold)
             continue
         assert threshold == expected.thresholds[0]
-        assert raw == expected.raw
+        assert raw == expected.criterion
         gathered = np.zeros((2, n_classes))  # the value-table route's sums
         np.add.at(gathered, (values > threshold).astype(np.intp), table)
         assert_array_equal(children, gathered)
