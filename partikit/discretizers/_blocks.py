@@ -160,7 +160,7 @@ def quantile_units(table, exact_limit):
     Parameters
     ----------
     table : array-like of shape (n_rows, n_classes)
-    max_candidates : int
+    exact_limit : int
         At least 2.
 
     Returns

@@ -327,7 +327,7 @@ def chaid_grouping(
         -1 for an empty row), ``n_groups``, ``criterion`` (-log10 of the
         Bonferroni-adjusted p-value), ``rare_group`` (-1: CHAID has no
         rare-category group), ``pooled`` (False; the rare categories pooled by
-        ``max_categories`` are counted in ``statistics``) and ``statistics``:
+        ``exact_limit`` are counted in ``statistics``) and ``statistics``:
         ``chi2`` (the statistic of ``test`` on the grouped table), ``dof``,
         ``log10_pvalue``, ``log10_bonferroni`` (the multiplier),
         ``log10_adjusted_pvalue``, ``pvalue`` and ``adjusted_pvalue`` (plain,
@@ -335,7 +335,7 @@ def chaid_grouping(
         ``alpha_split``), ``predictor`` (``"nominal"``, ``"ordinal"`` or
         ``"floating"``), ``test``, ``n_categories`` (non-empty rows),
         ``n_resplits``, ``n_pooled`` and ``n_pools`` (rare categories pooled by
-        ``max_categories``, and the pools they formed) and
+        ``exact_limit``, and the pools they formed) and
         ``floating_attached`` (floating predictors: whether the floating
         category joined a group).
 

@@ -253,7 +253,7 @@ def khiops_grouping(
         rows), ``n_rare`` (rows pooled as rare), ``n_initial_groups`` (groups
         when merging started), ``n_local_merges`` (merges made inside blocks of
         similar categories before the exact merging, 0 up to
-        ``max_categories``), ``max_categories`` (the cap used),
+        ``exact_limit``), ``exact_limit`` (the cap used),
         ``min_frequency`` (the count used), ``max_delta_chi2`` (the threshold
         used) and, with ``keep_trace=True``, ``trace`` (a :class:`KhiopsTrace`).
 
