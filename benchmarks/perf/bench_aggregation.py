@@ -71,6 +71,7 @@ from _common import (  # noqa: E402
     table,
     time_call,
 )
+from _harness import verdict  # noqa: E402
 
 NAME = "bench_aggregation"
 ADULT_NUMERIC = ("age", "fnlwgt", "education.num", "capital.gain", "capital.loss",
@@ -769,7 +770,7 @@ def report_categorical(report, rows, found, adult_text, X_cat):
                 columns_cell(r),
                 aggregates_cell(r),
                 fmt_s(r["seconds"]),
-                ("met" if meets(r) else "**not met**") if partikit else "",
+                verdict(meets(r)) if partikit else "",
                 ("yes" if r in front else "") if partikit else "",
             ]
         )
@@ -920,13 +921,13 @@ def report_all_columns(report, rows, adult_text):
         if "error" in r:
             table_rows.append(failed_row(r, len(header)))
             continue
-        verdict = ""
+        target = ""
         if r["kind"] == "partikit":
             ok = (
                 r["losses"].mean() <= ALL_COLUMNS_LOSS
                 and r["seconds"] < ALL_COLUMNS_SECONDS
             )
-            verdict = "met" if ok else "**not met**"
+            target = verdict(ok)
             if ok:
                 met.append(r)
         table_rows.append(
@@ -937,7 +938,7 @@ def report_all_columns(report, rows, adult_text):
                 accuracy_cell(r),
                 columns_cell(r) + (" (input)" if "HistGradient" in r["label"] else ""),
                 fmt_s(r["seconds"]),
-                verdict,
+                target,
             ]
         )
     report.add(table(header, table_rows))
@@ -1126,7 +1127,7 @@ def report_speed(report, results, n_rows):
         sentences.append(
             f"`{r['dtype']}`: ours is {ratio_cell(s / f)} (fit) and "
             f"{ratio_cell(s / t)} (transform) faster than the string baseline — "
-            f">= {SPEED_TARGET:.0f}x " + ("met" if ok else "**not met**") + "; "
+            f">= {SPEED_TARGET:.0f}x " + verdict(ok) + "; "
             f"fit = {ratio_cell(f / factorize.median)} and transform = "
             f"{ratio_cell(t / factorize.median)} one int64 factorize"
             + (

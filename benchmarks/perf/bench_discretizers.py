@@ -64,7 +64,7 @@ from _common import (  # noqa: E402
     table,
     time_call,
 )
-from _harness import load_peers, missing  # noqa: E402
+from _harness import load_peers, missing, verdict  # noqa: E402
 
 #: The peers: name -> loader of the module the script calls.
 PEERS = {
@@ -971,8 +971,7 @@ def main():
                 cells.append(f"{name} failed")
             else:
                 m = r["time"].median
-                verdict = "met" if m < limit else "**not met**"
-                cells.append(f"{name} {fmt_s(m)} s ({verdict})")
+                cells.append(f"{name} {fmt_s(m)} s ({verdict(m < limit)})")
         return f"{data} (< {limit:g} s): " + ", ".join(cells)
 
     report.add(
@@ -1007,14 +1006,14 @@ def main():
             rows.append([e["tool"], "failed: " + e["error"]] + ["–"] * 5)
             continue
         error, matched, spurious = cut_errors(e["found"], true_cuts)
-        verdict = ""
+        target = ""
         if e["tool"].startswith("partikit"):
             ok = (
                 len(e["found"]) + 1 == len(true_cuts) + 1
                 and error < CUT_TOLERANCE
                 and e["time"].median < 3.0
             )
-            verdict = "met" if ok else "**not met**"
+            target = verdict(ok)
         rows.append(
             [
                 e["tool"],
@@ -1023,7 +1022,7 @@ def main():
                 spurious,
                 f"{error:.2g}",
                 e["time"].cell(),
-                verdict,
+                target,
             ]
         )
     report.add(
@@ -1085,10 +1084,10 @@ def main():
             report.add(
                 f"Target (issue), {block['tool']}: at least as good as "
                 f"KBinsDiscretizer with fewer columns — log-loss {block['mean']:.4f} "
-                f"vs {kbins['mean']:.4f} ({'met' if better else '**not met**'}), "
+                f"vs {kbins['mean']:.4f} ({verdict(better)}), "
                 f"columns {np.mean(block['columns']):.1f} vs "
                 f"{np.mean(kbins['columns']):.1f} "
-                f"({'met' if fewer else '**not met**'})."
+                f"({verdict(fewer)})."
             )
             report.add()
         if blocks:

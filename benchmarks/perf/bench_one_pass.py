@@ -70,6 +70,7 @@ from _common import (  # noqa: E402
     script_path,
     table,
 )
+from _harness import verdict  # noqa: E402
 
 NAME = "bench_one_pass"
 N_CLASSES = 10
@@ -364,10 +365,10 @@ def cell(values):
     )
 
 
-def verdict(ratio, target):
+def ratio_verdict(ratio, target):
     if ratio is None:
         return "–"
-    return f"{ratio:.2f}x: " + ("met" if ratio <= target else "**not met**")
+    return f"{ratio:.2f}x: " + verdict(ratio <= target)
 
 
 def failure(r):
@@ -456,7 +457,7 @@ def build_report(results, args, context):
             mem_cells = [
                 f"{mem['traced'] / 2**20:.1f} / {mem['reference'] / 2**20:.1f} MB "
                 f"(ru_maxrss +{mem['maxrss_growth'] / 2**20:.0f} MB)",
-                verdict(ratio, MEMORY_TARGET),
+                ratio_verdict(ratio, MEMORY_TARGET),
             ]
         rows.append(
             [
@@ -464,9 +465,10 @@ def build_report(results, args, context):
                 describe,
                 cell(r["bases"]),
                 why if why and not r["fits"] else cell(r["fits"]),
-                verdict(fit_ratio, target) + (f" ({why})" if why and r["fits"] else ""),
+                ratio_verdict(fit_ratio, target)
+                + (f" ({why})" if why and r["fits"] else ""),
                 cell(tr["seconds"]) if tr else "–",
-                verdict(tr_ratio, TRANSFORM_TARGET),
+                ratio_verdict(tr_ratio, TRANSFORM_TARGET),
                 *mem_cells,
             ]
         )
