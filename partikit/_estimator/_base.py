@@ -25,6 +25,7 @@ from partikit._counting._partial import (
     set_input_features,
 )
 from partikit._estimator._column_fit import fit_columns
+from partikit._estimator._encoding import check_woe_target
 from partikit._estimator._inspection import PartitionInspectionMixin
 
 
@@ -107,7 +108,10 @@ class BasePartitioner(
         """
 
     def _check_target(self):
-        """Raise unless the parameters suit ``classes_`` (set by this fit)."""
+        """Raise unless the parameters suit ``classes_`` (set by this fit):
+        ``encode="woe"`` needs a binary target."""
+        if self.encode == "woe":
+            check_woe_target(self.classes_)
 
     def _fit_tables(self, tables, stacklevel=4):
         """Fit from tables whose columns and names are already checked.

@@ -23,7 +23,7 @@ from partikit._counting._validation import (
 )
 from partikit._estimator._base import BasePartitioner
 from partikit._estimator._column_fit import ColumnContext, ColumnFit
-from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
+from partikit._estimator._encoding import onehot, woe_columns
 from partikit._estimator._inspection import ColumnParts, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
@@ -152,10 +152,6 @@ class BaseDiscretizer(BasePartitioner):
     def _prepare_tables(self, tables):
         # tables counted with a larger cap, or none, are pooled to this one
         return tables.pool(self.max_values)
-
-    def _check_target(self):
-        if self.encode == "woe":
-            check_woe_target(self.classes_)
 
     def _set_fitted(self, fitted):
         self.bin_edges_ = np.empty(len(fitted), dtype=object)

@@ -26,7 +26,7 @@ from partikit._counting._validation import (
 )
 from partikit._estimator._base import BasePartitioner
 from partikit._estimator._column_fit import ColumnContext, ColumnFit
-from partikit._estimator._encoding import check_woe_target, onehot, woe_columns
+from partikit._estimator._encoding import onehot, woe_columns
 from partikit._estimator._inspection import ColumnParts, members_label
 from partikit._kernels._tables import apply_lookup
 from partikit._statistics._contingency import check_table, merge_rows
@@ -172,10 +172,6 @@ class BaseGrouper(BasePartitioner):
             columns, names, hasattr(self, "feature_names_in_"), y_codes, classes,
             sample_weight, np.ones(len(columns), dtype=bool), n_jobs=self.n_jobs,
         )  # fmt: skip
-
-    def _check_target(self):
-        if self.encode == "woe":
-            check_woe_target(self.classes_)
 
     def _set_fitted(self, fitted):
         self.categories_ = [f.categories for f in fitted]
