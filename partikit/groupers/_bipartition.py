@@ -26,6 +26,9 @@ References
    approximate minimum impurity", ICML 2018, PMLR 80:2854-2862.
 .. [5] M. Mehta, R. Agrawal and J. Rissanen, "SLIQ: a fast scalable classifier for
    data mining", EDBT 1996, doi:10.1007/BFb0014141.
+.. [6] A. Nadas, D. Nahamoo, M. A. Picheny and J. Powell, "An iterative
+   "flip-flop" approximation of the most informative split in the construction
+   of decision trees", Proceedings of ICASSP-91, IEEE, 1991.
 """
 
 from __future__ import annotations
@@ -879,8 +882,8 @@ def flip_flop(table, *, impurity="gini", init="auto", max_iter=100, random_state
     ----------
     .. [1] A. Nadas, D. Nahamoo, M. A. Picheny and J. Powell, "An iterative
        "flip-flop" approximation of the most informative split in the
-       construction of decision trees", ICASSP-91, pp. 565-568, 1991,
-       doi:10.1109/ICASSP.1991.150402.
+       construction of decision trees", Proceedings of ICASSP-91, IEEE,
+       1991.
     .. [2] E. Laber, M. Molinaro and F. de A. Mello Pereira, "Binary partitions
        with approximate minimum impurity", ICML 2018, PMLR 80:2854-2862.
     .. [3] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
