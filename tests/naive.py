@@ -496,6 +496,19 @@ def naive_twoing_value(table, left):
     return n_left * n_right / n**2 / 4 * spread**2
 
 
+def naive_superclass_gain(table, left, inside, impurity):
+    """Impurity decrease of the split with the rows of ``left`` on one side for
+    the two-class target "class in ``inside``" (twin of ``superclass_gain``)."""
+    table = np.asarray(table, dtype=float)
+    columns = [sorted(inside), [x for x in range(table.shape[1]) if x not in inside]]
+    collapsed = np.array(
+        [[math.fsum(row[x] for x in cols) for cols in columns] for row in table]
+    )
+    return naive_impurity(collapsed.sum(axis=0), impurity) - naive_split_impurity(
+        collapsed, left, impurity
+    )
+
+
 def naive_sliq(table, impurity, extended):
     """SLIQ (or SLIQ-ext) moves, each candidate's impurity computed from scratch.
 

@@ -108,8 +108,8 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         classes, 30 ms at 15, 1.3 s at 20), ``"exhaustive"`` (at most 20
         categories), ``"exact_two_class"``
         (two classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
-        ``"sliq_ext"``; those that minimise an impurity minimise the nodes'
-        impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
+        ``"sliq_ext"``, ``"flip_flop"``; those that minimise an impurity minimise
+        the nodes' impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
         grouping) and ``"chaid"`` (CHAID merging), one child per group.
         ``"sliq_ext"`` and ``"twoing"`` search exactly up to a size (``n^2 k <=
         2^26``, resp. ``2^(k-1) n <= 2^22``, for ``n`` categories at the node and

@@ -260,6 +260,7 @@ SPLITTERS = {
                 "largest_alone",
                 "list_scheduling",
                 "sliq_ext",
+                "flip_flop",
             )
         },  # fmt: skip
         "khiops": split_khiops,

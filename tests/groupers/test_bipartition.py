@@ -20,6 +20,7 @@ from partikit.groupers import _bipartition as bipartition
 from partikit.groupers._bipartition import (
     exact_two_class,
     exhaustive,
+    flip_flop,
     largest_alone,
     list_scheduling,
     list_scheduling_superclass,
@@ -37,6 +38,7 @@ from tests.naive import (
     naive_sliq,
     naive_split_impurity,
     naive_sum_rows,
+    naive_superclass_gain,
     naive_twoing_value,
 )
 
@@ -218,6 +220,9 @@ def test_a_single_class_or_row_is_no_split(name):
         (lambda: twoing(EXAMPLE, score="gain"), "score must be"),
         (lambda: pc(EXAMPLE, impurity="misclassification"), "impurity must be"),
         (lambda: pc([[1.0, -1.0], [1.0, 1.0]]), "non-negative"),
+        (lambda: flip_flop(EXAMPLE, init="pc"), "init must be one of"),
+        (lambda: flip_flop(EXAMPLE, max_iter=0), "max_iter must be"),
+        (lambda: flip_flop(EXAMPLE, max_iter=2.0), "max_iter must be"),
     ],
 )
 def test_bad_arguments_raise_clear_errors(call, message):
@@ -402,3 +407,126 @@ def test_chunked_twoing_equals_one_call(monkeypatch):
             monkeypatch.undo()
             assert_array_equal(chunked.group_ids, whole.group_ids)
             assert chunked.criterion == whole.criterion
+
+
+# --- Flip-Flop ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_superclass_gain_matches_naive(impurity):
+    rng = np.random.RandomState(20)
+    for _ in range(40):
+        table = make_random_table(
+            rng.randint(2, 7), rng.randint(2, 6), random_state=rng
+        )
+        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+        if min(table.shape) < 2:
+            continue
+        side = rng.rand(len(table)) < 0.5
+        inside = rng.rand(table.shape[1]) < 0.5
+        assert math.isclose(
+            bipartition.superclass_gain(table, side, inside, CODES[impurity]),
+            naive_superclass_gain(
+                table, set(np.flatnonzero(side).tolist()),
+                set(np.flatnonzero(inside).tolist()), impurity,
+            ),
+            rel_tol=1e-9, abs_tol=1e-12,
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_flip_flop_stops_at_a_local_optimum(impurity):
+    """Brute force: the final superclass is the best for the final split, and the
+    final split the best for that superclass; the split returned is never worse
+    than the initial one."""
+    rng = np.random.RandomState(21)
+    n_checked = 0
+    for _ in range(40):
+        table = make_random_table(
+            rng.randint(2, 8), rng.randint(2, 6), random_state=rng
+        )
+        table = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+        if min(table.shape) < 2:
+            continue
+        m, k = table.shape
+        initial = np.zeros(m, dtype=bool)
+        initial[rng.permutation(m)[: rng.randint(1, m)]] = True
+        best_side, side, superclass, n_iterations = bipartition._flip_flop_search(
+            table, CODES[impurity], initial, 100
+        )
+        assert n_iterations < 100
+        inside = set(np.flatnonzero(superclass).tolist())
+        left = set(np.flatnonzero(side).tolist())
+        gain = naive_superclass_gain(table, left, inside, impurity)
+        best_superclass = max(
+            naive_superclass_gain(table, left, classes, impurity)
+            for classes in naive_all_splits(k)
+        )
+        best_rows = max(
+            naive_superclass_gain(table, rows, inside, impurity)
+            for rows in naive_all_splits(m)
+        )
+        assert gain >= best_superclass - 1e-9
+        assert gain >= best_rows - 1e-9
+        returned = naive_split_impurity(
+            table, set(np.flatnonzero(best_side).tolist()), impurity
+        )
+        start = naive_split_impurity(
+            table, set(np.flatnonzero(initial).tolist()), impurity
+        )
+        assert returned <= start + 1e-12
+        n_checked += 1
+    assert n_checked >= 30
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_flip_flop_is_never_worse_than_its_initial_split(impurity):
+    rng = np.random.RandomState(22)
+    for _ in range(40):
+        table = make_random_table(
+            rng.randint(2, 10), rng.randint(2, 7), random_state=rng
+        )
+        for init, method in [
+            ("largest_alone", largest_alone),
+            ("list_scheduling", list_scheduling),
+        ]:
+            value = flip_flop(table, impurity=impurity, init=init)
+            start = method(table, impurity=impurity)
+            assert value.statistics["impurity"] <= start.statistics["impurity"] + 1e-12
+        auto = flip_flop(table, impurity=impurity)
+        same = "largest_alone" if impurity == "gini" else "list_scheduling"
+        assert_array_equal(
+            auto.group_ids, flip_flop(table, impurity=impurity, init=same).group_ids
+        )
+
+
+@pytest.mark.parametrize("impurity", IMPURITIES)
+def test_flip_flop_equals_exhaustive_for_two_classes(impurity):
+    rng = np.random.RandomState(23)
+    for _ in range(200):
+        table = make_random_table(rng.randint(2, 11), 2, random_state=rng)
+        optimum = exhaustive(table, impurity=impurity).statistics["impurity"]
+        for init in ("auto", "random"):
+            result = flip_flop(table, impurity=impurity, init=init, random_state=0)
+            assert math.isclose(result.statistics["impurity"], optimum, rel_tol=1e-12)
+
+
+def test_flip_flop_random_init_is_seeded():
+    rng = np.random.RandomState(24)
+    for _ in range(20):
+        table = make_random_table(9, 4, random_state=rng)
+        first = flip_flop(table, init="random", random_state=3)
+        again = flip_flop(table, init="random", random_state=3)
+        assert_array_equal(first.group_ids, again.group_ids)
+        assert first.statistics == again.statistics
+
+
+def test_flip_flop_worked_example_reaches_the_optimum():
+    """From Largest Alone's {1} | {0, 2, 3} (0.5407) the alternation reaches the
+    optimum {1, 2} | {0, 3} (0.5114) of ALGORITHMS.md section 4.8."""
+    result = flip_flop(EXAMPLE)
+    assert _left_set(result) == {0, 3}
+    assert result.statistics["impurity"] == pytest.approx(0.5114, abs=1e-4)
+    assert result.statistics["n_iterations"] >= 1
+    one = flip_flop(EXAMPLE, max_iter=1)
+    assert one.statistics["n_iterations"] == 1

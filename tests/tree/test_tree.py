@@ -296,6 +296,23 @@ def test_every_categorical_splitter_grows_a_tree(name):
     assert tree.score(X, y) >= 0.9
 
 
+def test_flip_flop_tree_splits_the_root_as_the_core():
+    """Check that categorical_split="flip_flop" on a 4-class target splits the
+    root with the impurity decrease of BIPARTITIONS["flip_flop"] on its table,
+    and predicts better than chance."""
+    X, y, _ = make_grouped_categorical(
+        n_samples=2000, n_categories=30, n_classes=4, n_groups=4, random_state=0
+    )
+    tree = PartitionTreeClassifier(categorical_split="flip_flop", max_depth=3)
+    tree.fit(X, y)
+    table = pd.crosstab(X["category"], y).to_numpy(dtype=float)
+    root = BIPARTITIONS["flip_flop"](table)
+    assert root.n_groups == 2 and tree.tree_.n_children[0] == 2
+    assert tree.predict(X).shape == y.shape
+    assert tree.score(X, y) > 1 / 4
+    assert tree.tree_.split_score[0] == pytest.approx(root.criterion)
+
+
 def test_multiway_splits_have_several_children():
     """Check that khiops, chaid and block_opt make one child per group/interval."""
     rng = np.random.default_rng(0)
