@@ -352,8 +352,8 @@ def max_cut_bipartition(
       (``"running_sums"``): a weight is ``n_i n_j - <A_i, A_j>``, so the weight
       of a row to a side, hence GreedyCut (same decisions) and any flip gain,
       come from the side's total and class counts in O(J). Flips are made in
-      passes in table order until a pass flips none; the swap scan tries only
-      partners with ``2 n_i n_j`` above the bound a gain needs (exact pruning),
+      passes in the visiting order until a pass flips none; the swap scan tries
+      only partners with ``2 n_i n_j`` above the bound a gain needs (exact pruning),
       within ``SWAP_EVALUATIONS_PER_VERTEX`` (16) pair evaluations per row plus
       four million, after which the search stops at a 1-flip local optimum
       (``swap_search_complete`` is False). O(n J) memory.
@@ -590,8 +590,9 @@ def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
 def _running_sums_search(sub, totals):
     """GreedyCut and local search on squared-Gini weights without the matrix.
 
-    Flips are made in passes over the categories in table order (every improving
-    category flipped as it is met) until a pass flips none; then the swap scan of
+    Flips are made in passes over the rows of ``sub`` in order (the caller's
+    visiting order; every improving category flipped as it is met) until a pass
+    flips none; then the swap scan of
     :func:`~partikit._kernels._max_cut.gini_swap_scan` (exact pruning, within a
     budget of ``SWAP_EVALUATIONS_PER_VERTEX`` pair evaluations per category plus a
     constant) looks for an improving pair, and flips resume after each swap.
