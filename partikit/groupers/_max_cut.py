@@ -46,6 +46,7 @@ from partikit.groupers._base import BaseGrouper
 _WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
 _KINDS = {"squared_gini": SQUARED_GINI, "chi2": CHI2}
 _SOLVERS = ("local_search", "sdp", "exhaustive")
+_ORDERS = ("data", "table")
 
 
 #: Largest number of categories whose graph is searched with its dense weight
@@ -253,6 +254,7 @@ def max_cut_bipartition(
     solver="local_search",
     n_hyperplanes=50,
     random_state=None,
+    order="data",
 ):
     """Split the rows of a table in two by a maximum cut of their value graph.
 
@@ -281,6 +283,15 @@ def max_cut_bipartition(
         Random hyperplanes of the ``"sdp"`` rounding.
     random_state : int, RandomState instance or None, default=None
         Draws the hyperplanes of ``"sdp"``; the other solvers are deterministic.
+    order : {"data", "table"}, default="data"
+        The order in which the searches visit the rows (see Notes).
+        ``"data"``: by decreasing weighted degree (the total weight of a row's
+        edges), ties by increasing class counts compared class by class; a
+        function of the counts only, so that permuting the rows (renaming the
+        categories) permutes the cut. ``"table"``: the rows' order in the
+        table, the thesis's.
+
+        .. versionadded:: 0.2
 
     Returns
     -------
@@ -310,13 +321,28 @@ def max_cut_bipartition(
 
     Notes
     -----
-    GreedyCut places the categories in table order: the first on the left, each
-    next one on the side that cuts more weight (ties: right). Local search then
-    flips the first category, in table order, whose move gains more than
-    ``1e-9`` times the total weight, restarting after each move; when no flip
-    gains, it swaps the first improving pair ``(i, j)``, ``i < j`` on opposite
-    sides, in lexicographic order. Any cut where no single flip gains weighs at
-    least half of the total weight, hence at least half of the maximum cut.
+    GreedyCut places the categories in the visiting order of ``order``: the
+    first on the left, each next one on the side that cuts more weight (ties:
+    right). Local search then flips the first category, in that order, whose
+    move gains more than ``1e-9`` times the total weight, restarting after each
+    move; when no flip gains, it swaps the first improving pair ``(i, j)``,
+    ``i`` before ``j`` on opposite sides, in lexicographic order. Any cut where
+    no single flip gains weighs at least half of the total weight, hence at
+    least half of the maximum cut. The exhaustive search keeps, among cuts of
+    equal weight, the first it meets in that order.
+
+    *Visiting order.* With ``order="table"`` the rows are visited as the table
+    lists them: the estimator's tables list the categories sorted by label,
+    so renaming the categories can change the cut. With ``order="data"`` the
+    rows are first sorted by their class counts (class by class, increasing),
+    the weights computed on that table, and the rows visited by decreasing
+    weighted degree, stably; the cut is mapped back to the table's rows. Every
+    step then depends on the multiset of rows only: permuting the rows permutes
+    the cut (``solver="local_search"`` and ``"exhaustive"``; ``"sdp"`` depends
+    on cvxpy's numerics). Rows with identical counts cannot be told apart by
+    the data; they keep their table order among themselves. The same order is
+    used by the matrix-free and pooled searches below (degrees of the running
+    sums' weights, of the pooled graph's vertices).
 
     *Many categories.* Up to ``MAX_DENSE_VERTICES`` (4096) non-empty rows, the
     weights are a dense matrix and the search is as above
@@ -326,8 +352,8 @@ def max_cut_bipartition(
       (``"running_sums"``): a weight is ``n_i n_j - <A_i, A_j>``, so the weight
       of a row to a side, hence GreedyCut (same decisions) and any flip gain,
       come from the side's total and class counts in O(J). Flips are made in
-      passes in table order until a pass flips none; the swap scan tries only
-      partners with ``2 n_i n_j`` above the bound a gain needs (exact pruning),
+      passes in the visiting order until a pass flips none; the swap scan tries
+      only partners with ``2 n_i n_j`` above the bound a gain needs (exact pruning),
       within ``SWAP_EVALUATIONS_PER_VERTEX`` (16) pair evaluations per row plus
       four million, after which the search stops at a 1-flip local optimum
       (``swap_search_complete`` is False). O(n J) memory.
@@ -364,20 +390,31 @@ def max_cut_bipartition(
     >>> round(result.statistics["cut_weight"], 4)
     0.4014
     """
-    return _max_cut_bipartition(table, weights, solver, n_hyperplanes, random_state)
+    return _max_cut_bipartition(
+        table, weights, solver, n_hyperplanes, random_state, order=order
+    )
 
 
 def _max_cut_bipartition(
-    table, weights, solver, n_hyperplanes=50, random_state=None, tests=True
+    table, weights, solver, n_hyperplanes=50, random_state=None, tests=True,
+    order="table",
 ):  # fmt: skip
     """:func:`max_cut_bipartition`; ``tests=False`` leaves out the statistics of
     the split table (impurities, chi-square test), which a caller that needs
     only the cut (a tree's splitter, at every node) would not read: their
-    p-value is one more kernel for a cold first fit to compile."""
+    p-value is one more kernel for a cold first fit to compile.
+
+    ``order`` defaults to ``"table"`` here: the registry's ``maxcut_*`` methods
+    call this function, and the tree's compiled splitter
+    (:func:`~partikit._kernels._tree.node_max_cuts`) visits the categories in
+    table order too, so that the tree's two paths make the same cuts and the
+    thesis reproductions are unchanged."""
     if weights not in _WEIGHTS:
         raise ValueError(f"weights must be one of {sorted(_WEIGHTS)}, got {weights!r}.")
     if solver not in _SOLVERS:
         raise ValueError(f"solver must be one of {list(_SOLVERS)}, got {solver!r}.")
+    if order not in _ORDERS:
+        raise ValueError(f"order must be one of {list(_ORDERS)}, got {order!r}.")
     table = check_table(table)
     row_totals = table.sum(axis=1)
     present = row_totals > 0
@@ -397,31 +434,64 @@ def _max_cut_bipartition(
             f"{MAX_EXHAUSTIVE_VERTICES} categories; this table has {n}. Use "
             "solver='local_search' or 'sdp'."
         )
+    # order="data": the search sees the rows sorted by their counts (row k of
+    # `searched` is row placement[k] of `sub`), then by decreasing degree
+    by_data = order == "data"
+    placement = np.lexsort(sub.T[::-1]) if by_data else np.arange(n)
+    searched = np.ascontiguousarray(sub[placement]) if by_data else sub
+    searched_totals = totals[placement]
     if (
         n > MAX_DENSE_VERTICES
         and solver == "local_search"
         and weights == "squared_gini"
     ):
-        found = _running_sums_search(sub, totals)
+        if by_data:
+            visit = _visiting_order(_gini_degrees(searched, searched_totals))
+            placement = placement[visit]
+            searched = np.ascontiguousarray(searched[visit])
+            searched_totals = searched_totals[visit]
+        found = _running_sums_search(searched, searched_totals)
         graph, n_vertices = "running_sums", n
     else:
         cells = None
         if n > MAX_DENSE_VERTICES:
-            cells, multiplicity = _profile_cells(sub, totals)
-            raw = _pooled_weights(sub, cells, multiplicity, weights)
+            cells, multiplicity = _profile_cells(searched, searched_totals)
+            raw = _pooled_weights(searched, cells, multiplicity, weights)
             graph, n_vertices = "pooled", len(multiplicity)
+            if by_data:
+                # the vertices are the cells: visit them by degree, and give
+                # each row its cell's position in the visit
+                visit = _visiting_order(raw.sum(axis=1))
+                raw = np.ascontiguousarray(raw[np.ix_(visit, visit)])
+                position = np.empty_like(visit)
+                position[visit] = np.arange(len(visit))
+                cells = position[cells]
             found = _dense_search(raw, solver, n_hyperplanes, random_state)
         else:
-            # local search starts from GreedyCut, made as the weights are
-            greedy = np.zeros(n, dtype=np.uint8) if solver == "local_search" else None
-            raw = pair_weights(sub, _KINDS[weights], greedy)
             graph, n_vertices = "dense", n
-            found = _dense_search(raw, solver, n_hyperplanes, random_state, greedy)
+            if by_data:
+                raw = pair_weights(searched, _KINDS[weights])
+                visit = _visiting_order(raw.sum(axis=1))
+                placement = placement[visit]
+                # the weights of the visited table: a pair's weight does not
+                # depend on which row comes first, so this is exactly
+                # pair_weights(searched[visit])
+                raw = np.ascontiguousarray(raw[np.ix_(visit, visit)])
+                found = _dense_search(raw, solver, n_hyperplanes, random_state)
+            else:
+                # local search starts from GreedyCut, made as the weights are
+                greedy = (
+                    np.zeros(n, dtype=np.uint8) if solver == "local_search" else None
+                )
+                raw = pair_weights(sub, _KINDS[weights], greedy)
+                found = _dense_search(raw, solver, n_hyperplanes, random_state, greedy)
     if found is None:
         return _single_group(table, present, statistics)
-    side, values = found
+    found_side, values = found
     if graph == "pooled":
-        side = side[cells]
+        found_side = found_side[cells]
+    side = np.empty_like(found_side)
+    side[placement] = found_side
     value, total_raw, greedy_value, n_flips, n_swaps, complete = values
     scale = _weight_scale(sub, weights)
     group_ids, _ = number_by_first_row(side, table.shape[0], rows)
@@ -455,6 +525,29 @@ def _max_cut_bipartition(
         log10_pvalue=float(log10_p),
     )
     return _grouping(group_ids, 2, statistics)
+
+
+def _visiting_order(degrees):
+    """Vertices by decreasing degree; ties keep their order (stable)."""
+    return np.argsort(-degrees, kind="stable")
+
+
+def _gini_degrees(sub, totals):
+    """Raw squared-Gini degree of each row, ``sum_j n_i n_j - <A_i, A_j>``.
+
+    From the class totals in O(n J), summed class by class (the same operations
+    for every row, whatever its position).
+    """
+    grand = 0.0
+    inner = np.zeros(sub.shape[0])
+    own = np.zeros(sub.shape[0])
+    for x in range(sub.shape[1]):
+        column = sub[:, x]
+        class_total = float(column.sum())
+        grand += class_total
+        inner += column * class_total
+        own += column * column
+    return totals * (grand - totals) - (inner - own)
 
 
 def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
@@ -497,8 +590,9 @@ def _dense_search(raw, solver, n_hyperplanes, random_state, greedy=None):
 def _running_sums_search(sub, totals):
     """GreedyCut and local search on squared-Gini weights without the matrix.
 
-    Flips are made in passes over the categories in table order (every improving
-    category flipped as it is met) until a pass flips none; then the swap scan of
+    Flips are made in passes over the rows of ``sub`` in order (the caller's
+    visiting order; every improving category flipped as it is met) until a pass
+    flips none; then the swap scan of
     :func:`~partikit._kernels._max_cut.gini_swap_scan` (exact pruning, within a
     budget of ``SWAP_EVALUATIONS_PER_VERTEX`` pair evaluations per category plus a
     constant) looks for an improving pair, and flips resume after each swap.
@@ -683,6 +777,14 @@ class MaxCutGrouper(BaseGrouper):
     random_state : int, RandomState instance or None, default=None
         Seeds the hyperplanes of ``solver="sdp"``; resolved once per fit into one
         seed per column. Other solvers are deterministic.
+    order : {"data", "table"}, default="data"
+        The order in which the cut's searches visit the categories: ``"data"``,
+        by decreasing total weight of their edges, ties by their class counts,
+        so that renaming the categories never changes the groups;
+        ``"table"``, the order of ``categories_`` (sorted labels), the thesis's,
+        for its reproductions.
+
+        .. versionadded:: 0.2
     encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
         Output encoding of the groups.
     woe_sign : {"event", "non_event"}, default="event"
@@ -738,8 +840,12 @@ class MaxCutGrouper(BaseGrouper):
     -----
     *Algorithm.* Weights cost O(n^2 J) for ``n`` categories and ``J`` classes,
     the greedy cut O(n^2), each local-search flip O(n) and each swap scan
-    O(n^2). Categories are placed in the order of ``categories_`` (sorted), so
-    the result does not depend on row order.
+    O(n^2). With ``order="data"`` the categories are visited in an order
+    defined by their class counts (decreasing weighted degree), so the result
+    depends neither on row order nor on the categories' names (categories with
+    identical counts, which the data cannot tell apart, excepted); with
+    ``order="table"`` in the order of ``categories_`` (sorted labels), as in
+    the thesis, and renaming the categories may change the groups.
 
     *Many categories.* Up to 4096 categories per column the weight matrix is
     dense and the results are those above. Past it, squared-Gini weights are
@@ -797,6 +903,7 @@ class MaxCutGrouper(BaseGrouper):
         "solver": [StrOptions(set(_SOLVERS))],
         "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
+        "order": [StrOptions(set(_ORDERS))],
     }
 
     def __init__(
@@ -806,6 +913,7 @@ class MaxCutGrouper(BaseGrouper):
         solver="local_search",
         n_hyperplanes=50,
         random_state=None,
+        order="data",
         encode="ordinal",
         woe_sign="event",
         handle_unknown="default_group",
@@ -821,6 +929,7 @@ class MaxCutGrouper(BaseGrouper):
         self.solver = solver
         self.n_hyperplanes = n_hyperplanes
         self.random_state = random_state
+        self.order = order
 
     def _start_fit(self):
         # One seed per column, drawn once per fit: parallel columns stay
@@ -841,6 +950,7 @@ class MaxCutGrouper(BaseGrouper):
                 if context is None
                 else int(self._column_seeds[context.index])
             ),
+            order=self.order,
         )
 
     def _column_warning(self, result, table, context):

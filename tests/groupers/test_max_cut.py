@@ -161,9 +161,14 @@ def test_worked_example_max_cut():
         result = max_cut_bipartition(EXAMPLE, weights="squared_gini", solver=solver)
         assert_array_equal(result.group_ids, [0, 1, 1, 0])
         assert result.statistics["cut_weight"] == pytest.approx(0.4014, abs=1e-4)
-    result = max_cut_bipartition(EXAMPLE, weights="squared_gini")
+    # in the thesis's order, GreedyCut finds it; visited by degree (0, 1, 3, 2),
+    # GreedyCut cuts 56 / 58 of it and one swap finds it
+    result = max_cut_bipartition(EXAMPLE, weights="squared_gini", order="table")
     assert result.statistics["greedy_cut_weight"] == result.statistics["cut_weight"]
     assert result.statistics["n_flips"] == result.statistics["n_swaps"] == 0
+    stats = max_cut_bipartition(EXAMPLE, weights="squared_gini").statistics
+    assert stats["greedy_cut_weight"] == pytest.approx(2 * 56 / 17**2)
+    assert (stats["n_flips"], stats["n_swaps"]) == (0, 1)
 
 
 def test_greedy_and_local_search_match_naive():
@@ -325,6 +330,7 @@ def test_empty_rows_are_left_out():
     [
         ({"weights": "gini"}, "weights must be one of"),
         ({"solver": "annealing"}, "solver must be one of"),
+        ({"order": "sorted"}, "order must be one of"),
     ],
 )
 def test_core_rejects_unknown_options(kwargs, message):
@@ -667,7 +673,8 @@ def test_bipartition_method_makes_the_cut_of_max_cut_bipartition(weights):
     for seed in range(40):
         rng = np.random.default_rng(seed)
         table = rng.integers(0, 6, size=(int(rng.integers(2, 12)), 3)).astype(float)
-        full = max_cut_bipartition(table, weights=weights)
+        # the registry keeps the table order (the tree's compiled splitter's)
+        full = max_cut_bipartition(table, weights=weights, order="table")
         lean = max_cut_module._max_cut_bipartition(
             table, weights, "local_search", tests=False
         )
@@ -679,3 +686,114 @@ def test_bipartition_method_makes_the_cut_of_max_cut_bipartition(weights):
             split = BIPARTITIONS[f"maxcut_{weights}"](table)
             assert split.criterion == full.statistics["cut_weight"]
             assert_array_equal(split.group_ids, full.group_ids)
+
+
+# --- the visiting order ------------------------------------------------------------
+
+
+def _partition(group_ids):
+    """A grouping as a set of groups of row indices (group numbers forgotten)."""
+    group_ids = np.asarray(group_ids)
+    return {frozenset(np.flatnonzero(group_ids == g).tolist()) for g in set(group_ids)}
+
+
+def _distinct_rows(seed, count, max_values):
+    """Random tables whose non-empty rows are distinct (twins cannot be told
+    apart by the data: they keep their table order)."""
+    for table in _random_tables(seed, count, max_values=max_values):
+        nonempty = table[table.sum(axis=1) > 0]
+        if len(np.unique(nonempty, axis=0)) == len(nonempty):
+            yield table
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+@pytest.mark.parametrize("solver", ["local_search", "exhaustive"])
+def test_permuting_the_rows_permutes_the_cut(weights, solver):
+    rng = np.random.RandomState(15)
+    n_tables = 0
+    for table in _distinct_rows(16, 120, max_values=14):
+        expected = max_cut_bipartition(table, weights=weights, solver=solver)
+        for _ in range(3):
+            permutation = rng.permutation(len(table))
+            found = max_cut_bipartition(
+                table[permutation], weights=weights, solver=solver
+            )
+            # row k of the permuted table is row permutation[k]
+            back = np.empty_like(found.group_ids)
+            back[permutation] = found.group_ids
+            assert _partition(back) == _partition(expected.group_ids)
+            assert found.criterion == pytest.approx(expected.criterion, rel=1e-12)
+        n_tables += 1
+    assert n_tables > 80
+
+
+@pytest.mark.parametrize(
+    "weights, graph", [("squared_gini", "running_sums"), ("chi2", "pooled")]
+)
+def test_permuting_the_rows_permutes_the_cut_past_the_dense_size(
+    monkeypatch, weights, graph
+):
+    _past_dense(monkeypatch, 3, 4)
+    rng = np.random.RandomState(17)
+    for table in _distinct_rows(18, 60, max_values=12):
+        expected = max_cut_bipartition(table, weights=weights)
+        if len(table) > 3:
+            assert expected.statistics["graph"] == graph
+        permutation = rng.permutation(len(table))
+        found = max_cut_bipartition(table[permutation], weights=weights)
+        back = np.empty_like(found.group_ids)
+        back[permutation] = found.group_ids
+        assert _partition(back) == _partition(expected.group_ids)
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+@pytest.mark.parametrize("n_categories", [30, 300])
+def test_renaming_the_categories_keeps_the_groups(weights, n_categories):
+    """Issue 32: the thesis's order (sorted labels) changed the groups after a
+    reversing renaming (ARI 0.14); the data's order never does."""
+    from sklearn.metrics import adjusted_rand_score
+
+    X, y, _ = make_grouped_categorical(
+        20_000, n_categories=n_categories, n_classes=4, signal=0.3, random_state=19
+    )
+    column = X.iloc[:, 0].astype(str)
+    labels = np.sort(column.unique())
+    renamed = column.map(dict(zip(labels, labels[::-1], strict=True)))
+    groups = [
+        MaxCutGrouper(weights=weights).fit_transform(c.to_frame(), y).ravel()
+        for c in (column, renamed)
+    ]
+    assert adjusted_rand_score(*groups) == 1.0
+
+
+#: Cuts made on main at d0aae90, before the option: ``make_random_table(9, 4,
+#: random_state=seed)`` for seeds 0 to 3, the group of each row.
+TABLE_ORDER_CUTS = {
+    ("squared_gini", "local_search"): "011000111 000100111 000101011 001001101",
+    ("squared_gini", "exhaustive"): "010001011 000100111 000101011 001011000",
+    ("chi2", "local_search"): "010001011 000101111 010111011 010101100",
+    ("chi2", "exhaustive"): "010001011 000101111 010111011 010101100",
+}
+
+
+@pytest.mark.parametrize("weights, solver", sorted(TABLE_ORDER_CUTS))
+def test_table_order_makes_the_cuts_made_before_the_option(weights, solver):
+    for seed, expected in enumerate(TABLE_ORDER_CUTS[weights, solver].split()):
+        table = make_random_table(9, 4, random_state=seed)
+        result = max_cut_bipartition(
+            table, weights=weights, solver=solver, order="table"
+        )
+        assert "".join(map(str, result.group_ids)) == expected
+
+
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_estimator_table_order_makes_the_groups_made_before_the_option(weights):
+    # the groups on main at d0aae90 (both weights), which the data's order changes
+    X, y, _ = make_grouped_categorical(
+        3000, n_categories=20, n_classes=4, signal=0.3, random_state=21
+    )
+    before = "01011110111100000001"
+    for order in ("table", "data"):
+        grouper = MaxCutGrouper(weights=weights, order=order).fit(X, y)
+        found = "".join(map(str, grouper.group_ids_[0]))
+        assert (found == before) == (order == "table")

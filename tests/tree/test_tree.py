@@ -375,13 +375,15 @@ def test_grouper_instance_splits_the_root_as_its_core(grouper, core, params):
 
 @pytest.mark.parametrize("weights", ["chi2", "squared_gini"])
 def test_max_cut_grouper_instance_equals_the_shorthand(weights):
-    """Check that MaxCutGrouper(weights=w) grows the tree of "maxcut_<w>"."""
+    """Check that MaxCutGrouper(weights=w, order="table") grows the tree of
+    "maxcut_<w>" (the shorthand visits the categories in table order)."""
     X, y = make_k_of_n(n_samples=600, random_state=0)
     short = PartitionTreeClassifier(
         categorical_split=f"maxcut_{weights}", split_score="raw"
     ).fit(X, y)
+    grouper = MaxCutGrouper(weights=weights, order="table")
     instance = PartitionTreeClassifier(
-        categorical_split=MaxCutGrouper(weights=weights), split_score="raw"
+        categorical_split=grouper, split_score="raw"
     ).fit(X, y)
     for name in ("feature", "n_children", "category_child", "value"):
         assert_array_equal(getattr(instance.tree_, name), getattr(short.tree_, name))
