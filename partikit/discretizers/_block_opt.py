@@ -479,22 +479,23 @@ def add_neutral_cuts(cuts, table, n_cuts):
     -------
     cuts : ndarray of intp
     """
-    weights = table.sum(axis=1)
+    # weight before each row: an interval's weight and its gaps' positions
+    # are differences of it, with no sum per interval and per added cut
+    before = np.concatenate([[0.0], np.cumsum(table.sum(axis=1))])
     cuts = list(cuts)
     while len(cuts) < n_cuts:
-        edges = [0, *cuts, len(weights)]
+        edges = [0, *cuts, len(before) - 1]
         splittable = [
-            (float(weights[a:b].sum()), -a, a, b)
+            (before[b] - before[a], -a, a, b)
             for a, b in zip(edges[:-1], edges[1:], strict=True)
             if b - a >= 2
         ]
         if not splittable:
             break
         _, _, start, stop = max(splittable)
-        cumulative = np.cumsum(weights[start:stop])
-        # the gap after row start + i, nearest half the interval's weight
-        gaps = cumulative[:-1]
-        at = start + 1 + int(np.argmin(np.abs(gaps - cumulative[-1] / 2)))
+        # the gap before row start + 1 + i, nearest half the interval's weight
+        half = (before[start] + before[stop]) / 2
+        at = start + 1 + int(np.argmin(np.abs(before[start + 1 : stop] - half)))
         cuts = sorted([*cuts, at])
     return np.asarray(cuts, dtype=np.intp)
 
@@ -516,8 +517,10 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         entropy, i.e. information gain).
     max_bins : int or None, default=10
         Most intervals of a column: ``n_bins="auto"`` chooses among 1 to
-        ``max_bins`` intervals. None: no limit (the search then costs as many
-        passes as the column has blocks, cubic in them).
+        ``max_bins`` intervals. None: no limit; the search then runs one pass
+        per arity up to the number ``m`` of blocks it searches, O(m^3 J) time
+        and O(m^2) memory (with ``exact_limit="auto"``, ``m`` is at most 2,048:
+        32 MB).
     n_bins : "auto" or int, default="auto"
         ``"auto"``: the number of intervals chosen by ``arity_selection`` among
         1..``max_bins``. An int: exactly that many intervals, as in

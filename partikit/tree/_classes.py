@@ -198,7 +198,10 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         node's subtree. None turns it off.
     max_bins : int or None, default=10
         Most intervals, so most children, of a ``numeric_split="block_opt"``
-        split (a discretizer instance brings its own limit). None: no limit.
+        split (a discretizer instance brings its own limit). None: no limit,
+        which costs O(m^3 J) time and O(m^2) memory at a node of ``m`` blocks
+        of values (``BlockOptDiscretizer()`` as ``numeric_split`` bounds ``m``
+        by its ``exact_limit``).
     collapse_same_prediction : bool, default=True
         After growth, turn into a leaf every subtree whose leaves all predict the
         same class (predictions unchanged, fewer nodes).

@@ -21,6 +21,7 @@ from partikit.discretizers import (
     mdl_code_length,
     optimal_multisplit,
 )
+from partikit.discretizers._block_opt import add_neutral_cuts
 from partikit.discretizers._blocks import block_starts, block_units, quantile_units
 from tests.naive import (
     naive_block_starts,
@@ -349,8 +350,8 @@ def test_quantile_units_cut_near_weighted_quantiles():
     assert weights.min() >= 95 and weights.max() <= 105
 
 
-def test_n_bins_int_gives_at_most_that_many_intervals():
-    """Check n_bins=int: the optimum with at most n_bins intervals."""
+def test_n_bins_int_gives_the_optimum_of_that_many_intervals():
+    """Check n_bins=int where more cuts still pay: the optimum of n_bins."""
     X, y, _ = make_interval_target(n_samples=20_000, random_state=1)
     disc = BlockOptDiscretizer(n_bins=3).fit(X, y)
     assert disc.n_bins_[0] == 3
@@ -450,3 +451,42 @@ def test_block_count_in_chunks_matches_block_starts(global_random_seed):
         for chunk in (1, 2, 3, 7, 64):
             assert _count_blocks(table, 10**9, chunk=chunk) == n_blocks
             assert _count_blocks(table, 0, chunk=chunk) > 0
+
+
+def test_n_bins_int_gives_exactly_that_many_intervals():
+    """Check n_bins=int beyond what lowers the impurity: exactly n_bins
+    intervals (as KBinsDiscretizer), at the optimal impurity, and a warning when
+    the column has fewer distinct values."""
+    rng = np.random.default_rng(3)
+    x = rng.uniform(0, 10, 4000)
+    y = (x > 5).astype(int)  # one cut is perfect: more cannot lower the impurity
+    disc = BlockOptDiscretizer(n_bins=6).fit(x.reshape(-1, 1), y)
+    assert disc.n_bins_[0] == 6
+    table = disc.table_[0][:-1]
+    best = optimal_multisplit(table, max_bins=6).values[-1]
+    assert _impurity_of(table) == pytest.approx(best, abs=1e-9)
+    with pytest.warns(UserWarning, match="more intervals than the column has"):
+        few = BlockOptDiscretizer(n_bins=5).fit(
+            [[1.0], [2.0], [3.0], [1.0]], [0, 1, 0, 0]
+        )
+    assert few.n_bins_[0] == 3
+
+
+def _impurity_of(table):
+    """Cumulative entropy (bits) of the rows of a per-bin table."""
+    table = np.asarray(table, dtype=np.float64)
+    sizes = table.sum(axis=1, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        shares = np.where(sizes > 0, table / sizes, 0.0)
+        logs = np.where(shares > 0, np.log2(np.where(shares > 0, shares, 1.0)), 0.0)
+    return float(-(table * logs).sum())
+
+
+def test_neutral_cuts_split_the_heaviest_intervals_near_their_middle():
+    """Check add_neutral_cuts: the heaviest interval first, at the gap nearest
+    its weighted median, until the cuts are enough or no interval has two rows."""
+    table = np.array([[1, 0], [2, 0], [1, 0], [3, 0], [1, 1.0]])
+    assert add_neutral_cuts(np.zeros(0, np.intp), table, 1).tolist() == [3]
+    assert add_neutral_cuts(np.zeros(0, np.intp), table, 3).tolist() == [1, 3, 4]
+    assert add_neutral_cuts(np.zeros(0, np.intp), table, 9).tolist() == [1, 2, 3, 4]
+    assert add_neutral_cuts(np.array([4]), table, 2).tolist() == [2, 4]
