@@ -13,10 +13,11 @@ the columns' results make (``_set_fitted``).
 from __future__ import annotations
 
 from abc import abstractmethod
+from numbers import Integral
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from partikit._compat import _fit_context
+from partikit._compat import StrOptions, _fit_context
 from partikit._counting._dask import dask_tables, estimator_counter, is_dask_collection
 from partikit._counting._partial import (
     TablesMixin,
@@ -50,6 +51,14 @@ class BasePartitioner(
     """
 
     _table_kind = None
+
+    #: what every grouper and discretizer takes: the output, the sign of its
+    #: weight of evidence, the columns fitted in parallel
+    _parameter_constraints: dict = {
+        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
+        "woe_sign": [StrOptions({"event", "non_event"})],
+        "n_jobs": [Integral, None],
+    }
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):

@@ -11,7 +11,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._compat import Interval, StrOptions, _check_feature_names_in
+from partikit._compat import Interval, _check_feature_names_in
 from partikit._counting._column_tables import NUMERIC, count_tables
 from partikit._counting._dask import dask_aware
 from partikit._counting._validation import (
@@ -73,9 +73,7 @@ class BaseDiscretizer(BasePartitioner):
     _table_kind = NUMERIC
 
     _parameter_constraints: dict = {
-        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
-        "woe_sign": [StrOptions({"event", "non_event"})],
-        "n_jobs": [Integral, None],
+        **BasePartitioner._parameter_constraints,
         "max_values": [Interval(Integral, 2, None, closed="left"), None],
     }
 

@@ -5,7 +5,6 @@
 from __future__ import annotations
 
 from abc import abstractmethod
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -85,10 +84,8 @@ class BaseGrouper(BasePartitioner):
     _table_kind = CATEGORICAL
 
     _parameter_constraints: dict = {
-        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
-        "woe_sign": [StrOptions({"event", "non_event"})],
+        **BasePartitioner._parameter_constraints,
         "handle_unknown": [StrOptions({"default_group", "error"})],
-        "n_jobs": [Integral, None],
     }
 
     @abstractmethod
