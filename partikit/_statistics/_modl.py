@@ -1,0 +1,149 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The MODL criteria of a grouping and of a discretization (Boulle 2005, 2006).
+
+Each is minus the log of the posterior probability of the partition given the
+data, up to a constant: a prior on the number of parts and on the partition,
+a prior on the class distribution of each part, and the likelihood of the
+classes of the rows. The Bayes optimal partition minimises it; one part is
+the null model. Costs are in nats.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+
+from partikit._kernels._modl import log_bell_numbers, part_cost
+
+#: Longest table of ``log i!`` built for a fit (8 bytes an entry): counts past it
+#: are computed by ``lgamma``.
+LOG_FACTORIAL_LIMIT = 1 << 22
+
+
+def log_factorials(total, n_classes):
+    """Table of ``log i!`` for ``i = 0 ..`` the largest whole count a fit of
+    total weight ``total`` and ``n_classes`` classes looks up (capped at
+    :data:`LOG_FACTORIAL_LIMIT` entries)."""
+    size = min(int(math.ceil(total)) + int(n_classes) + 1, LOG_FACTORIAL_LIMIT)
+    return gammaln(np.arange(size, dtype=np.float64) + 1.0)
+
+
+def class_columns(table):
+    """The classes present in a table (columns of positive total); ``J`` of the
+    MODL criteria is their number."""
+    return np.flatnonzero(table.sum(axis=0) > 0)
+
+
+def part_costs(parts, n_classes, factorials=None):
+    """MODL cost of each row of ``parts``:
+    ``log C(n + J - 1, J - 1) + log(n! / prod_j n_j!)``."""
+    parts = np.ascontiguousarray(parts, dtype=np.float64)
+    if factorials is None:
+        factorials = log_factorials(parts.sum(), n_classes)
+    return np.array(
+        [part_cost(row, float(n_classes), factorials) for row in parts],
+        dtype=np.float64,
+    )
+
+
+def log_bell(n_values, max_groups):
+    """``log B(n_values, k)`` for ``k = 0 .. max_groups``: the log of the number
+    of partitions of ``n_values`` values into at most ``k`` groups (``-inf`` at
+    ``k = 0``)."""
+    return log_bell_numbers(int(n_values), int(max_groups))
+
+
+def modl_grouping_cost(table, group_ids):
+    """The MODL criterion of a grouping of the rows of a contingency table.
+
+    .. math::
+
+        \\log I + \\log B(I, K) + \\sum_k \\log \\binom{n_k + J - 1}{J - 1}
+        + \\sum_k \\log \\frac{n_k!}{n_{k1}! \\cdots n_{kJ}!}
+
+    for ``I`` values (non-empty rows), ``K`` groups, ``J`` classes (non-empty
+    columns), ``n_k`` rows of the table in group ``k`` of which ``n_kj`` of
+    class ``j``; ``B(I, K)`` is the number of partitions of ``I`` values into
+    at most ``K`` groups (Boulle 2005, theorem 1).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+    group_ids : array-like of int of shape (n_rows,)
+        Group of each row; empty rows are ignored whatever their group.
+
+    Returns
+    -------
+    cost : float
+        In nats.
+
+    References
+    ----------
+    .. [1] Boulle, M. (2005). A Bayes optimal approach for partitioning the
+       values of categorical attributes. Journal of Machine Learning Research
+       6, 1431-1452.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    group_ids = np.asarray(group_ids)
+    present = table.sum(axis=1) > 0
+    table, group_ids = table[present], group_ids[present]
+    columns = class_columns(table)
+    n_values = table.shape[0]
+    if n_values == 0:
+        return 0.0
+    _, labels = np.unique(group_ids, return_inverse=True)
+    n_groups = int(labels.max()) + 1
+    groups = np.zeros((n_groups, len(columns)))
+    np.add.at(groups, labels, table[:, columns])
+    prior = math.log(n_values) + float(log_bell(n_values, n_groups)[n_groups])
+    return prior + float(part_costs(groups, max(len(columns), 1)).sum())
+
+
+def modl_discretization_cost(table, cuts):
+    """The MODL criterion of a discretization of a value table.
+
+    .. math::
+
+        \\log n + \\log \\binom{n + I - 1}{I - 1}
+        + \\sum_i \\log \\binom{n_i + J - 1}{J - 1}
+        + \\sum_i \\log \\frac{n_i!}{n_{i1}! \\cdots n_{iJ}!}
+
+    for ``n`` rows (the table's total), ``I`` intervals, ``J`` classes
+    (non-empty columns), ``n_i`` rows in interval ``i`` of which ``n_ij`` of
+    class ``j`` (Boulle 2006, theorem 1).
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_values, n_classes)
+        Class counts of each distinct value, in value order.
+    cuts : array-like of int
+        Table positions of the cuts (rows before each cut), increasing.
+
+    Returns
+    -------
+    cost : float
+        In nats.
+
+    References
+    ----------
+    .. [1] Boulle, M. (2006). MODL: a Bayes optimal discretization method for
+       continuous attributes. Machine Learning 65, 131-165.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    columns = class_columns(table)
+    n = float(table.sum())
+    if n <= 0:
+        return 0.0
+    starts = np.concatenate([[0], np.asarray(cuts, dtype=np.intp)])
+    intervals = np.add.reduceat(table[:, columns], starts, axis=0)
+    n_intervals = len(starts)
+    prior = (
+        math.log(n)
+        + math.lgamma(n + n_intervals)
+        - math.lgamma(n_intervals)
+        - math.lgamma(n + 1)
+    )
+    return prior + float(part_costs(intervals, max(len(columns), 1)).sum())
