@@ -18,6 +18,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import (
     AttributeAggregator,
@@ -45,6 +46,7 @@ __all__ = [
     "KhiopsDiscretizer",
     "KhiopsGrouper",
     "MDLPDiscretizer",
+    "MODLDiscretizer",
     "MaxCutGrouper",
     "PartitionTreeClassifier",
     "Report",
