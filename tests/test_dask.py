@@ -21,6 +21,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import (
     AttributeAggregator,
@@ -35,7 +36,12 @@ da = pytest.importorskip("dask.array", reason="dask[dataframe] is not installed"
 distributed = pytest.importorskip("distributed", reason="distributed is not installed")
 
 GROUPERS = [KhiopsGrouper(), CHAIDGrouper(), MaxCutGrouper(random_state=0)]
-DISCRETIZERS = [MDLPDiscretizer(), KhiopsDiscretizer(), BlockOptDiscretizer()]
+DISCRETIZERS = [
+    MDLPDiscretizer(),
+    KhiopsDiscretizer(),
+    BlockOptDiscretizer(),
+    MODLDiscretizer(),
+]
 N_PARTITIONS = 5
 
 

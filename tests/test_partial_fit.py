@@ -21,6 +21,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
 from tests.chunking import row_chunks
@@ -31,7 +32,12 @@ GROUPERS = [
     lambda: MaxCutGrouper(random_state=0),
     lambda: KhiopsGrouper(encode="onehot-dense"),
 ]
-DISCRETIZERS = [MDLPDiscretizer, KhiopsDiscretizer, BlockOptDiscretizer]
+DISCRETIZERS = [
+    MDLPDiscretizer,
+    KhiopsDiscretizer,
+    BlockOptDiscretizer,
+    MODLDiscretizer,
+]
 
 
 def _categorical(n_samples, seed):

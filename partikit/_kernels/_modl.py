@@ -88,7 +88,10 @@ def log_bell_numbers(n, k_max):
     i_peak = 1
     best = -np.inf
     lo = max(1, int(n / max(math.log(n), 1.0)) - 2)
-    hi = max(lo + 1, int(math.ceil(n / max(math.log(n) - math.log(math.log(n) + 1e-300), 1.0))) + 3)
+    hi = max(
+        lo + 1,
+        int(math.ceil(n / max(math.log(n) - math.log(math.log(n) + 1e-300), 1.0))) + 3,
+    )
     for i in range(lo, hi + 1):
         v = n * math.log(i) - math.lgamma(i + 1.0)
         if v > best:
@@ -110,7 +113,9 @@ def log_bell_numbers(n, k_max):
                 break
         for i in range(i0 - 1, 0, -1):
             factor = inv_e if k - i >= n_series else partial[k - i]
-            t = math.exp(n * math.log(i / i0) + math.lgamma(i0 + 1.0) - math.lgamma(i + 1.0))
+            t = math.exp(
+                n * math.log(i / i0) + math.lgamma(i0 + 1.0) - math.lgamma(i + 1.0)
+            )
             series += t * factor
             if t < eps:
                 break
@@ -216,7 +221,9 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
         best_partner[a] = -1
         for c in range(n_rows):
             if c != a and alive[c]:
-                d = _merge_delta(groups, costs, a, c, n_classes, log_factorials, scratch)
+                d = _merge_delta(
+                    groups, costs, a, c, n_classes, log_factorials, scratch
+                )
                 fresh[c] = d
                 if d < best_delta[a]:
                     best_delta[a] = d

@@ -229,13 +229,12 @@ def greedy_merges(cum, n_classes, log_factorials):
         following[b] = b + 1
         previous[b] = b - 1
     size = m - 1
-    for b in range(size):
+    for b in range(size):  # pushed one by one: each sifts up only
         pair[b] = _cost(cum, b, b + 2, n_classes, log_factorials, work)
         keys[b] = pair[b] - cost[b] - cost[b + 1]
         ids[b] = b
         where[b] = b
-    for i in range((size >> 1) - 1, -1, -1):
-        _sift(keys, ids, where, size, i)
+        _sift(keys, ids, where, b + 1, b)
     part_sums[0] = total
     for t in range(m - 1):
         a = ids[0]
