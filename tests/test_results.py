@@ -46,6 +46,7 @@ CORES = {
         for name, method in groupers.BIPARTITIONS.items()
     },
     "mdlp_discretization": (discretizers.mdlp_discretization, Intervals),
+    "modl_discretization": (discretizers.modl_discretization, Intervals),
     "khiops_discretization": (discretizers.khiops_discretization, Intervals),
     "max_cut_threshold": (
         lambda table: discretizers.max_cut_threshold(_values(table), table),
