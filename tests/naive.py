@@ -1113,12 +1113,14 @@ def naive_modl_greedy_merges(groups, n_classes):
 
 
 def naive_modl_post_optimise(values, labels, n_classes, n_values_prior, max_passes):
-    """The MODL post-optimisation by whole criteria: passes in which each value
-    in turn goes to the non-empty group where the criterion is least (if that
-    lowers it by more than 1e-9; the first such group on ties), each pass
-    followed by the best merge of two groups if it lowers the criterion; until
-    a pass changes nothing. ``n_values_prior`` is the ``I`` of the prior.
-    Returns the labels numbered by first value."""
+    """The MODL post-optimisation by whole criteria: rounds of passes in which
+    each value in turn goes to the non-empty group where the criterion is
+    least (if that lowers it by more than 1e-9; the first such group on ties),
+    until a pass moves nothing (at most ``max_passes``), then the best merge of
+    two groups if it lowers the criterion by more than 1e-9; at most
+    ``max_passes`` rounds, ending at the first without a merge.
+    ``n_values_prior`` is the ``I`` of the prior. Returns the labels numbered
+    by first value."""
     labels = np.array(labels)
 
     def cost(lab):
@@ -1131,31 +1133,33 @@ def naive_modl_post_optimise(values, labels, n_classes, n_values_prior, max_pass
         )
 
     for _ in range(max_passes):
-        moved = 0
-        for v in range(len(values)):
-            if values[v].sum() == 0:
-                continue
-            current = cost(labels)
-            best, target = -1e-9, None
-            for g in sorted(set(labels) - {labels[v]}):
-                trial = labels.copy()
-                trial[v] = g
-                delta = cost(trial) - current
-                if delta < best:
-                    best, target = delta, g
-            if target is not None:
-                labels[v] = target
-                moved += 1
+        for _ in range(max_passes):
+            moved = 0
+            for v in range(len(values)):
+                if values[v].sum() == 0:
+                    continue
+                current = cost(labels)
+                best, target = -1e-9, None
+                for g in sorted(set(labels) - {labels[v]}):
+                    trial = labels.copy()
+                    trial[v] = g
+                    delta = cost(trial) - current
+                    if delta < best:
+                        best, target = delta, g
+                if target is not None:
+                    labels[v] = target
+                    moved += 1
+            if moved == 0:
+                break
         current = cost(labels)
         best, pair = -1e-9, None
         for a, b in itertools.combinations(sorted(set(labels)), 2):
             delta = cost(np.where(labels == b, a, labels)) - current
             if delta < best:
                 best, pair = delta, (a, b)
-        if pair is not None:
-            labels = np.where(labels == pair[1], pair[0], labels)
-        if moved == 0 and pair is None:
+        if pair is None:
             break
+        labels = np.where(labels == pair[1], pair[0], labels)
     _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
     rank = np.argsort(np.argsort(first))
     return rank[inverse]

@@ -56,6 +56,7 @@ CHILD_TIMEOUT = 600  # seconds
 #: label -> (estimator expression, data maker); evaluated in the child process.
 ESTIMATORS = {
     "KhiopsGrouper": ("KhiopsGrouper()", "categorical"),
+    "MODLGrouper": ("MODLGrouper()", "categorical"),
     "CHAIDGrouper": ("CHAIDGrouper()", "categorical"),
     "MaxCutGrouper chi2": ("MaxCutGrouper(weights='chi2')", "categorical"),
     "MaxCutGrouper squared_gini": (
@@ -70,6 +71,7 @@ ESTIMATORS = {
     "BlockOptDiscretizer": ("BlockOptDiscretizer()", "numeric"),
     "MDLPDiscretizer": ("MDLPDiscretizer()", "numeric"),
     "KhiopsDiscretizer": ("KhiopsDiscretizer()", "numeric"),
+    "MODLDiscretizer": ("MODLDiscretizer()", "numeric"),
     "PartitionTreeClassifier": ("PartitionTreeClassifier()", "mixed"),
 }
 

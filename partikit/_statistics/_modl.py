@@ -16,8 +16,6 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-from partikit._kernels._modl import log_bell_numbers, part_cost
-
 #: Longest table of ``log i!`` built for a fit (8 bytes an entry): counts past it
 #: are computed by ``lgamma``.
 LOG_FACTORIAL_LIMIT = 1 << 22
@@ -39,21 +37,72 @@ def class_columns(table):
 
 def part_costs(parts, n_classes, factorials=None):
     """MODL cost of each row of ``parts``:
-    ``log C(n + J - 1, J - 1) + log(n! / prod_j n_j!)``."""
-    parts = np.ascontiguousarray(parts, dtype=np.float64)
-    if factorials is None:
-        factorials = log_factorials(parts.sum(), n_classes)
-    return np.array(
-        [part_cost(row, float(n_classes), factorials) for row in parts],
-        dtype=np.float64,
+    ``log C(n + J - 1, J - 1) + log(n! / prod_j n_j!)``, that is
+    ``lgamma(n + J) - lgamma(J) - sum_j lgamma(n_j + 1)``.
+
+    ``factorials`` is accepted for symmetry with the kernels and not needed:
+    the cost is computed by ``scipy.special.gammaln``, which is what the
+    kernels' table holds.
+    """
+    parts = np.asarray(parts, dtype=np.float64)
+    totals = parts.sum(axis=1)
+    return (
+        gammaln(totals + n_classes)
+        - gammaln(float(n_classes))
+        - gammaln(parts + 1.0).sum(axis=1)
     )
+
+
+#: Beyond this many terms, the partial sums of 1/e in the Bell series equal
+#: 1/e to double precision (their error is below 1/20!).
+_SERIES_TERMS = 20
 
 
 def log_bell(n_values, max_groups):
     """``log B(n_values, k)`` for ``k = 0 .. max_groups``: the log of the number
     of partitions of ``n_values`` values into at most ``k`` groups (``-inf`` at
-    ``k = 0``)."""
-    return log_bell_numbers(int(n_values), int(max_groups))
+    ``k = 0``).
+
+    ``B(n, k) = sum_{i <= k} S(n, i) = sum_{i=1}^{k} (i^n / i!) e_{k-i}`` with
+    ``e_m = sum_{j <= m} (-1)^j / j!``, the partial sums of ``1/e`` (all
+    non-negative: no term cancels another). For ``m >= 20``, ``e_m`` is ``1/e``
+    to double precision, so the terms ``i <= k - 20`` add up to ``1/e`` times a
+    running sum of ``i^n / i!``, taken in the log domain
+    (``np.logaddexp.accumulate``), and only the last 20 terms of each ``k`` are
+    weighed one by one: O(20 k) in all.
+    """
+    n, k_max = int(n_values), int(max_groups)
+    out = np.full(k_max + 1, -np.inf)
+    if k_max < 1:
+        return out
+    if n <= 1:
+        out[1:] = 0.0
+        return out
+    i = np.arange(1, min(k_max, n) + 1, dtype=np.float64)
+    log_terms = n * np.log(i) - gammaln(i + 1.0)  # log(i^n / i!), i = 1 .. k
+    running = np.logaddexp.accumulate(log_terms)  # log sum_{i' <= i} i'^n / i'!
+    series = np.empty(_SERIES_TERMS)
+    term, acc = 1.0, 0.0
+    for m in range(_SERIES_TERMS):
+        term = 1.0 if m == 0 else term * (-1.0 / m)
+        acc += term
+        series[m] = acc
+    with np.errstate(divide="ignore"):
+        log_series = np.log(series)  # e_1 = 0: -inf
+    k = np.arange(1, len(i) + 1)
+    # the head i <= k - 20, weighed 1/e
+    head = np.where(
+        k > _SERIES_TERMS, running[np.maximum(k - _SERIES_TERMS - 1, 0)] - 1.0, -np.inf
+    )
+    total = head
+    for m in range(_SERIES_TERMS):  # the term i = k - m, weighed e_m
+        index = k - m - 1
+        valid = index >= 0
+        term = np.where(valid, log_terms[np.maximum(index, 0)] + log_series[m], -np.inf)
+        total = np.logaddexp(total, term)
+    out[1 : len(i) + 1] = total
+    out[len(i) + 1 :] = total[-1]  # B(n, k) = B(n, n) for k > n
+    return out
 
 
 def modl_grouping_cost(table, group_ids):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from numbers import Integral
 from typing import NamedTuple
@@ -11,11 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from partikit._compat import Interval, RealNotInt, StrOptions
-from partikit._kernels._modl import (
-    modl_exhaustive_grouping,
-    modl_merge_sequence,
-    modl_post_optimise,
-)
+from partikit._kernels._modl import modl_merge_sequence, modl_moves
 from partikit._statistics._contingency import (
     check_table,
     content_keys,
@@ -46,6 +43,55 @@ MERGE_WORK = 30_000_000
 #: while the pooling threshold is searched, then on the grouping chosen.
 SEARCH_PASSES = 2
 MAX_PASSES = 10
+
+
+@functools.cache
+def _set_partitions(n):
+    """Every partition of ``n`` items as restricted growth strings (item 0 in
+    group 0, each item in a group already used or the next one), in
+    lexicographic order: an array of shape (Bell(n), n)."""
+    strings = [[0]] if n else [[]]
+    for _ in range(1, n):
+        strings = [s + [g] for s in strings for g in range(max(s) + 2)]
+    return np.array(strings, dtype=np.intp).reshape(len(strings), n)
+
+
+def exhaustive_grouping(groups, n_classes, log_bell_numbers, max_groups):
+    """The partition of the rows of ``groups`` of least MODL cost among every
+    partition into at most ``max_groups`` groups.
+
+    For a handful of rows: every block of rows (2^n - 1 of them) is costed
+    once, and each of the Bell(n) partitions (4,140 for 8 rows) adds up the
+    costs of its blocks. The first partition of least cost in lexicographic
+    order wins ties.
+
+    Returns
+    -------
+    labels : ndarray of intp of shape (n_rows,)
+    cost : float
+        Part costs plus ``log_bell_numbers[k]`` for ``k`` groups: the terms of
+        the criterion that depend on the partition.
+    """
+    n_rows = len(groups)
+    sums = np.zeros((1 << n_rows, groups.shape[1]))
+    for mask in range(1, 1 << n_rows):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + groups[low.bit_length() - 1]
+    block_cost = part_costs(sums, n_classes)
+    block_cost[0] = 0.0  # the empty block of a partition with fewer groups
+    labels = _set_partitions(n_rows)
+    block_masks = np.zeros(labels.shape, dtype=np.intp)
+    rows = np.broadcast_to(np.arange(n_rows), labels.shape)
+    np.add.at(
+        block_masks,
+        (np.arange(len(labels))[:, None].repeat(n_rows, axis=1), labels),
+        1 << rows,
+    )
+    n_groups = labels.max(axis=1) + 1
+    cost = block_cost[block_masks].sum(axis=1) + log_bell_numbers[n_groups]
+    cost[n_groups > max_groups] = np.inf
+    best = int(np.argmin(cost))
+    return labels[best].copy(), float(cost[best])
 
 
 def initial_group_limit(n_rows, n_classes):
@@ -364,9 +410,7 @@ def _group_values(sub, rare, max_groups, factorials, max_passes):
     bell = log_bell(n_values, min(n_initial, n_values))
     exhaustive = n_initial <= EXHAUSTIVE_LIMIT
     if exhaustive:
-        labels, _ = modl_exhaustive_grouping(
-            initial, j, factorials, bell, min(max_groups, n_initial)
-        )
+        labels, _ = exhaustive_grouping(initial, n_classes, bell, max_groups)
     else:
         kept, absorbed, costs_by_size = modl_merge_sequence(initial, j, factorials)
         sizes = np.arange(1, n_initial + 1)
@@ -385,22 +429,93 @@ def _group_values(sub, rare, max_groups, factorials, max_passes):
 
 
 def _post_optimise(candidate, factorials, max_passes):
-    """The candidate after at most ``max_passes`` more passes of moves and
+    """The candidate after at most ``max_passes`` more rounds of moves and
     merges (none when the enumeration found its grouping), with its cost."""
     units, unit_labels = candidate.units, candidate.unit_labels
-    n_groups = int(unit_labels.max()) + 1
     statistics = dict(candidate.statistics)
     if candidate.optimised:
-        n_groups, n_moves, n_merges = modl_post_optimise(
-            units, unit_labels, n_groups, float(units.shape[1]), factorials,
-            candidate.bell, max_passes,
-        )  # fmt: skip
-        statistics["n_moves"] += int(n_moves)
-        statistics["n_post_merges"] += int(n_merges)
+        n_moves, n_merges = post_optimise(
+            units, unit_labels, candidate.bell, factorials, max_passes
+        )
+        statistics["n_moves"] += n_moves
+        statistics["n_post_merges"] += n_merges
+    n_groups = int(unit_labels.max()) + 1
     cost = _cost(
         units, unit_labels, n_groups, candidate.bell, candidate.n_values, factorials
     )
     return candidate._replace(cost=cost, statistics=statistics)
+
+
+def post_optimise(values, labels, log_bell_numbers, factorials, max_passes):
+    """Moves of values between groups, then merges of groups, while they lower
+    the MODL grouping criterion (Boulle 2005, section 4: post-optimisation).
+
+    Rounds of: passes of moves of single values to their best group until a
+    pass moves nothing (:func:`~partikit._kernels._modl.modl_moves`, at most
+    ``max_passes``), then the merge of two groups that lowers the criterion
+    the most, if one does; at most ``max_passes`` rounds, ending at the first
+    without a merge.
+
+    Parameters
+    ----------
+    values : ndarray of float64 of shape (n_values, n_classes)
+    labels : ndarray of intp of shape (n_values,)
+        The group of each value, ``0 .. n_groups - 1``; changed in place and
+        renumbered ``0, 1, ...`` in order of first value.
+    log_bell_numbers : ndarray of float64
+        ``log B(I, k)`` for ``k`` up to the number of groups.
+    factorials : ndarray of float64
+        Table of ``log i!``.
+    max_passes : int
+
+    Returns
+    -------
+    n_moves, n_merges : int
+    """
+    n_classes = values.shape[1]
+    groups = np.zeros((int(labels.max()) + 1, n_classes))
+    np.add.at(groups, labels, values)
+    n_moves = n_merges = 0
+    for _ in range(max_passes):
+        n_moves += int(
+            modl_moves(
+                values, labels, groups, float(n_classes), factorials,
+                log_bell_numbers, max_passes,
+            )
+        )  # fmt: skip
+        pair = _best_merge(groups, log_bell_numbers)
+        if pair is None:
+            break
+        a, b = pair
+        groups[a] += groups[b]
+        groups[b] = 0.0
+        labels[labels == b] = a
+        n_merges += 1
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    rank = np.empty(len(first), dtype=np.intp)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    labels[:] = rank[inverse.reshape(-1)]
+    return n_moves, n_merges
+
+
+def _best_merge(groups, log_bell_numbers):
+    """The pair of non-empty groups whose merge lowers the criterion the most
+    (by more than 1e-9; the first pair in order on ties), or None."""
+    alive = np.flatnonzero(groups.sum(axis=1) > 0)
+    k = len(alive)
+    if k < 2:
+        return None
+    n_classes = groups.shape[1]
+    costs = part_costs(groups[alive], n_classes)
+    prior = log_bell_numbers[k - 1] - log_bell_numbers[k]
+    best, pair = -1e-9, None
+    for i in range(k - 1):
+        merged = part_costs(groups[alive[i]] + groups[alive[i + 1 :]], n_classes)
+        delta = merged - costs[i] - costs[i + 1 :] + prior
+        j = int(np.argmin(delta))
+        if delta[j] < best:
+            best, pair = float(delta[j]), (int(alive[i]), int(alive[i + 1 + j]))
+    return pair
 
 
 def _cost(units, unit_labels, n_groups, bell, n_values, factorials):

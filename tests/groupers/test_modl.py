@@ -11,19 +11,16 @@ from sklearn.metrics import adjusted_rand_score
 
 import partikit.groupers._modl as modl_module
 from partikit import PartitionTreeClassifier
-from partikit._kernels._modl import (
-    modl_exhaustive_grouping,
-    modl_merge_sequence,
-    modl_post_optimise,
-    part_cost,
-)
+from partikit._kernels._modl import modl_merge_sequence, part_cost
 from partikit._statistics._modl import (
     log_bell,
     log_factorials,
     modl_grouping_cost,
+    part_costs,
 )
 from partikit.datasets import make_grouped_categorical
 from partikit.groupers import MODLGrouper, modl_grouping
+from partikit.groupers._modl import exhaustive_grouping, post_optimise
 from tests.naive import (
     naive_best_modl_grouping,
     naive_log_bell,
@@ -162,44 +159,53 @@ def test_merge_sequence_matches_the_naive_greedy_loop():
         )
 
 
-def test_exhaustive_kernel_matches_the_naive_enumeration():
+def test_exhaustive_search_matches_the_naive_enumeration():
     rng = np.random.default_rng(6)
-    for _ in range(20):
-        table = _random_table(rng, rng.integers(1, 7), 2, 10, sparsity=0.0)
+    for n_rows in [1, 2, 3, 5, 6, 8]:
+        table = _random_table(rng, n_rows, 2, 10, sparsity=0.0)
         table[0] += 1  # both classes present
-        bell = log_bell(len(table), len(table))
-        labels, cost = modl_exhaustive_grouping(
-            table, 2.0, log_factorials(table.sum(), 2), bell, len(table)
-        )
-        assert math.log(len(table)) + cost == pytest.approx(
+        bell = log_bell(n_rows, n_rows)
+        labels, cost = exhaustive_grouping(table, 2, bell, n_rows)
+        assert math.log(n_rows) + cost == pytest.approx(
             naive_best_modl_grouping(table), rel=1e-12
         )
         assert modl_grouping_cost(table, labels) == pytest.approx(
-            math.log(len(table)) + cost, rel=1e-12
+            math.log(n_rows) + cost, rel=1e-12
         )
+
+
+def test_part_costs_match_the_kernel():
+    rng = np.random.default_rng(11)
+    parts = _random_table(rng, 30, 4, 50)
+    factorials = log_factorials(parts.sum(), 4)
+    np.testing.assert_allclose(
+        part_costs(parts, 4),
+        [part_cost(row, 4.0, factorials) for row in parts],
+        rtol=1e-13,
+    )
 
 
 def test_post_optimisation_matches_its_naive_twin_and_never_raises_the_cost():
     rng = np.random.default_rng(7)
+    n_merged = 0
     for _ in range(25):
         values = _random_table(rng, rng.integers(3, 10), 3, 8, sparsity=0.2)
         values = values[values.sum(axis=1) > 0]
         if len(values) < 3:
             continue
-        start = rng.integers(0, 3, size=len(values))
-        _, start = np.unique(start, return_inverse=True)
-        n_groups = int(start.max()) + 1
+        _, start = np.unique(rng.integers(0, 4, size=len(values)), return_inverse=True)
         labels = start.astype(np.intp).copy()
-        bell = log_bell(len(values), n_groups)
-        n_left, _, _ = modl_post_optimise(
-            values, labels, n_groups, 3.0, log_factorials(values.sum(), 3), bell, 10
+        bell = log_bell(len(values), int(start.max()) + 1)
+        _, n_merges = post_optimise(
+            values, labels, bell, log_factorials(values.sum(), 3), 10
         )
+        n_merged += n_merges
         expected = naive_modl_post_optimise(values, start, 3, len(values), 10)
         np.testing.assert_array_equal(labels, expected)
-        assert n_left == labels.max() + 1
         assert naive_modl_grouping_cost(values, labels) <= (
             naive_modl_grouping_cost(values, start) + 1e-9
         )
+    assert n_merged > 0
 
 
 # --- the paper's properties and the pooling of rare values --------------------------
