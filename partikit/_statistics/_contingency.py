@@ -10,6 +10,7 @@ built, never the algorithms that read them.
 
 from __future__ import annotations
 
+import functools
 import numbers
 
 import numpy as np
@@ -243,9 +244,14 @@ def content_keys(table):
     keys : ndarray of float64 of shape (n_rows,)
     """
     keys = np.zeros(table.shape[0])
-    for x, factor in enumerate(1.0 + np.random.default_rng(0).random(table.shape[1])):
+    for x, factor in enumerate(_key_factors(table.shape[1])):
         keys += factor * table[:, x]
     return keys
+
+
+@functools.cache
+def _key_factors(n_classes):
+    return tuple(1.0 + np.random.default_rng(0).random(n_classes))
 
 
 def resolve_count(count, total) -> float:

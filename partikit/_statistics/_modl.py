@@ -58,6 +58,18 @@ def part_costs(parts, n_classes, factorials=None):
 _SERIES_TERMS = 20
 
 
+def _log_series_weights(size):
+    """``log e_m`` for ``m = 0 .. size - 1``, ``e_m = sum_{j <= m} (-1)^j / j!``
+    (``-inf`` at ``m = 1``; ``-1``, the log of ``1/e``, from ``m = 20``)."""
+    weights = np.full(size, -1.0)
+    term, partial = 1.0, 0.0
+    for m in range(min(size, _SERIES_TERMS)):
+        term = 1.0 if m == 0 else term * (-1.0 / m)
+        partial += term
+        weights[m] = math.log(partial) if partial > 0 else -np.inf
+    return weights
+
+
 def log_bell(n_values, max_groups):
     """``log B(n_values, k)`` for ``k = 0 .. max_groups``: the log of the number
     of partitions of ``n_values`` values into at most ``k`` groups (``-inf`` at
@@ -65,11 +77,11 @@ def log_bell(n_values, max_groups):
 
     ``B(n, k) = sum_{i <= k} S(n, i) = sum_{i=1}^{k} (i^n / i!) e_{k-i}`` with
     ``e_m = sum_{j <= m} (-1)^j / j!``, the partial sums of ``1/e`` (all
-    non-negative: no term cancels another). For ``m >= 20``, ``e_m`` is ``1/e``
-    to double precision, so the terms ``i <= k - 20`` add up to ``1/e`` times a
-    running sum of ``i^n / i!``, taken in the log domain
-    (``np.logaddexp.accumulate``), and only the last 20 terms of each ``k`` are
-    weighed one by one: O(20 k) in all.
+    non-negative: no term cancels another), summed in the log domain. Up to 64
+    groups every term is weighed at once; past that, for ``m >= 20``, ``e_m``
+    is ``1/e`` to double precision, so the terms ``i <= k - 20`` add up to
+    ``1/e`` times a running sum of ``i^n / i!`` (``np.logaddexp.accumulate``)
+    and only the last 20 terms of each ``k`` are weighed one by one: O(20 k).
     """
     n, k_max = int(n_values), int(max_groups)
     out = np.full(k_max + 1, -np.inf)
@@ -78,30 +90,30 @@ def log_bell(n_values, max_groups):
     if n <= 1:
         out[1:] = 0.0
         return out
-    i = np.arange(1, min(k_max, n) + 1, dtype=np.float64)
+    size = min(k_max, n)
+    i = np.arange(1, size + 1, dtype=np.float64)
     log_terms = n * np.log(i) - gammaln(i + 1.0)  # log(i^n / i!), i = 1 .. k
-    running = np.logaddexp.accumulate(log_terms)  # log sum_{i' <= i} i'^n / i'!
-    series = np.empty(_SERIES_TERMS)
-    term, acc = 1.0, 0.0
-    for m in range(_SERIES_TERMS):
-        term = 1.0 if m == 0 else term * (-1.0 / m)
-        acc += term
-        series[m] = acc
-    with np.errstate(divide="ignore"):
-        log_series = np.log(series)  # e_1 = 0: -inf
-    k = np.arange(1, len(i) + 1)
-    # the head i <= k - 20, weighed 1/e
-    head = np.where(
-        k > _SERIES_TERMS, running[np.maximum(k - _SERIES_TERMS - 1, 0)] - 1.0, -np.inf
-    )
-    total = head
-    for m in range(_SERIES_TERMS):  # the term i = k - m, weighed e_m
-        index = k - m - 1
-        valid = index >= 0
-        term = np.where(valid, log_terms[np.maximum(index, 0)] + log_series[m], -np.inf)
-        total = np.logaddexp(total, term)
-    out[1 : len(i) + 1] = total
-    out[len(i) + 1 :] = total[-1]  # B(n, k) = B(n, n) for k > n
+    weights = _log_series_weights(size)
+    if size <= 64:
+        offsets = np.subtract.outer(np.arange(size), np.arange(size))  # k - i
+        with np.errstate(invalid="ignore"):
+            terms = np.where(
+                offsets >= 0,
+                log_terms[None, :] + weights[np.maximum(offsets, 0)],
+                -np.inf,
+            )
+        total = np.logaddexp.reduce(terms, axis=1)
+    else:
+        running = np.logaddexp.accumulate(log_terms)  # log sum_{i' <= i}
+        k = np.arange(1, size + 1)
+        head = k - _SERIES_TERMS - 1  # the terms i <= k - 20, weighed 1/e
+        total = np.where(head >= 0, running[np.maximum(head, 0)] - 1.0, -np.inf)
+        for m in range(_SERIES_TERMS):  # the term i = k - m, weighed e_m
+            index = k - m - 1
+            term = log_terms[np.maximum(index, 0)] + weights[m]
+            total = np.logaddexp(total, np.where(index >= 0, term, -np.inf))
+    out[1 : size + 1] = total
+    out[size + 1 :] = total[-1]  # B(n, k) = B(n, n) for k > n
     return out
 
 
