@@ -18,7 +18,7 @@ from partikit import Report, report
 from partikit._reporting._report import infer_kind
 from partikit.datasets import make_grouped_categorical, make_k_of_n
 from partikit.discretizers import KhiopsDiscretizer, MDLPDiscretizer
-from partikit.groupers import CHAIDGrouper, KhiopsGrouper
+from partikit.groupers import CHAIDGrouper, MODLGrouper
 
 
 def _frame(n_samples=4000, random_state=0):
@@ -60,7 +60,7 @@ def test_kinds_follow_the_documented_rule_and_overrides():
     assert kinds["income"] == "numeric" and kinds["category"] == "categorical"
     assert kinds["flag"] == "categorical"
     assert isinstance(result.estimators["income"], KhiopsDiscretizer)
-    assert isinstance(result.estimators["category"], KhiopsGrouper)
+    assert isinstance(result.estimators["category"], MODLGrouper)
 
     overridden = report(
         X, "label", columns=["category", "income"], categorical=["income"]
@@ -167,7 +167,7 @@ def test_html_is_one_self_contained_file():
     assert "when" in text and "neither numeric nor categorical" in text
     for forbidden in ("<script", "<link", "src=", "@import", "url(http"):
         assert forbidden not in text
-    assert re.search(r"KhiopsGrouper\(\)", text)
+    assert re.search(r"MODLGrouper\(\)", text)
     fragment = result._repr_html_()
     assert "<html" not in fragment and "<style>" in fragment
     with tempfile.TemporaryDirectory() as folder:
@@ -303,7 +303,7 @@ def test_report_fits_through_the_public_route(monkeypatch):
         "column_tables",
         lambda *args, **kwargs: counted.append(kwargs) or count(*args, **kwargs),
     )
-    for cls in (KhiopsGrouper, KhiopsDiscretizer):
+    for cls in (MODLGrouper, KhiopsDiscretizer):
         fit_tables = cls.fit_tables
         monkeypatch.setattr(
             cls,

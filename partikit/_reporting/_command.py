@@ -10,12 +10,14 @@ from __future__ import annotations
 import sys
 
 GROUPERS = {
+    "modl": "MODLGrouper",
     "khiops": "KhiopsGrouper",
     "chaid": "CHAIDGrouper",
     "maxcut": "MaxCutGrouper",
 }
 DISCRETIZERS = {
     "khiops": "KhiopsDiscretizer",
+    "modl": "MODLDiscretizer",
     "mdlp": "MDLPDiscretizer",
     "blockopt": "BlockOptDiscretizer",
 }
@@ -240,16 +242,17 @@ def add_report_arguments(report_parser):
         help="columns to cut into intervals whatever their dtype",
     )  # fmt: skip
     report_parser.add_argument(
-        "--grouper", choices=sorted(GROUPERS), default="khiops",
-        help="how categorical columns are grouped: khiops (KhiopsGrouper, robust: "
-        "noise stays one group), chaid (CHAIDGrouper) or maxcut (MaxCutGrouper, "
-        "two groups) (default: khiops)",
+        "--grouper", choices=sorted(GROUPERS), default="modl",
+        help="how categorical columns are grouped: modl (MODLGrouper, Bayes "
+        "optimal: noise stays one group), khiops (KhiopsGrouper, robust "
+        "chi-square), chaid (CHAIDGrouper) or maxcut (MaxCutGrouper, two "
+        "groups) (default: modl)",
     )  # fmt: skip
     report_parser.add_argument(
         "--discretizer", choices=sorted(DISCRETIZERS), default="khiops",
         help="how numeric columns are cut: khiops (KhiopsDiscretizer, robust), "
-        "mdlp (MDLPDiscretizer) or blockopt (BlockOptDiscretizer) (default: "
-        "khiops)",
+        "modl (MODLDiscretizer, Bayes optimal), mdlp (MDLPDiscretizer) or "
+        "blockopt (BlockOptDiscretizer) (default: khiops)",
     )  # fmt: skip
     report_parser.add_argument(
         "--pairs", action="store_true",

@@ -35,7 +35,7 @@ from partikit._reporting._mapping import (
 )
 from partikit._version import __version__
 from partikit.discretizers import KhiopsDiscretizer
-from partikit.groupers import AttributeAggregator, KhiopsGrouper
+from partikit.groupers import AttributeAggregator, MODLGrouper
 
 __all__ = ["Report", "infer_kind", "report"]
 
@@ -224,7 +224,11 @@ def report(
         column is then not reported).
     grouper : partikit grouper or None, default=None
         The grouper of the categorical columns, with its parameters (cloned for
-        each column); None: ``KhiopsGrouper()``.
+        each column); None: ``MODLGrouper()``, the grouper that learned the
+        most at every number of categories measured (``bench_modl``).
+
+        .. versionchanged:: 0.2
+           The default was ``KhiopsGrouper()``.
     discretizer : partikit discretizer or None, default=None
         The discretizer of the numeric columns; None: ``KhiopsDiscretizer()``.
     columns : list of str or None, default=None
@@ -262,9 +266,9 @@ def report(
     noise_0   categorical        1     2
     """
     start = time.perf_counter()
-    grouper = KhiopsGrouper() if grouper is None else grouper
+    grouper = MODLGrouper() if grouper is None else grouper
     discretizer = KhiopsDiscretizer() if discretizer is None else discretizer
-    _check_estimator(grouper, is_grouper, "grouper", "KhiopsGrouper()")
+    _check_estimator(grouper, is_grouper, "grouper", "MODLGrouper()")
     _check_estimator(discretizer, is_discretizer, "discretizer", "KhiopsDiscretizer()")
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
