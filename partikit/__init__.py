@@ -24,6 +24,7 @@ from partikit.groupers import (
     CHAIDGrouper,
     KhiopsGrouper,
     MaxCutGrouper,
+    MODLGrouper,
 )
 from partikit.tree import PartitionTreeClassifier
 
@@ -45,6 +46,7 @@ __all__ = [
     "KhiopsDiscretizer",
     "KhiopsGrouper",
     "MDLPDiscretizer",
+    "MODLGrouper",
     "MaxCutGrouper",
     "PartitionTreeClassifier",
     "Report",

@@ -1025,3 +1025,137 @@ def naive_paths(tree, codes, numeric, stop_on_unknown):
             path.append(node)
         paths.append(path)
     return paths
+
+
+def naive_modl_part_cost(counts, n_classes):
+    """MODL cost of one part of whole counts, from exact integers:
+    ``log C(n + J - 1, J - 1) + log(n! / prod_j n_j!)``."""
+    counts = [int(round(c)) for c in counts]
+    n = sum(counts)
+    ways = math.comb(n + n_classes - 1, n_classes - 1)
+    multinomial = math.factorial(n)
+    for c in counts:
+        multinomial //= math.factorial(c)
+    return math.log(ways) + math.log(multinomial)
+
+
+def naive_log_bell(n, k):
+    """``log B(n, k)``: log of the number of partitions of ``n`` values into at
+    most ``k`` groups, summing exact Stirling numbers."""
+    return math.log(sum(naive_stirling2(n, i) for i in range(1, min(k, n) + 1)))
+
+
+def naive_modl_grouping_cost(table, group_ids):
+    """MODL criterion of a grouping (Boulle 2005, theorem 1), from its terms:
+    ``log I + log B(I, K) + sum_k part_cost(group k)`` over the non-empty rows
+    and the non-empty classes."""
+    table = np.asarray(table, dtype=np.float64)
+    rows = [i for i in range(len(table)) if table[i].sum() > 0]
+    columns = [j for j in range(table.shape[1]) if table[:, j].sum() > 0]
+    groups = {}
+    for i in rows:
+        groups.setdefault(group_ids[i], np.zeros(len(columns)))
+        groups[group_ids[i]] += table[i, columns]
+    cost = math.log(len(rows)) + naive_log_bell(len(rows), len(groups))
+    return cost + sum(naive_modl_part_cost(g, len(columns)) for g in groups.values())
+
+
+def naive_set_partitions(items):
+    """Every partition of ``items`` into non-empty blocks (lists of lists)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for partition in naive_set_partitions(rest):
+        yield [[first], *partition]
+        for b in range(len(partition)):
+            yield [*partition[:b], [first, *partition[b]], *partition[b + 1 :]]
+
+
+def naive_best_modl_grouping(table, max_groups=None):
+    """The least MODL criterion over every partition of the non-empty rows into
+    at most ``max_groups`` groups."""
+    table = np.asarray(table, dtype=np.float64)
+    rows = [i for i in range(len(table)) if table[i].sum() > 0]
+    best = math.inf
+    for partition in naive_set_partitions(rows):
+        if max_groups is not None and len(partition) > max_groups:
+            continue
+        group_ids = np.full(len(table), -1)
+        for g, block in enumerate(partition):
+            group_ids[block] = g
+        best = min(best, naive_modl_grouping_cost(table, group_ids))
+    return best
+
+
+def naive_modl_greedy_merges(groups, n_classes):
+    """Greedy merging of the rows of ``groups`` down to one, recomputing every
+    pair at every step: the merge of least increase of the summed part costs
+    first (first pair in row order on ties). Returns the summed part costs
+    when ``k`` groups remain, ``k = 1 .. n_rows``."""
+    parts = [np.asarray(row, dtype=np.float64) for row in groups]
+    costs = {len(parts): sum(naive_modl_part_cost(p, n_classes) for p in parts)}
+    while len(parts) > 1:
+        best, pair = math.inf, None
+        for a, b in itertools.combinations(range(len(parts)), 2):
+            delta = (
+                naive_modl_part_cost(parts[a] + parts[b], n_classes)
+                - naive_modl_part_cost(parts[a], n_classes)
+                - naive_modl_part_cost(parts[b], n_classes)
+            )
+            if delta < best - 1e-12:
+                best, pair = delta, (a, b)
+        a, b = pair
+        parts[a] = parts[a] + parts[b]
+        del parts[b]
+        costs[len(parts)] = costs[len(parts) + 1] + best
+    return np.array([costs[k] for k in range(1, len(groups) + 1)])
+
+
+def naive_modl_post_optimise(values, labels, n_classes, n_values_prior, max_passes):
+    """The MODL post-optimisation by whole criteria: passes in which each value
+    in turn goes to the non-empty group where the criterion is least (if that
+    lowers it by more than 1e-9; the first such group on ties), each pass
+    followed by the best merge of two groups if it lowers the criterion; until
+    a pass changes nothing. ``n_values_prior`` is the ``I`` of the prior.
+    Returns the labels numbered by first value."""
+    labels = np.array(labels)
+
+    def cost(lab):
+        groups = {}
+        for v, g in enumerate(lab):
+            groups.setdefault(g, np.zeros(values.shape[1]))
+            groups[g] += values[v]
+        return naive_log_bell(n_values_prior, len(groups)) + sum(
+            naive_modl_part_cost(x, n_classes) for x in groups.values()
+        )
+
+    for _ in range(max_passes):
+        moved = 0
+        for v in range(len(values)):
+            if values[v].sum() == 0:
+                continue
+            current = cost(labels)
+            best, target = -1e-9, None
+            for g in sorted(set(labels) - {labels[v]}):
+                trial = labels.copy()
+                trial[v] = g
+                delta = cost(trial) - current
+                if delta < best:
+                    best, target = delta, g
+            if target is not None:
+                labels[v] = target
+                moved += 1
+        current = cost(labels)
+        best, pair = -1e-9, None
+        for a, b in itertools.combinations(sorted(set(labels)), 2):
+            delta = cost(np.where(labels == b, a, labels)) - current
+            if delta < best:
+                best, pair = delta, (a, b)
+        if pair is not None:
+            labels = np.where(labels == pair[1], pair[0], labels)
+        if moved == 0 and pair is None:
+            break
+    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
+    rank = np.argsort(np.argsort(first))
+    return rank[inverse]

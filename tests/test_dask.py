@@ -27,6 +27,7 @@ from partikit.groupers import (
     CHAIDGrouper,
     KhiopsGrouper,
     MaxCutGrouper,
+    MODLGrouper,
 )
 
 dask = pytest.importorskip("dask", reason="dask[dataframe] is not installed")
@@ -34,7 +35,12 @@ dd = pytest.importorskip("dask.dataframe", reason="dask[dataframe] is not instal
 da = pytest.importorskip("dask.array", reason="dask[dataframe] is not installed")
 distributed = pytest.importorskip("distributed", reason="distributed is not installed")
 
-GROUPERS = [KhiopsGrouper(), CHAIDGrouper(), MaxCutGrouper(random_state=0)]
+GROUPERS = [
+    KhiopsGrouper(),
+    CHAIDGrouper(),
+    MaxCutGrouper(random_state=0),
+    MODLGrouper(),
+]
 DISCRETIZERS = [MDLPDiscretizer(), KhiopsDiscretizer(), BlockOptDiscretizer()]
 N_PARTITIONS = 5
 

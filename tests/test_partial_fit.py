@@ -22,7 +22,7 @@ from partikit.discretizers import (
     KhiopsDiscretizer,
     MDLPDiscretizer,
 )
-from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper, MODLGrouper
 from tests.chunking import row_chunks
 
 GROUPERS = [
@@ -30,6 +30,7 @@ GROUPERS = [
     CHAIDGrouper,
     lambda: MaxCutGrouper(random_state=0),
     lambda: KhiopsGrouper(encode="onehot-dense"),
+    MODLGrouper,
 ]
 DISCRETIZERS = [MDLPDiscretizer, KhiopsDiscretizer, BlockOptDiscretizer]
 

@@ -84,16 +84,11 @@ def log_bell_numbers(n, k_max):
         acc += term
         partial[m] = acc
     inv_e = math.exp(-1.0)
-    # i^n / i! grows while i log i < n, roughly
+    # the largest term i^n / i! for i <= k_max: the terms grow while
+    # n log((i + 1) / i) > log(i + 1)
     i_peak = 1
-    best = -np.inf
-    lo = max(1, int(n / max(math.log(n), 1.0)) - 2)
-    hi = max(lo + 1, int(math.ceil(n / max(math.log(n) - math.log(math.log(n) + 1e-300), 1.0))) + 3)
-    for i in range(lo, hi + 1):
-        v = n * math.log(i) - math.lgamma(i + 1.0)
-        if v > best:
-            best = v
-            i_peak = i
+    while i_peak < k_max and n * math.log1p(1.0 / i_peak) > math.log(i_peak + 1.0):
+        i_peak += 1
     eps = 1e-18
     for k in range(1, k_max + 1):
         if k > n:
@@ -110,7 +105,9 @@ def log_bell_numbers(n, k_max):
                 break
         for i in range(i0 - 1, 0, -1):
             factor = inv_e if k - i >= n_series else partial[k - i]
-            t = math.exp(n * math.log(i / i0) + math.lgamma(i0 + 1.0) - math.lgamma(i + 1.0))
+            t = math.exp(
+                n * math.log(i / i0) + math.lgamma(i0 + 1.0) - math.lgamma(i + 1.0)
+            )
             series += t * factor
             if t < eps:
                 break
@@ -216,7 +213,9 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
         best_partner[a] = -1
         for c in range(n_rows):
             if c != a and alive[c]:
-                d = _merge_delta(groups, costs, a, c, n_classes, log_factorials, scratch)
+                d = _merge_delta(
+                    groups, costs, a, c, n_classes, log_factorials, scratch
+                )
                 fresh[c] = d
                 if d < best_delta[a]:
                     best_delta[a] = d
@@ -384,8 +383,10 @@ def modl_post_optimise(values, labels, n_groups, n_classes, log_factorials,
             for b in range(n_groups):
                 if b == a or not alive[b]:
                     continue
-                d = out + _add_delta(groups[b], totals[b], values[v], nonzero, n_nonzero,
-                                     value_totals[v], n_classes, log_factorials)  # fmt: skip
+                d = out + _add_delta(
+                    groups[b], totals[b], values[v], nonzero, n_nonzero,
+                    value_totals[v], n_classes, log_factorials,
+                )  # fmt: skip
                 if d < best:
                     best = d
                     target = b

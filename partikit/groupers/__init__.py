@@ -31,12 +31,14 @@ from partikit.groupers._max_cut import (
     max_cut_bipartition,
     split_cut_weights,
 )
+from partikit.groupers._modl import MODLGrouper, modl_grouping
 
 __all__ = [
     # estimators
     "AttributeAggregator",
     "CHAIDGrouper",
     "KhiopsGrouper",
+    "MODLGrouper",
     "MaxCutGrouper",
     "chaid_feature_ranking",
     # table-level cores
@@ -45,5 +47,6 @@ __all__ = [
     "edge_weights",
     "khiops_grouping",
     "max_cut_bipartition",
+    "modl_grouping",
     "split_cut_weights",
 ]

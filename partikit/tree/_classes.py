@@ -109,8 +109,9 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         categories), ``"exact_two_class"``
         (two classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
         ``"sliq_ext"``, ``"flip_flop"``; those that minimise an impurity minimise
-        the nodes' impurity (see ``split_score``). Multiway: ``"khiops"`` (robust Khiops
-        grouping) and ``"chaid"`` (CHAID merging), one child per group.
+        the nodes' impurity (see ``split_score``). Multiway: ``"modl"`` (Boulle's
+        Bayes optimal MODL grouping), ``"khiops"`` (robust Khiops grouping)
+        and ``"chaid"`` (CHAID merging), one child per group.
         ``"sliq_ext"`` and ``"twoing"`` search exactly up to a size (``n^2 k <=
         2^26``, resp. ``2^(k-1) n <= 2^22``, for ``n`` categories at the node and
         ``k`` classes; always up to 1024 categories) and above it search the

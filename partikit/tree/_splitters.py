@@ -47,6 +47,7 @@ from partikit.groupers import (
     BIPARTITIONS,
     chaid_grouping,
     khiops_grouping,
+    modl_grouping,
     split_cut_weights,
 )
 
@@ -101,6 +102,15 @@ def split_khiops(table, impurity):
     The criterion value is -log10 of the chi2 p-value of the grouped table.
     """
     return _grouping_split(khiops_grouping(table))
+
+
+def split_modl(table, impurity):
+    """Multiway split by Boulle's MODL grouping (default settings).
+
+    The criterion value is the grouping's compression level, ``1 - cost /
+    null_cost``.
+    """
+    return _grouping_split(modl_grouping(table))
 
 
 def split_chaid(table, impurity):
@@ -264,6 +274,7 @@ SPLITTERS = {
             )
         },  # fmt: skip
         "khiops": split_khiops,
+        "modl": split_modl,
         "chaid": split_chaid,
     },
     "numeric": {

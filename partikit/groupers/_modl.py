@@ -1,0 +1,554 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""MODL value grouping (Boulle 2005): the core and the estimator."""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral
+
+import numpy as np
+
+from partikit._compat import Interval, RealNotInt, StrOptions
+from partikit._kernels._max_cut import split_profile_cells
+from partikit._kernels._modl import (
+    modl_exhaustive_grouping,
+    modl_merge_sequence,
+    modl_post_optimise,
+)
+from partikit._statistics._contingency import (
+    check_table,
+    number_by_first_row,
+    resolve_count,
+)
+from partikit._statistics._modl import (
+    class_columns,
+    log_bell,
+    log_factorials,
+    part_costs,
+)
+from partikit._statistics._results import Grouping
+from partikit.groupers._base import BaseGrouper
+from partikit.groupers._khiops import _canonical_row_order, labels_after_merges
+
+#: Up to this many values to group (after the pure values of each class are
+#: pooled), every partition is evaluated: Bell(8) = 4,140 of them.
+EXHAUSTIVE_LIMIT = 8
+
+#: Work budget (pairs of groups times classes) of the greedy merging: past
+#: ``isqrt(MERGE_WORK / J)`` groups, the least frequent values are pre-grouped.
+MERGE_WORK = 200_000_000
+
+#: Passes of the post-optimisation over the values, at most (each pass moves
+#: every value to its best group; it stops as soon as a pass changes nothing).
+MAX_PASSES = 10
+
+
+def initial_group_limit(n_rows, n_classes):
+    """Number of groups the greedy merging starts from, at most.
+
+    ``sqrt(N)`` for ``N`` rows (Boulle 2005, section 4: the pre-grouping that
+    keeps the merging super-linear), and at most ``isqrt(MERGE_WORK / J)`` so
+    that the merging's O(I^2 J) stays within about 10^8 steps; never below
+    :data:`EXHAUSTIVE_LIMIT`.
+    """
+    by_rows = int(math.ceil(math.sqrt(max(n_rows, 1.0))))
+    by_work = math.isqrt(MERGE_WORK // max(int(n_classes), 1))
+    return max(EXHAUSTIVE_LIMIT, min(by_rows, by_work))
+
+
+def _pure_units(sub):
+    """Pool the values pure in one class, one pool per class.
+
+    Returns the unit of each value and the units' table: values holding rows
+    of one class only are gathered by class (an optimal grouping puts them
+    together: Boulle 2005, section 4), every other value is its own unit.
+    """
+    n_values, n_classes = sub.shape
+    nonzero = sub > 0
+    pure = nonzero.sum(axis=1) == 1
+    pure_class = np.where(pure, np.argmax(nonzero, axis=1), -1)
+    unit = np.empty(n_values, dtype=np.intp)
+    mixed = np.flatnonzero(~pure)
+    unit[mixed] = np.arange(len(mixed))
+    present = np.unique(pure_class[pure])
+    pool_of_class = np.full(n_classes, -1, dtype=np.intp)
+    pool_of_class[present] = len(mixed) + np.arange(len(present))
+    unit[pure] = pool_of_class[pure_class[pure]]
+    units = np.zeros((len(mixed) + len(present), n_classes))
+    units[: len(mixed)] = sub[mixed]
+    if len(present):
+        units[len(mixed) :] = _pool_sums(sub, pure, pure_class, present)
+    return unit, units
+
+
+def _pool_sums(sub, pure, pure_class, present):
+    sums = np.zeros((len(present), sub.shape[1]))
+    index = np.searchsorted(present, pure_class[pure])
+    np.add.at(sums, index, sub[pure])
+    return sums
+
+
+def _pre_group(units, limit):
+    """Initial groups of the merging: the ``units`` in canonical order, the
+    least frequent pooled into cells of similar class profiles when there are
+    more than ``limit``.
+
+    Returns the initial group of each unit, the initial groups' table, and the
+    number of units pooled. The most frequent ``limit // 2`` units start alone;
+    the others are cut into at most ``limit - limit // 2`` cells by median
+    splits of their class proportions along the class of largest spread (a k-d
+    tree on the profiles, each unit weighing its total), so that a cell holds
+    units that the merging would have brought together early.
+    """
+    n_units = units.shape[0]
+    order = _canonical_row_order(units)
+    initial = np.empty(n_units, dtype=np.intp)
+    if n_units <= limit:
+        initial[order] = np.arange(n_units)
+        return initial, units[order], 0
+    keep = limit // 2
+    initial[order[:keep]] = np.arange(keep)
+    tail = order[keep:]
+    tail_table = np.ascontiguousarray(units[tail])
+    tail_totals = tail_table.sum(axis=1)
+    max_cells = limit - keep
+    cell_order = np.arange(len(tail))
+    bounds = np.array([0, len(tail)], dtype=np.intp)
+    while len(bounds) - 1 < max_cells:
+        new_bounds = split_profile_cells(
+            tail_table, tail_totals, tail_totals, cell_order, bounds, max_cells
+        )
+        if len(new_bounds) == len(bounds):
+            break
+        bounds = new_bounds
+    cell = np.empty(len(tail), dtype=np.intp)
+    cell[cell_order] = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    initial[tail] = keep + cell
+    groups = np.zeros((keep + len(bounds) - 1, units.shape[1]))
+    groups[:keep] = units[order[:keep]]
+    np.add.at(groups, keep + cell, tail_table)
+    return initial, groups, len(tail)
+
+
+def modl_grouping(table, *, min_frequency="auto", max_groups=None):
+    """Group the rows of a contingency table by the MODL criterion.
+
+    The MODL grouping is the Bayes optimal one for a prior uniform on the
+    number of groups, then on the partitions into that many groups, then on
+    the class distribution of each group: it minimises
+
+    .. math::
+
+        \\log I + \\log B(I, K) + \\sum_k \\log \\binom{n_k + J - 1}{J - 1}
+        + \\sum_k \\log \\frac{n_k!}{n_{k1}! \\cdots n_{kJ}!}
+
+    (:func:`~partikit._statistics._modl.modl_grouping_cost`). One group is the
+    null model: a column independent of the class ends in one group unless
+    the data say otherwise, without any threshold to set.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        Class counts of each category (rows). Empty rows get group -1; empty
+        columns are ignored (``J`` counts the classes present). Weighted counts
+        are used as counts.
+    min_frequency : "auto", int or float, default="auto"
+        Categories whose total is below this are pooled into one rare value
+        before the grouping, which no step splits (its group is
+        ``rare_group``). ``"auto"``: the threshold of least criterion among 1
+        (no pooling, the paper's method) and the powers of 2, the criterion of
+        each being that of the grouping of the values left once the rare ones
+        are pooled (the granularity of the Khiops tool). An int is a count (0
+        or 1: no pooling), a float in (0, 1) a fraction of the total weight.
+    max_groups : int or None, default=None
+        At most this many groups.
+
+    Returns
+    -------
+    result : Grouping
+        ``group_ids`` (numbered by first row, -1 for an empty row),
+        ``n_groups``, ``criterion``: the compression level ``1 - cost /
+        null_cost`` (0 for one group, higher is better), ``rare_group`` (the
+        group of the pooled rare categories, -1 if none) and ``statistics``:
+        ``cost`` and ``null_cost`` (the criterion of the grouping, over the
+        values left once the rare ones are pooled, and of one group, nats),
+        ``n_categories`` (non-empty rows), ``min_frequency`` (the threshold
+        used, 0 without pooling), ``n_rare`` (categories pooled as rare),
+        ``n_units`` (values once the rare ones and those pure in one class
+        are pooled), ``n_pre_grouped`` (units pooled into cells of similar
+        profiles before the merging), ``n_initial_groups``, ``exhaustive``
+        (every partition was evaluated), ``n_moves`` and ``n_post_merges``
+        (post-optimisation).
+
+    Notes
+    -----
+    For each pooling threshold tried (``min_frequency``), as in the paper
+    (Boulle 2005, section 4):
+
+    1. the rare values are pooled into one value, and the values pure in one
+       class are pooled, one pool per class;
+    2. when more than ``sqrt(N)`` values remain (``N`` rows; or more than
+       ``isqrt(2 10^8 / J)``), the most frequent half start alone and the
+       others are pooled into cells of similar class profiles (a pre-grouping
+       that the post-optimisation undoes where it pays);
+    3. greedy bottom-up merges, the merge of least cost increase first, down to
+       one group; the number of groups of least criterion is kept (up to
+       ``max_groups``); with at most 8 values, every partition is evaluated
+       instead, so that small tables get the exact optimum;
+    4. post-optimisation: each value of step 1 moves to the group where the
+       criterion is least, and the best merge of two groups is made if it
+       lowers the criterion, until neither changes anything.
+
+    With ``"auto"``, the thresholds are tried in increasing order and the
+    search stops when the criterion has risen twice in a row. Pooling the
+    rare values matters at high cardinality: a category seen once is pure in
+    its class, and the paper's criterion, which charges nothing for moving a
+    value between groups of a fixed number, would gather the categories seen
+    once by class, a grouping that does not generalise.
+
+    Cost, per threshold: O(R J) for the pooling of ``R`` rows, O(I^2 J) for
+    the merging of ``I = min(sqrt(N), isqrt(2 10^8 / J))`` initial groups
+    (each group keeps its best partner: O(I J) memory), and O(V (J + K z))
+    per post-optimisation pass over ``V`` values with ``z`` non-zero classes
+    each, into ``K`` groups; about ``log2`` of the largest category's count
+    thresholds at most. Ties are broken by an order of the rows that depends
+    on their counts only, so renaming the categories never changes the
+    groups.
+
+    References
+    ----------
+    .. [1] Boulle, M. (2005). A Bayes optimal approach for partitioning the
+       values of categorical attributes. Journal of Machine Learning Research
+       6, 1431-1452.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers import modl_grouping
+    >>> table = np.array([[40, 10], [38, 12], [9, 41], [12, 38], [25, 25]])
+    >>> modl_grouping(table).group_ids
+    array([0, 0, 1, 1, 2])
+    """
+    table = check_table(table)
+    row_mask = table.sum(axis=1) > 0
+    rows = np.flatnonzero(row_mask)
+    columns = class_columns(table)
+    n_values, n_classes = len(rows), len(columns)
+    statistics = {
+        "cost": 0.0,
+        "null_cost": 0.0,
+        "n_categories": int(n_values),
+        "min_frequency": 0.0,
+        "n_rare": 0,
+        "n_units": int(n_values),
+        "n_pre_grouped": 0,
+        "n_initial_groups": int(n_values),
+        "exhaustive": False,
+        "n_moves": 0,
+        "n_post_merges": 0,
+    }
+    if n_values == 0:
+        return Grouping(np.full(len(table), -1, dtype=np.intp), 0, 0.0, statistics)
+    sub = table[rows] if len(rows) < len(table) else table
+    if n_classes < sub.shape[1]:
+        sub = sub[:, columns]
+    value_totals = sub.sum(axis=1)
+    totals = sub.sum(axis=0)
+    factorials = log_factorials(totals.sum(), n_classes)
+    null_cost = math.log(n_values) + float(
+        part_costs(totals[None, :], max(n_classes, 1), factorials)[0]
+    )
+    statistics["cost"] = statistics["null_cost"] = null_cost
+    max_groups = n_values if max_groups is None else int(max_groups)
+    if n_values < 2 or n_classes < 2 or max_groups < 2:
+        group_ids = np.where(row_mask, 0, -1).astype(np.intp)
+        return Grouping(group_ids, 1, 0.0, statistics)
+
+    best = None
+    previous_cost, n_rare_tried, rises = math.inf, -1, 0
+    for threshold in _frequency_thresholds(min_frequency, value_totals):
+        rare = value_totals < threshold
+        if rare.sum() == 1:  # one rare value pooled alone is no pooling
+            rare[:] = False
+        if rare.sum() == n_rare_tried:
+            continue
+        n_rare_tried = int(rare.sum())
+        found = _group_values(sub, rare, max_groups, factorials)
+        found[2]["min_frequency"] = float(threshold) if rare.any() else 0.0
+        if best is None or found[1] < best[1] - 1e-9 * abs(best[1]):
+            best = found
+        # the criterion falls then rises with the threshold: two rises in a
+        # row end the search
+        rises = rises + 1 if found[1] > previous_cost else 0
+        previous_cost = found[1]
+        if rises == 2:
+            break
+    value_labels, cost, found_statistics = best
+    statistics.update(found_statistics, cost=cost)
+    n_groups = int(value_labels.max()) + 1
+    group_ids, renumber = number_by_first_row(value_labels, len(table), rows)
+    rare_rows = rows[value_totals < statistics["min_frequency"]]
+    rare_group = int(group_ids[rare_rows[0]]) if len(rare_rows) else -1
+    criterion = max(0.0, 1.0 - cost / null_cost) if n_groups > 1 else 0.0
+    return Grouping(group_ids, n_groups, criterion, statistics, rare_group)
+
+
+def _frequency_thresholds(min_frequency, value_totals):
+    """The pooling thresholds to try: the given one, or (``"auto"``) 1 (no
+    pooling) and the powers of 2 up to the largest value's total."""
+    if min_frequency != "auto":
+        return [resolve_count(min_frequency, value_totals.sum())]
+    largest = float(value_totals.max())
+    thresholds = [1.0]
+    while thresholds[-1] * 2 <= largest:
+        thresholds.append(thresholds[-1] * 2)
+    return thresholds
+
+
+def _group_values(sub, rare, max_groups, factorials):
+    """The MODL grouping of the values (rows of ``sub``) with the ``rare`` ones
+    pooled into one value that no step splits.
+
+    Returns the group of each value, the criterion of the grouping (over the
+    values left once the rare ones are pooled) and statistics.
+    """
+    n_classes = sub.shape[1]
+    j = float(n_classes)
+    n_rare = int(rare.sum())
+    frequent = np.flatnonzero(~rare)
+    unit_of_frequent, units = _pure_units(sub[frequent])
+    # units in an order of their counts: the moves visit them in that order
+    by_content = _canonical_row_order(units)
+    rank = np.empty(len(units), dtype=np.intp)
+    rank[by_content] = np.arange(len(units))
+    units, unit_of_frequent = units[by_content], rank[unit_of_frequent]
+    unit_of_value = np.empty(len(sub), dtype=np.intp)
+    unit_of_value[frequent] = unit_of_frequent
+    if n_rare:
+        unit_of_value[rare] = len(units)
+        units = np.vstack([units, (rare.astype(np.float64) @ sub)[None, :]])
+    n_values = len(frequent) + (1 if n_rare else 0)
+    statistics = {"n_rare": n_rare, "n_units": len(units)}
+    if n_values < 2:
+        labels = np.zeros(len(sub), dtype=np.intp)
+        cost = part_costs(units.sum(axis=0)[None, :], n_classes, factorials)[0]
+        return labels, float(cost), statistics
+    limit = initial_group_limit(units.sum(), n_classes)
+    initial_of_unit, initial, n_pooled = _pre_group(units, limit)
+    n_initial = len(initial)
+    statistics.update(n_pre_grouped=int(n_pooled), n_initial_groups=n_initial)
+    bell = log_bell(n_values, min(n_initial, n_values))
+    if n_initial <= EXHAUSTIVE_LIMIT:
+        labels, _ = modl_exhaustive_grouping(
+            initial, j, factorials, bell, min(max_groups, n_initial)
+        )
+        statistics["exhaustive"] = True
+    else:
+        kept, absorbed, costs_by_size = modl_merge_sequence(initial, j, factorials)
+        sizes = np.arange(1, n_initial + 1)
+        allowed = sizes[sizes <= max_groups]
+        best_size = int(allowed[np.argmin(bell[allowed] + costs_by_size[allowed - 1])])
+        labels = labels_after_merges(
+            n_initial, kept, absorbed, np.arange(len(kept)), n_initial - best_size
+        )
+        statistics["exhaustive"] = False
+    unit_labels = np.ascontiguousarray(labels[initial_of_unit], dtype=np.intp)
+    n_groups = int(unit_labels.max()) + 1
+    if not statistics["exhaustive"] or n_pooled:
+        n_groups, n_moves, n_merges = modl_post_optimise(
+            np.ascontiguousarray(units), unit_labels, n_groups, j, factorials,
+            bell, MAX_PASSES,
+        )  # fmt: skip
+        statistics.update(n_moves=int(n_moves), n_post_merges=int(n_merges))
+    groups = np.zeros((n_groups, n_classes))
+    np.add.at(groups, unit_labels, units)
+    cost = (
+        math.log(n_values)
+        + float(bell[n_groups])
+        + float(part_costs(groups, n_classes, factorials).sum())
+    )
+    return unit_labels[unit_of_value], cost, statistics
+
+
+class MODLGrouper(BaseGrouper):
+    """Bayes optimal grouping of categories (MODL, Boulle 2005).
+
+    Learns, for each categorical column, the groups of categories of least
+    MODL criterion: the grouping that is most probable given the data for a
+    prior uniform on the number of groups, on the partitions and on the class
+    distributions of the groups. The criterion trades the likelihood of the
+    classes against the cost of describing the groups, so that a column
+    independent of the class ends in **one group** without any threshold to
+    tune, and a column of many rare categories keeps the groups its data
+    support. It is the method the Khiops tool ships. The column is then
+    encoded by its groups.
+
+    Read more in the :ref:`User Guide <grouping>`.
+
+    Parameters
+    ----------
+    min_frequency : "auto", int or float, default="auto"
+        Categories with a smaller (weighted) count are pooled into one special
+        group before the grouping, which no step splits; that group also
+        receives unseen categories at transform time. ``"auto"`` chooses the
+        threshold by the criterion itself, among 1 (no pooling: the paper's
+        method) and the powers of 2 (see :func:`modl_grouping`). An int is a
+        count (0 or 1 disables pooling), a float in (0, 1) a fraction of the
+        total weight.
+    max_groups : int or None, default=None
+        At most this many groups per column.
+    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+        Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
+        or the weight of evidence of each group (binary targets only, the second
+        class of ``classes_`` being the positive one; computed from the groups'
+        class counts with the regularised formula of
+        ``category_encoders.WOEEncoder``).
+    woe_sign : {"event", "non_event"}, default="event"
+        Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
+        column of :meth:`partition_table` and in the plots: ``"event"``,
+        ``ln(share of events / share of non-events)``, is positive where the
+        second class of ``classes_`` is over-represented (the sign of
+        ``category_encoders``); ``"non_event"`` is its opposite, the sign of
+        optbinning and of credit scorecards [2]_.
+    handle_unknown : {"default_group", "error"}, default="default_group"
+        A category not seen in fit goes to ``default_group_[j]``, or raises a
+        ``ValueError`` naming the column and the unseen values.
+    n_jobs : int or None, default=None
+        Number of columns fitted in parallel (threads). None means 1, -1 all
+        processors.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+        Class labels seen in fit with positive weight.
+    categories_ : list of ndarray
+        Per feature, the categories seen in fit with positive weight, sorted, the
+        missing category (``np.nan``) last when present.
+    group_ids_ : list of ndarray of int
+        Per feature, the group of each category of ``categories_``.
+    n_groups_ : ndarray of shape (n_features,)
+        Number of groups per feature.
+    groups_ : list of list of ndarray
+        Per feature, the categories of each group.
+    default_group_ : ndarray of shape (n_features,)
+        Group of unseen categories: the group holding the rare categories when
+        some were pooled, otherwise the largest group (lowest id on ties).
+    table_ : list of ndarray of shape (n_groups, n_classes)
+        Per feature, the (weighted) class counts of each group.
+    statistics_ : list of dict
+        Per feature: ``cost`` and ``null_cost`` (the MODL criterion of the
+        grouping and of one group, in nats), ``n_categories``,
+        ``min_frequency`` (the threshold used, 0 without pooling), ``n_rare``
+        (categories pooled as rare), ``n_units`` (categories once the rare
+        ones and those pure in one class are pooled), ``n_pre_grouped``
+        (pooled into cells of similar profiles before the merging),
+        ``n_initial_groups``, ``exhaustive``, ``n_moves`` and
+        ``n_post_merges`` (post-optimisation).
+    woe_ : list of ndarray
+        Per feature, the weight of evidence of each group (``encode="woe"`` only).
+    n_features_in_ : int
+        Number of features seen during fit.
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
+        Names of features seen during fit. Defined only when ``X`` has feature
+        names that are all strings.
+
+    See Also
+    --------
+    KhiopsGrouper : Robust chi-square grouping, with a tunable noise guarantee.
+    CHAIDGrouper : Merges of categories by Bonferroni-adjusted tests.
+    sklearn.preprocessing.TargetEncoder : Encodes categories by target means.
+
+    Notes
+    -----
+    *Algorithm* (Boulle 2005, section 4). The rare categories are pooled
+    (the threshold of least criterion, with ``"auto"``), and the categories
+    pure in one class are pooled by class; past ``sqrt(N)`` remaining
+    categories (``N`` the rows), the least frequent half are pooled into
+    cells of similar class profiles; greedy bottom-up merges
+    of the pair of least cost increase run down to one group and the number
+    of groups of least criterion is kept (every partition is evaluated when at
+    most 8 categories remain); then each category moves to the group where the
+    criterion is least, and groups merge where that lowers it, until nothing
+    changes. See :func:`modl_grouping` for the criterion and the costs.
+
+    *Complexity.* One pass over the rows builds each column's table; the
+    grouping never reads rows again: O(I^2 J) for the merging of ``I =
+    min(sqrt(N), isqrt(2 10^8 / J))`` initial groups and ``J`` classes, and
+    O(V (J + K z)) per pass of the post-optimisation over ``V`` categories of
+    ``z`` classes each, into ``K`` groups. Memory O(V J).
+
+    *Weights.* Weighted counts are used as counts in the criterion (its
+    factorials become gamma functions): the grouping of weights that are all
+    2 is that of every row seen twice, which the criterion finds more
+    significant.
+
+    *Missing values and unseen categories.* NaN, None and ``pd.NA`` are one
+    category, grouped like any other. Categories seen only with zero weight
+    are unseen. Group numbers follow the category order.
+
+    *Bad input.* A target with a single class (after zero-weight rows are
+    dropped) raises a ``ValueError``; so do NaN in ``y``, an empty ``X``,
+    mismatched lengths, negative or non-finite weights, infinity in a numeric
+    column and a column whose kind (strings or numbers) changes between fit
+    and transform. A constant column gives one group and a ``UserWarning``.
+
+    References
+    ----------
+    .. [1] Boulle, M. (2005). A Bayes optimal approach for partitioning the
+       values of categorical attributes. Journal of Machine Learning Research
+       6, 1431-1452.
+    .. [2] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
+       Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
+       its sign in scorecards.)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.groupers import MODLGrouper
+    >>> rng = np.random.RandomState(0)
+    >>> color = rng.choice(["red", "green", "blue", "black"], size=2000)
+    >>> y = np.where(np.isin(color, ["red", "green"]), rng.rand(2000) < 0.8,
+    ...              rng.rand(2000) < 0.2)
+    >>> grouper = MODLGrouper().fit(color.reshape(-1, 1), y)
+    >>> grouper.groups_[0]
+    [array(['black', 'blue'], dtype=object), array(['green', 'red'], dtype=object)]
+    >>> grouper.transform([["red"], ["blue"], ["purple"]])
+    array([[1.],
+           [0.],
+           [1.]])
+    """
+
+    _parameter_constraints: dict = {
+        **BaseGrouper._parameter_constraints,
+        "min_frequency": [
+            StrOptions({"auto"}),
+            Interval(Integral, 0, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="neither"),
+        ],
+        "max_groups": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(
+        self,
+        *,
+        min_frequency="auto",
+        max_groups=None,
+        encode="ordinal",
+        woe_sign="event",
+        handle_unknown="default_group",
+        n_jobs=None,
+    ):
+        super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            handle_unknown=handle_unknown,
+            n_jobs=n_jobs,
+        )
+        self.min_frequency = min_frequency
+        self.max_groups = max_groups
+
+    def _group_table(self, table, context):
+        return modl_grouping(
+            table, min_frequency=self.min_frequency, max_groups=self.max_groups
+        )
