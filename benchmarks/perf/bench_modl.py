@@ -42,7 +42,8 @@ the method's log-loss minus Khiops's.
 
 Timing: each cell runs in a fresh subprocess, the methods one after the other,
 each after its own warm-up fits on small data of the same kind (numba compile or
-cache load, Khiops's runner set-up excluded); a method whose fit exceeds
+cache load, Khiops's runner set-up excluded; partikit also fits the first 2,000
+rows of the train split); a method whose fit exceeds
 ``--timeout`` is killed, reported as such, and the cell goes on in a new
 subprocess. Fit time is ``time.perf_counter`` around ``fit`` on the train split: the median of
 3 fits when the first took < 5 s, else that one fit (synthetic); the median of the
@@ -352,7 +353,11 @@ def _method(name):
     return fit, parts
 
 
-def _warm_up(fit, parts, n_classes):
+def _warm_up(name, fit, parts, n_classes, X_train, y_train):
+    """Fits on small data of the same kind: synthetic columns of 50 and 2,000
+    categories, and (partikit) the first 2,000 rows of the cell's train split,
+    so that the numba kernels of the paths its data takes are compiled or
+    loaded from the cache before the timed fits."""
     from partikit.datasets import make_grouped_categorical
 
     for k, n in ((50, 5000), (2000, 20_000)):
@@ -360,6 +365,10 @@ def _warm_up(fit, parts, n_classes):
             n, k, n_classes, 4, dtype="object", random_state=0
         )
         parts(fit(X, y), X, X)
+    if name != KHIOPS_PEER:
+        X, y = X_train.iloc[:2000], y_train[:2000]
+        if len(np.unique(y)) > 1:
+            parts(fit(X, y), X, X)
 
 
 def child(cell, names, n_samples, quick):
@@ -388,7 +397,7 @@ def child(cell, names, n_samples, quick):
         try:
             fit, parts = _method(name)
             warm = time.perf_counter()
-            _warm_up(fit, parts, n_classes)
+            _warm_up(name, fit, parts, n_classes, X_train, splits[0][1])
             warm = time.perf_counter() - warm
             emit(event="warm", name=name, seconds=warm)
             fits, losses, n_groups = [], [], []
