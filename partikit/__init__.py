@@ -18,6 +18,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import (
     AttributeAggregator,
@@ -46,6 +47,7 @@ __all__ = [
     "KhiopsDiscretizer",
     "KhiopsGrouper",
     "MDLPDiscretizer",
+    "MODLDiscretizer",
     "MODLGrouper",
     "MaxCutGrouper",
     "PartitionTreeClassifier",

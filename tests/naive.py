@@ -1159,3 +1159,165 @@ def naive_modl_post_optimise(values, labels, n_classes, n_values_prior, max_pass
     _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
     rank = np.argsort(np.argsort(first))
     return rank[inverse]
+
+
+def _naive_log_factorial(x):
+    return math.lgamma(x + 1.0)
+
+
+def naive_modl_interval_cost(counts):
+    """``log C(n + J - 1, J - 1) + log(n! / prod n_j!)`` of one interval, ``J``
+    the length of ``counts``, by ``math.lgamma`` term by term."""
+    counts = [float(c) for c in counts]
+    n_classes = len(counts)
+    n = sum(counts)
+    value = (
+        _naive_log_factorial(n + n_classes - 1)
+        - _naive_log_factorial(n_classes - 1)
+        - _naive_log_factorial(n)
+    )
+    value += _naive_log_factorial(n)
+    for c in counts:
+        value -= _naive_log_factorial(c)
+    return value
+
+
+def naive_modl_discretization_cost(table, cuts):
+    """Boulle's MODL criterion of a value table cut at ``cuts``, by its formula:
+    ``log n + log C(n + I - 1, I - 1) + sum_i log C(n_i + J - 1, J - 1)
+    + sum_i log(n_i! / prod_j n_ij!)``, ``J`` the classes present."""
+    table = np.asarray(table, dtype=float)
+    present = [j for j in range(table.shape[1]) if table[:, j].sum() > 0]
+    n = float(table.sum())
+    bounds = [0, *[int(c) for c in cuts], table.shape[0]]
+    n_intervals = len(bounds) - 1
+    value = math.log(n) + (
+        _naive_log_factorial(n + n_intervals - 1)
+        - _naive_log_factorial(n_intervals - 1)
+        - _naive_log_factorial(n)
+    )
+    for s, e in itertools.pairwise(bounds):
+        counts = [sum(table[r, j] for r in range(s, e)) for j in present]
+        value += naive_modl_interval_cost(counts)
+    return value
+
+
+def naive_best_modl_discretization(table, max_bins=None):
+    """The least MODL cost over every subset of cuts (at most ``max_bins - 1``)
+    and one subset reaching it: ``(cost, cuts)``; ties to the fewest cuts."""
+    n_rows = len(table)
+    best = None
+    most = n_rows - 1 if max_bins is None else min(n_rows - 1, max_bins - 1)
+    for k in range(most + 1):
+        for cuts in itertools.combinations(range(1, n_rows), k):
+            cost = naive_modl_discretization_cost(table, cuts)
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, list(cuts))
+    return best
+
+
+def naive_block_cumulative(table, starts, columns):
+    """Class counts of ``columns`` of the rows before each block start, and of
+    every row (last row)."""
+    table = np.asarray(table, dtype=float)
+    out = [[sum(table[r, j] for r in range(s)) for j in columns] for s in starts]
+    out.append([table[:, j].sum() for j in columns])
+    return np.array(out, dtype=float).reshape(len(starts) + 1, len(columns))
+
+
+def _naive_interval_cost(cum, s, e):
+    return naive_modl_interval_cost(np.asarray(cum[e]) - np.asarray(cum[s]))
+
+
+def naive_optimal_intervals(cum, max_intervals):
+    """Least total part cost of the blocks of ``cum`` cut into ``k`` intervals,
+    ``k = 0 .. min(m, max_intervals)`` (``inf`` at 0), by enumeration."""
+    m = len(cum) - 1
+    most = min(m, max_intervals)
+    best = [math.inf] * (most + 1)
+    for k in range(1, most + 1):
+        for inner in itertools.combinations(range(1, m), k - 1):
+            bounds = [0, *inner, m]
+            value = sum(
+                _naive_interval_cost(cum, s, e) for s, e in itertools.pairwise(bounds)
+            )
+            best[k] = min(best[k], value)
+    return np.array(best)
+
+
+def naive_modl_adjacent_merges(cum):
+    """The greedy merges of adjacent intervals from the blocks to one interval,
+    every pair re-evaluated at each step: ``(absorbed, part_sums)`` (ties: the
+    leftmost pair)."""
+    m = len(cum) - 1
+    bounds = list(range(m + 1))
+    costs = [_naive_interval_cost(cum, s, s + 1) for s in range(m)]
+    absorbed, part_sums = [], [sum(costs)]
+    while len(bounds) > 2:
+        deltas = [
+            _naive_interval_cost(cum, bounds[i], bounds[i + 2])
+            - costs[i]
+            - costs[i + 1]
+            for i in range(len(bounds) - 2)
+        ]
+        i = int(np.argmin(deltas))
+        absorbed.append(bounds[i + 1])
+        costs[i : i + 2] = [_naive_interval_cost(cum, bounds[i], bounds[i + 2])]
+        del bounds[i + 1]
+        part_sums.append(sum(costs))
+    return np.array(absorbed, dtype=np.int64), np.array(part_sums)
+
+
+def naive_modl_post_optimize(cum, bounds, max_intervals):
+    """Boulle's post-optimisation by recomputing every move's total cost from
+    scratch: Split, Merge, MergeSplit, MergeMergeSplit, the best improving move
+    first (ties: the leftmost place, then that order of kinds), until none
+    improves. Returns ``(bounds, n_moves)``."""
+    m = len(cum) - 1
+    n = float(np.sum(cum[m]))
+
+    def total(b):
+        k = len(b) - 1
+        prior = (
+            _naive_log_factorial(n + k - 1)
+            - _naive_log_factorial(k - 1)
+            - _naive_log_factorial(n)
+        )
+        return prior + sum(
+            _naive_interval_cost(cum, s, e) for s, e in itertools.pairwise(b)
+        )
+
+    def best_cut(s, e):
+        options = [
+            (_naive_interval_cost(cum, s, c) + _naive_interval_cost(cum, c, e), c)
+            for c in range(s + 1, e)
+        ]
+        return min(options, key=lambda o: o[0])[1]
+
+    bounds = [int(b) for b in bounds]
+    n_moves = 0
+    while True:
+        current = total(bounds)
+        tolerance = 1e-9 * (1 + abs(current))
+        best, choice = -tolerance, None
+        size = len(bounds) - 1
+        for i in range(size):
+            candidates = []
+            if size < max_intervals and bounds[i + 1] - bounds[i] > 1:
+                c = best_cut(bounds[i], bounds[i + 1])
+                candidates.append([*bounds[: i + 1], c, *bounds[i + 1 :]])
+            if i + 1 < size:
+                candidates.append([*bounds[: i + 1], *bounds[i + 2 :]])
+                c = best_cut(bounds[i], bounds[i + 2])
+                candidates.append([*bounds[: i + 1], c, *bounds[i + 2 :]])
+            if i + 2 < size:
+                c = best_cut(bounds[i], bounds[i + 3])
+                candidates.append([*bounds[: i + 1], c, *bounds[i + 3 :]])
+            for candidate in candidates:
+                delta = total(candidate) - current
+                if delta < best:
+                    best, choice = delta, candidate
+        if choice is None:
+            return np.array(bounds, dtype=np.int64), n_moves
+        bounds = choice
+        n_moves += 1

@@ -21,6 +21,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import (
     AttributeAggregator,
@@ -41,7 +42,12 @@ GROUPERS = [
     MaxCutGrouper(random_state=0),
     MODLGrouper(),
 ]
-DISCRETIZERS = [MDLPDiscretizer(), KhiopsDiscretizer(), BlockOptDiscretizer()]
+DISCRETIZERS = [
+    MDLPDiscretizer(),
+    KhiopsDiscretizer(),
+    BlockOptDiscretizer(),
+    MODLDiscretizer(),
+]
 N_PARTITIONS = 5
 
 

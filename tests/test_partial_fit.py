@@ -21,6 +21,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper, MODLGrouper
 from tests.chunking import row_chunks
@@ -32,7 +33,12 @@ GROUPERS = [
     lambda: KhiopsGrouper(encode="onehot-dense"),
     MODLGrouper,
 ]
-DISCRETIZERS = [MDLPDiscretizer, KhiopsDiscretizer, BlockOptDiscretizer]
+DISCRETIZERS = [
+    MDLPDiscretizer,
+    KhiopsDiscretizer,
+    BlockOptDiscretizer,
+    MODLDiscretizer,
+]
 
 
 def _categorical(n_samples, seed):

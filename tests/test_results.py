@@ -40,12 +40,14 @@ def _values(table):
 CORES = {
     "khiops_grouping": (groupers.khiops_grouping, Grouping),
     "chaid_grouping": (groupers.chaid_grouping, Grouping),
+    "modl_grouping": (groupers.modl_grouping, Grouping),
     "max_cut_bipartition": (groupers.max_cut_bipartition, Grouping),
     **{
         f"BIPARTITIONS[{name!r}]": (method, Grouping)
         for name, method in groupers.BIPARTITIONS.items()
     },
     "mdlp_discretization": (discretizers.mdlp_discretization, Intervals),
+    "modl_discretization": (discretizers.modl_discretization, Intervals),
     "khiops_discretization": (discretizers.khiops_discretization, Intervals),
     "max_cut_threshold": (
         lambda table: discretizers.max_cut_threshold(_values(table), table),

@@ -144,9 +144,13 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
     At each step the two groups whose merge lowers the sum of part costs the
     most (increases it the least) are merged: the prior term of the MODL
     grouping criterion depends on the number of groups only, the same for every
-    pair. Each group keeps its best partner; a merge recomputes the partners of
-    the groups that pointed to one of the merged two, and offers the merged
-    group to every other one. O(I^2 J) time in general, O(I J) memory.
+    pair. Each group keeps its best partner and the cost of that merge. After a
+    merge, a group whose partner was one of the merged two takes the merged
+    group if that is cheaper than its old best (every other partner costs at
+    least that much); otherwise its old best becomes a lower bound, and its
+    partners are scanned again only when that bound is the least of all (lazy
+    evaluation). The merges are those of the greedy loop that evaluates every
+    pair at every step; O(I^2 J) time in general, O(I J) memory.
 
     Returns
     -------
@@ -162,6 +166,7 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
     for a in range(n_rows):
         costs[a] = part_cost(groups[a], n_classes, log_factorials)
     alive = np.ones(n_rows, dtype=np.bool_)
+    stale = np.zeros(n_rows, dtype=np.bool_)
     best_delta = np.full(n_rows, np.inf)
     best_partner = np.full(n_rows, -1, dtype=np.intp)
     # only pairs (a, c > a) at first: each pair is computed once
@@ -180,12 +185,18 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
     part_costs[n_rows - 1] = costs.sum()
     fresh = np.empty(n_rows)
     for step in range(n_rows - 1):
-        a = -1
-        best = np.inf
-        for c in range(n_rows):
-            if alive[c] and best_delta[c] < best:
-                best = best_delta[c]
-                a = c
+        while True:
+            a = -1
+            best = np.inf
+            for c in range(n_rows):
+                if alive[c] and best_delta[c] < best:
+                    best = best_delta[c]
+                    a = c
+            if a < 0 or not stale[a]:
+                break
+            _refresh_partner(groups, costs, alive, a, n_classes, log_factorials,
+                             scratch, best_delta, best_partner)  # fmt: skip
+            stale[a] = False
         if a < 0:  # only non-finite deltas left: merge the first two alive
             for c in range(n_rows):
                 if alive[c]:
@@ -207,6 +218,7 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
         costs[a] = part_cost(groups[a], n_classes, log_factorials)
         alive[b] = False
         best_delta[b] = np.inf
+        stale[a] = False
         # the merged group against every other: its own best partner, and an
         # offer to the others
         best_delta[a] = np.inf
@@ -223,12 +235,15 @@ def modl_merge_sequence(groups, n_classes, log_factorials):
         for c in range(n_rows):
             if c == a or not alive[c]:
                 continue
-            if best_partner[c] == a or best_partner[c] == b:
-                _refresh_partner(groups, costs, alive, c, n_classes, log_factorials,
-                                 scratch, best_delta, best_partner)  # fmt: skip
-            elif fresh[c] < best_delta[c]:
+            if fresh[c] < best_delta[c]:
+                # cheaper than every other partner (their costs are at least
+                # best_delta[c], exact or a lower bound)
                 best_delta[c] = fresh[c]
                 best_partner[c] = a
+                stale[c] = False
+            elif best_partner[c] == a or best_partner[c] == b:
+                # the old best is now a lower bound of c's partners
+                stale[c] = True
     return kept, absorbed, part_costs
 
 

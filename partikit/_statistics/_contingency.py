@@ -226,6 +226,28 @@ def number_by_first_row(labels, n_rows, rows):
     return group_ids, renumber
 
 
+def content_keys(table):
+    """One float per row that depends on the row's counts only.
+
+    A fixed random projection of the counts, summed column by column (the same
+    operations for every row, so that identical rows get identical keys, which a
+    BLAS product does not promise). Different rows get equal keys only by a
+    collision of 64-bit floats.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_classes)
+
+    Returns
+    -------
+    keys : ndarray of float64 of shape (n_rows,)
+    """
+    keys = np.zeros(table.shape[0])
+    for x, factor in enumerate(1.0 + np.random.default_rng(0).random(table.shape[1])):
+        keys += factor * table[:, x]
+    return keys
+
+
 def resolve_count(count, total) -> float:
     """A count given as a number or as a fraction of a total.
 

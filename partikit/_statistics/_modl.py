@@ -147,3 +147,19 @@ def modl_discretization_cost(table, cuts):
         - math.lgamma(n + 1)
     )
     return prior + float(part_costs(intervals, max(len(columns), 1)).sum())
+
+
+# --- discretization ---
+
+
+def log_discretization_prior(n, n_intervals):
+    """The prior terms of the MODL discretization criterion,
+    ``log n + log C(n + I - 1, I - 1)``, for each ``I`` of ``n_intervals``
+    (an array), ``n`` rows."""
+    n_intervals = np.asarray(n_intervals, dtype=np.float64)
+    return (
+        math.log(n)
+        + gammaln(n + n_intervals)
+        - gammaln(n_intervals)
+        - math.lgamma(n + 1.0)
+    )

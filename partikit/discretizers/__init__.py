@@ -17,12 +17,14 @@ from partikit.discretizers._blocks import boundary_points
 from partikit.discretizers._khiops import KhiopsDiscretizer, khiops_discretization
 from partikit.discretizers._max_cut import max_cut_threshold
 from partikit.discretizers._mdlp import MDLPDiscretizer, mdlp_discretization
+from partikit.discretizers._modl import MODLDiscretizer, modl_discretization
 
 __all__ = [
     # estimators
     "BlockOptDiscretizer",
     "KhiopsDiscretizer",
     "MDLPDiscretizer",
+    "MODLDiscretizer",
     # table-level cores
     "boundary_points",
     "choose_arity",
@@ -30,5 +32,6 @@ __all__ = [
     "max_cut_threshold",
     "mdl_code_length",
     "mdlp_discretization",
+    "modl_discretization",
     "optimal_multisplit",
 ]

@@ -36,6 +36,7 @@ from partikit._kernels._max_cut import (
 )
 from partikit._statistics._contingency import (
     check_table,
+    content_keys,
     merge_rows,
     number_by_first_row,
 )
@@ -683,8 +684,9 @@ def _running_sums_search(sub, totals):
     return side, values
 
 
-def _profile_cells(sub, totals):
-    """Pool the rows into at most ``MAX_POOLED_VERTICES`` cells.
+def _profile_cells(sub, totals, max_cells=None):
+    """Pool the rows into at most ``max_cells`` cells (None:
+    ``MAX_POOLED_VERTICES``).
 
     Identical rows (twins) always share a cell. When there are more distinct
     rows than cells, the distinct rows are cut into cells of similar class
@@ -692,14 +694,12 @@ def _profile_cells(sub, totals):
     level by level, each distinct row weighing its total times its multiplicity).
     Returns the cell of each row and the number of rows of each cell.
     """
+    if max_cells is None:
+        max_cells = MAX_POOLED_VERTICES
     # One float key per row finds the twins in one sort; a key collision
     # between different rows (never seen, but possible) falls back to
-    # comparing whole rows. The key is summed column by column, the same
-    # operations for every row, so that identical rows get identical keys
-    # (a BLAS product may round rows differently).
-    key = np.zeros(sub.shape[0])
-    for x, factor in enumerate(1.0 + np.random.default_rng(0).random(sub.shape[1])):
-        key += factor * sub[:, x]
+    # comparing whole rows.
+    key = content_keys(sub)
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     if not np.array_equal(sub[first][inverse], sub):
         _, first, inverse = np.unique(
@@ -707,16 +707,16 @@ def _profile_cells(sub, totals):
         )
     inverse = inverse.reshape(-1)
     multiplicity = np.bincount(inverse)
-    if len(first) <= MAX_POOLED_VERTICES:
+    if len(first) <= max_cells:
         return inverse, multiplicity
     distinct = np.ascontiguousarray(sub[first])
     distinct_totals = totals[first]
     weight = distinct_totals * multiplicity
     order = np.arange(len(first))
     bounds = np.array([0, len(first)], dtype=np.intp)
-    while len(bounds) - 1 < MAX_POOLED_VERTICES:
+    while len(bounds) - 1 < max_cells:
         new_bounds = split_profile_cells(
-            distinct, distinct_totals, weight, order, bounds, MAX_POOLED_VERTICES
+            distinct, distinct_totals, weight, order, bounds, max_cells
         )
         if len(new_bounds) == len(bounds):
             break

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import math
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 
 from partikit._compat import Interval, RealNotInt, StrOptions
-from partikit._kernels._max_cut import split_profile_cells
 from partikit._kernels._modl import (
     modl_exhaustive_grouping,
     modl_merge_sequence,
@@ -18,6 +18,7 @@ from partikit._kernels._modl import (
 )
 from partikit._statistics._contingency import (
     check_table,
+    content_keys,
     number_by_first_row,
     resolve_count,
 )
@@ -29,7 +30,8 @@ from partikit._statistics._modl import (
 )
 from partikit._statistics._results import Grouping
 from partikit.groupers._base import BaseGrouper
-from partikit.groupers._khiops import _canonical_row_order, labels_after_merges
+from partikit.groupers._khiops import labels_after_merges
+from partikit.groupers._max_cut import _profile_cells
 
 #: Up to this many values to group (after the pure values of each class are
 #: pooled), every partition is evaluated: Bell(8) = 4,140 of them.
@@ -37,10 +39,12 @@ EXHAUSTIVE_LIMIT = 8
 
 #: Work budget (pairs of groups times classes) of the greedy merging: past
 #: ``isqrt(MERGE_WORK / J)`` groups, the least frequent values are pre-grouped.
-MERGE_WORK = 200_000_000
+MERGE_WORK = 30_000_000
 
 #: Passes of the post-optimisation over the values, at most (each pass moves
-#: every value to its best group; it stops as soon as a pass changes nothing).
+#: every value to its best group; it stops as soon as a pass changes nothing):
+#: while the pooling threshold is searched, then on the grouping chosen.
+SEARCH_PASSES = 2
 MAX_PASSES = 10
 
 
@@ -49,7 +53,7 @@ def initial_group_limit(n_rows, n_classes):
 
     ``sqrt(N)`` for ``N`` rows (Boulle 2005, section 4: the pre-grouping that
     keeps the merging super-linear), and at most ``isqrt(MERGE_WORK / J)`` so
-    that the merging's O(I^2 J) stays within about 10^8 steps; never below
+    that the merging's O(I^2 J) stays within about 3 10^7 steps; never below
     :data:`EXHAUSTIVE_LIMIT`.
     """
     by_rows = int(math.ceil(math.sqrt(max(n_rows, 1.0))))
@@ -90,19 +94,20 @@ def _pool_sums(sub, pure, pure_class, present):
 
 
 def _pre_group(units, limit):
-    """Initial groups of the merging: the ``units`` in canonical order, the
-    least frequent pooled into cells of similar class profiles when there are
-    more than ``limit``.
+    """Initial groups of the merging: the ``units`` (in the order of
+    :func:`_content_order`), the least frequent pooled into cells of similar
+    class profiles when there are more than ``limit``.
 
     Returns the initial group of each unit, the initial groups' table, and the
     number of units pooled. The most frequent ``limit // 2`` units start alone;
-    the others are cut into at most ``limit - limit // 2`` cells by median
-    splits of their class proportions along the class of largest spread (a k-d
-    tree on the profiles, each unit weighing its total), so that a cell holds
-    units that the merging would have brought together early.
+    the others are pooled into at most ``limit - limit // 2`` cells, units of
+    identical counts always together, distinct counts cut by median splits of
+    their class proportions along the class of largest spread (a k-d tree on
+    the profiles, each unit weighing its total), so that a cell holds units
+    that the merging would have brought together early.
     """
     n_units = units.shape[0]
-    order = _canonical_row_order(units)
+    order = np.arange(n_units)  # the units come in content order
     initial = np.empty(n_units, dtype=np.intp)
     if n_units <= limit:
         initial[order] = np.arange(n_units)
@@ -111,24 +116,26 @@ def _pre_group(units, limit):
     initial[order[:keep]] = np.arange(keep)
     tail = order[keep:]
     tail_table = np.ascontiguousarray(units[tail])
-    tail_totals = tail_table.sum(axis=1)
-    max_cells = limit - keep
-    cell_order = np.arange(len(tail))
-    bounds = np.array([0, len(tail)], dtype=np.intp)
-    while len(bounds) - 1 < max_cells:
-        new_bounds = split_profile_cells(
-            tail_table, tail_totals, tail_totals, cell_order, bounds, max_cells
-        )
-        if len(new_bounds) == len(bounds):
-            break
-        bounds = new_bounds
-    cell = np.empty(len(tail), dtype=np.intp)
-    cell[cell_order] = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    cell, _ = _profile_cells(tail_table, tail_table.sum(axis=1), limit - keep)
+    # cells numbered in the order of their first unit: the canonical order
+    _, cell = np.unique(cell, return_inverse=True)
+    first = np.full(cell.max() + 1, len(tail))
+    np.minimum.at(first, cell, np.arange(len(tail)))
+    rank = np.empty(len(first), dtype=np.intp)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    cell = rank[cell]
     initial[tail] = keep + cell
-    groups = np.zeros((keep + len(bounds) - 1, units.shape[1]))
+    groups = np.zeros((keep + len(first), units.shape[1]))
     groups[:keep] = units[order[:keep]]
     np.add.at(groups, keep + cell, tail_table)
     return initial, groups, len(tail)
+
+
+def _content_order(units):
+    """An order of the rows that depends on their counts only: by decreasing
+    total, then by :func:`content_keys` (identical rows keep their given
+    order)."""
+    return np.lexsort((content_keys(units), -units.sum(axis=1)))
 
 
 def modl_grouping(table, *, min_frequency="auto", max_groups=None):
@@ -189,7 +196,7 @@ def modl_grouping(table, *, min_frequency="auto", max_groups=None):
     1. the rare values are pooled into one value, and the values pure in one
        class are pooled, one pool per class;
     2. when more than ``sqrt(N)`` values remain (``N`` rows; or more than
-       ``isqrt(2 10^8 / J)``), the most frequent half start alone and the
+       ``isqrt(3 10^7 / J)``), the most frequent half start alone and the
        others are pooled into cells of similar class profiles (a pre-grouping
        that the post-optimisation undoes where it pays);
     3. greedy bottom-up merges, the merge of least cost increase first, down to
@@ -208,7 +215,7 @@ def modl_grouping(table, *, min_frequency="auto", max_groups=None):
     once by class, a grouping that does not generalise.
 
     Cost, per threshold: O(R J) for the pooling of ``R`` rows, O(I^2 J) for
-    the merging of ``I = min(sqrt(N), isqrt(2 10^8 / J))`` initial groups
+    the merging of ``I = min(sqrt(N), isqrt(3 10^7 / J))`` initial groups
     (each group keeps its best partner: O(I J) memory), and O(V (J + K z))
     per post-optimisation pass over ``V`` values with ``z`` non-zero classes
     each, into ``K`` groups; about ``log2`` of the largest category's count
@@ -274,23 +281,24 @@ def modl_grouping(table, *, min_frequency="auto", max_groups=None):
         if rare.sum() == n_rare_tried:
             continue
         n_rare_tried = int(rare.sum())
-        found = _group_values(sub, rare, max_groups, factorials)
-        found[2]["min_frequency"] = float(threshold) if rare.any() else 0.0
-        if best is None or found[1] < best[1] - 1e-9 * abs(best[1]):
+        found = _group_values(sub, rare, max_groups, factorials, SEARCH_PASSES)
+        found.statistics["min_frequency"] = float(threshold) if rare.any() else 0.0
+        if best is None or found.cost < best.cost - 1e-9 * abs(best.cost):
             best = found
         # the criterion falls then rises with the threshold: two rises in a
         # row end the search
-        rises = rises + 1 if found[1] > previous_cost else 0
-        previous_cost = found[1]
+        rises = rises + 1 if found.cost > previous_cost else 0
+        previous_cost = found.cost
         if rises == 2:
             break
-    value_labels, cost, found_statistics = best
-    statistics.update(found_statistics, cost=cost)
+    best = _post_optimise(best, factorials, MAX_PASSES)
+    statistics.update(best.statistics, cost=best.cost)
+    value_labels = best.unit_labels[best.unit_of_value]
     n_groups = int(value_labels.max()) + 1
-    group_ids, renumber = number_by_first_row(value_labels, len(table), rows)
+    group_ids, _ = number_by_first_row(value_labels, len(table), rows)
     rare_rows = rows[value_totals < statistics["min_frequency"]]
     rare_group = int(group_ids[rare_rows[0]]) if len(rare_rows) else -1
-    criterion = max(0.0, 1.0 - cost / null_cost) if n_groups > 1 else 0.0
+    criterion = max(0.0, 1.0 - best.cost / null_cost) if n_groups > 1 else 0.0
     return Grouping(group_ids, n_groups, criterion, statistics, rare_group)
 
 
@@ -306,12 +314,23 @@ def _frequency_thresholds(min_frequency, value_totals):
     return thresholds
 
 
-def _group_values(sub, rare, max_groups, factorials):
-    """The MODL grouping of the values (rows of ``sub``) with the ``rare`` ones
-    pooled into one value that no step splits.
+class _Candidate(NamedTuple):
+    """A grouping of the values at one pooling threshold."""
 
-    Returns the group of each value, the criterion of the grouping (over the
-    values left once the rare ones are pooled) and statistics.
+    cost: float  # the criterion, over the values left once the rare are pooled
+    statistics: dict
+    units: np.ndarray  # the units' class counts (rare pool last, if any)
+    unit_labels: np.ndarray  # the group of each unit
+    unit_of_value: np.ndarray  # the unit of each value (row of sub)
+    bell: np.ndarray  # log B(n_values, k), k = 0 .. the initial groups
+    n_values: int  # the values left once the rare ones are pooled
+    optimised: bool  # the post-optimisation applies
+
+
+def _group_values(sub, rare, max_groups, factorials, max_passes):
+    """The MODL grouping of the values (rows of ``sub``) with the ``rare`` ones
+    pooled into one value that no step splits, post-optimised by at most
+    ``max_passes`` passes: a :class:`_Candidate`.
     """
     n_classes = sub.shape[1]
     j = float(n_classes)
@@ -319,7 +338,7 @@ def _group_values(sub, rare, max_groups, factorials):
     frequent = np.flatnonzero(~rare)
     unit_of_frequent, units = _pure_units(sub[frequent])
     # units in an order of their counts: the moves visit them in that order
-    by_content = _canonical_row_order(units)
+    by_content = _content_order(units)
     rank = np.empty(len(units), dtype=np.intp)
     rank[by_content] = np.arange(len(units))
     units, unit_of_frequent = units[by_content], rank[unit_of_frequent]
@@ -328,22 +347,26 @@ def _group_values(sub, rare, max_groups, factorials):
     if n_rare:
         unit_of_value[rare] = len(units)
         units = np.vstack([units, (rare.astype(np.float64) @ sub)[None, :]])
+    units = np.ascontiguousarray(units)
     n_values = len(frequent) + (1 if n_rare else 0)
     statistics = {"n_rare": n_rare, "n_units": len(units)}
     if n_values < 2:
-        labels = np.zeros(len(sub), dtype=np.intp)
-        cost = part_costs(units.sum(axis=0)[None, :], n_classes, factorials)[0]
-        return labels, float(cost), statistics
+        unit_labels = np.zeros(len(units), dtype=np.intp)
+        bell = log_bell(max(n_values, 1), 1)
+        cost = _cost(units, unit_labels, 1, bell, max(n_values, 1), factorials)
+        return _Candidate(
+            cost, statistics, units, unit_labels, unit_of_value, bell, 1, False
+        )
     limit = initial_group_limit(units.sum(), n_classes)
     initial_of_unit, initial, n_pooled = _pre_group(units, limit)
     n_initial = len(initial)
     statistics.update(n_pre_grouped=int(n_pooled), n_initial_groups=n_initial)
     bell = log_bell(n_values, min(n_initial, n_values))
-    if n_initial <= EXHAUSTIVE_LIMIT:
+    exhaustive = n_initial <= EXHAUSTIVE_LIMIT
+    if exhaustive:
         labels, _ = modl_exhaustive_grouping(
             initial, j, factorials, bell, min(max_groups, n_initial)
         )
-        statistics["exhaustive"] = True
     else:
         kept, absorbed, costs_by_size = modl_merge_sequence(initial, j, factorials)
         sizes = np.arange(1, n_initial + 1)
@@ -352,23 +375,43 @@ def _group_values(sub, rare, max_groups, factorials):
         labels = labels_after_merges(
             n_initial, kept, absorbed, np.arange(len(kept)), n_initial - best_size
         )
-        statistics["exhaustive"] = False
+    statistics.update(exhaustive=exhaustive, n_moves=0, n_post_merges=0)
     unit_labels = np.ascontiguousarray(labels[initial_of_unit], dtype=np.intp)
+    candidate = _Candidate(
+        math.inf, statistics, units, unit_labels, unit_of_value, bell, n_values,
+        not exhaustive or n_pooled > 0,
+    )  # fmt: skip
+    return _post_optimise(candidate, factorials, max_passes)
+
+
+def _post_optimise(candidate, factorials, max_passes):
+    """The candidate after at most ``max_passes`` more passes of moves and
+    merges (none when the enumeration found its grouping), with its cost."""
+    units, unit_labels = candidate.units, candidate.unit_labels
     n_groups = int(unit_labels.max()) + 1
-    if not statistics["exhaustive"] or n_pooled:
+    statistics = dict(candidate.statistics)
+    if candidate.optimised:
         n_groups, n_moves, n_merges = modl_post_optimise(
-            np.ascontiguousarray(units), unit_labels, n_groups, j, factorials,
-            bell, MAX_PASSES,
+            units, unit_labels, n_groups, float(units.shape[1]), factorials,
+            candidate.bell, max_passes,
         )  # fmt: skip
-        statistics.update(n_moves=int(n_moves), n_post_merges=int(n_merges))
-    groups = np.zeros((n_groups, n_classes))
+        statistics["n_moves"] += int(n_moves)
+        statistics["n_post_merges"] += int(n_merges)
+    cost = _cost(
+        units, unit_labels, n_groups, candidate.bell, candidate.n_values, factorials
+    )
+    return candidate._replace(cost=cost, statistics=statistics)
+
+
+def _cost(units, unit_labels, n_groups, bell, n_values, factorials):
+    """The MODL criterion of a grouping of units into ``n_groups`` groups."""
+    groups = np.zeros((n_groups, units.shape[1]))
     np.add.at(groups, unit_labels, units)
-    cost = (
+    return (
         math.log(n_values)
         + float(bell[n_groups])
-        + float(part_costs(groups, n_classes, factorials).sum())
+        + float(part_costs(groups, units.shape[1], factorials).sum())
     )
-    return unit_labels[unit_of_value], cost, statistics
 
 
 class MODLGrouper(BaseGrouper):
@@ -474,7 +517,7 @@ class MODLGrouper(BaseGrouper):
 
     *Complexity.* One pass over the rows builds each column's table; the
     grouping never reads rows again: O(I^2 J) for the merging of ``I =
-    min(sqrt(N), isqrt(2 10^8 / J))`` initial groups and ``J`` classes, and
+    min(sqrt(N), isqrt(3 10^7 / J))`` initial groups and ``J`` classes, and
     O(V (J + K z)) per pass of the post-optimisation over ``V`` categories of
     ``z`` classes each, into ``K`` groups. Memory O(V J).
 

@@ -136,14 +136,17 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         largest max-cut metric (Bodine & Hochbaum's); ``"block_opt"``, the
         optimal multiway split of Block-Opt on the nodes' impurity (see
         ``split_score``), up to ``max_bins`` intervals, their number chosen by
-        MDL; ``"twoing"``, ``"maxcut_squared_gini"`` or ``"maxcut_chi2"``, the
-        threshold that the categorical method of that name scores best (the
-        thesis's numeric attribute as its binary attributes ``x <= v``, each
-        valued as the method values the 2-row table of its two sides: the
-        twoing value, the squared-Gini or chi-square cut weight), its value on
-        that method's scale: with the same ``categorical_split`` and
-        ``split_score="raw"``, nominal and numeric columns compete as in the
-        thesis. A value of 0 is no split.
+        MDL; ``"modl"``, Boulle's MODL discretization, up to ``max_bins``
+        intervals, their number chosen by the MODL criterion (no split where
+        the column tells nothing of the class; its criterion value is the
+        compression level); ``"twoing"``, ``"maxcut_squared_gini"`` or
+        ``"maxcut_chi2"``, the threshold that the categorical method of that
+        name scores best (the thesis's numeric attribute as its binary
+        attributes ``x <= v``, each valued as the method values the 2-row
+        table of its two sides: the twoing value, the squared-Gini or
+        chi-square cut weight), its value on that method's scale: with the
+        same ``categorical_split`` and ``split_score="raw"``, nominal and
+        numeric columns compete as in the thesis. A value of 0 is no split.
 
         A discretizer instance (an object with a ``cut_table`` method, such as
         ``MDLPDiscretizer()``, ``KhiopsDiscretizer(alpha=0.01)`` or
@@ -182,8 +185,9 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
     min_samples_leaf : int or float, default=1
         Smallest weighted number of samples of a child; thresholds of
         ``"gini"``, ``"entropy"`` and ``"maxcut"`` that violate it are not
-        candidates; categorical splits, ``"block_opt"`` splits and the splits of
-        a grouper or discretizer instance that violate it are rejected.
+        candidates; categorical splits, ``"block_opt"`` and ``"modl"`` splits
+        and the splits of a grouper or discretizer instance that violate it
+        are rejected.
     min_impurity_decrease : float, default=0.0
         A node is split only if ``N_t / N * (impurity - children impurity)`` is at
         least this (impurity: entropy for ``split_score="entropy"``, else Gini).
@@ -199,10 +203,10 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         node's subtree. None turns it off.
     max_bins : int or None, default=10
         Most intervals, so most children, of a ``numeric_split="block_opt"``
-        split (a discretizer instance brings its own limit). None: no limit,
-        which costs O(m^3 J) time and O(m^2) memory at a node of ``m`` blocks
-        of values (``BlockOptDiscretizer()`` as ``numeric_split`` bounds ``m``
-        by its ``exact_limit``).
+        or ``"modl"`` split (a discretizer instance brings its own limit).
+        None: no limit, which costs O(m^3 J) time and O(m^2) memory at a node
+        of ``m`` blocks of values (``BlockOptDiscretizer()`` as
+        ``numeric_split`` bounds ``m`` by its ``exact_limit``).
     collapse_same_prediction : bool, default=True
         After growth, turn into a leaf every subtree whose leaves all predict the
         same class (predictions unchanged, fewer nodes).

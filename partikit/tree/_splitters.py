@@ -42,7 +42,12 @@ from partikit._kernels._bipartition import (
 from partikit._kernels._codes import IMPURITY_CODES
 from partikit._statistics._contingency import midpoints
 from partikit._statistics._results import Grouping, Intervals
-from partikit.discretizers import choose_arity, max_cut_threshold, optimal_multisplit
+from partikit.discretizers import (
+    choose_arity,
+    max_cut_threshold,
+    modl_discretization,
+    optimal_multisplit,
+)
 from partikit.groupers import (
     BIPARTITIONS,
     chaid_grouping,
@@ -104,7 +109,7 @@ def split_khiops(table, impurity):
     return _grouping_split(khiops_grouping(table))
 
 
-def split_modl(table, impurity):
+def split_modl_grouping(table, impurity):
     """Multiway split by Boulle's MODL grouping (default settings).
 
     The criterion value is the grouping's compression level, ``1 - cost /
@@ -255,6 +260,26 @@ def split_block_opt(values, table, impurity, min_leaf, max_bins):
     return _threshold_split(values, cuts, decrease)
 
 
+def split_modl_intervals(values, table, impurity, min_leaf, max_bins):
+    """Multiway split by Boulle's MODL discretization.
+
+    Up to ``max_bins`` intervals, their number chosen by the MODL criterion
+    (:func:`~partikit.discretizers.modl_discretization`): a node where the
+    column tells nothing of the class is not split. A split leaving less than
+    ``min_leaf`` weight in an interval is rejected. ``impurity`` is not used.
+    The criterion value is the compression level ``1 - cost / null_cost``.
+    """
+    if len(values) < 2:
+        return _no_split(values)
+    result = modl_discretization(table, max_bins=max_bins)
+    cuts = np.asarray(result.cuts, dtype=np.intp)
+    if len(cuts) == 0:
+        return _no_split(values)
+    if not _valid_sizes(_interval_sizes(table, cuts), min_leaf):
+        return _no_split(values)
+    return _threshold_split(values, cuts, result.criterion)
+
+
 #: The splitters by kind and name.
 SPLITTERS = {
     "categorical": {
@@ -274,7 +299,7 @@ SPLITTERS = {
             )
         },  # fmt: skip
         "khiops": split_khiops,
-        "modl": split_modl,
+        "modl": split_modl_grouping,
         "chaid": split_chaid,
     },
     "numeric": {
@@ -282,6 +307,7 @@ SPLITTERS = {
         "entropy": split_impurity_threshold,
         "maxcut": split_max_cut_threshold,
         "block_opt": split_block_opt,
+        "modl": split_modl_intervals,
         **{
             name: _criterion_threshold_splitter(name)
             for name in ("twoing", "maxcut_squared_gini", "maxcut_chi2")

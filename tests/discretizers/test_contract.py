@@ -16,9 +16,15 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 
-DISCRETIZERS = [BlockOptDiscretizer, MDLPDiscretizer, KhiopsDiscretizer]
+DISCRETIZERS = [
+    BlockOptDiscretizer,
+    MDLPDiscretizer,
+    KhiopsDiscretizer,
+    MODLDiscretizer,
+]
 
 
 def _step_data(n=3000, seed=0):

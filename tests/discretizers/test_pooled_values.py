@@ -15,10 +15,16 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from tests.chunking import row_chunks
 
-DISCRETIZERS = [BlockOptDiscretizer, MDLPDiscretizer, KhiopsDiscretizer]
+DISCRETIZERS = [
+    BlockOptDiscretizer,
+    MDLPDiscretizer,
+    KhiopsDiscretizer,
+    MODLDiscretizer,
+]
 
 
 def _key(value):
