@@ -3,6 +3,7 @@
 """MODL grouping (Boulle 2005): the criterion, its optimiser and MODLGrouper."""
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -362,3 +363,55 @@ def test_tree_splits_with_modl():
         categorical_split=MODLGrouper(), max_depth=2
     ).fit(X, y)
     np.testing.assert_array_equal(tree.predict(X), by_instance.predict(X))
+
+
+def _khiops_encoder():
+    """khiops.sklearn.KhiopsEncoder, with its binary on PATH, or a skip."""
+    import os
+    import shutil
+    import sys
+
+    khiops_sklearn = pytest.importorskip(
+        "khiops.sklearn", reason="the khiops package is not installed"
+    )
+    bin_dir = os.path.dirname(sys.executable)
+    if shutil.which("khiops_env") is None and os.path.exists(
+        os.path.join(bin_dir, "khiops_env")
+    ):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+    if shutil.which("khiops_env") is None:
+        pytest.skip("the khiops binary (khiops_env) is not on PATH")
+    return khiops_sklearn.KhiopsEncoder
+
+
+@pytest.mark.parametrize("n_categories", [30, 300])
+def test_criterion_at_least_as_good_as_the_khiops_tool_on_its_partition(
+    n_categories,
+):
+    """The khiops package's MODL grouping, read from its report, costs at least
+    as much by the paper's criterion as ours (no category rare enough to be
+    pooled: every category has about 100 rows)."""
+    encoder = _khiops_encoder()
+    X, y, table, _ = _hidden_groups(
+        n_samples=100 * n_categories, n_categories=n_categories, random_state=3
+    )
+    names = [f"c{k}" for k in range(n_categories)]
+    column = pd.DataFrame({"category": np.asarray(names)[X.iloc[:, 0].cat.codes]})
+    with warnings.catch_warnings():  # the peer's own deprecation warnings
+        warnings.simplefilter("ignore")
+        fitted = encoder().fit(column, np.asarray(y).astype(str))
+    statistics = fitted.model_report_.preparation_report.get_variable_statistics(
+        "category"
+    )
+    theirs = np.zeros(n_categories, dtype=np.intp)
+    if statistics.data_grid is not None:
+        where = {}
+        for k, part in enumerate(statistics.data_grid.dimensions[0].partition):
+            for value in part.values:
+                where[value] = k
+        default = where.get(" * ", 0)
+        theirs = np.array([where.get(name, default) for name in names])
+    ours = modl_grouping(table, min_frequency=0)
+    assert modl_grouping_cost(table, ours.group_ids) <= (
+        modl_grouping_cost(table, theirs) + 1e-6
+    )
