@@ -46,14 +46,24 @@ MAX_PASSES = 10
 
 
 @functools.cache
-def _set_partitions(n):
-    """Every partition of ``n`` items as restricted growth strings (item 0 in
-    group 0, each item in a group already used or the next one), in
-    lexicographic order: an array of shape (Bell(n), n)."""
+def _partitions_of(n):
+    """Every partition of ``n`` items, for :func:`exhaustive_grouping`.
+
+    Returns ``labels`` (Bell(n), n): restricted growth strings (item 0 in group
+    0, each item in a group already used or the next one), in lexicographic
+    order; ``block_masks`` (Bell(n), n): the bit mask of each group's items
+    (0 for a group number not used); ``n_groups`` (Bell(n),); and
+    ``membership`` (2^n, n): row ``m`` is 1 at the items of bit mask ``m``.
+    """
     strings = [[0]] if n else [[]]
     for _ in range(1, n):
         strings = [s + [g] for s in strings for g in range(max(s) + 2)]
-    return np.array(strings, dtype=np.intp).reshape(len(strings), n)
+    labels = np.array(strings, dtype=np.intp).reshape(len(strings), n)
+    block_masks = np.zeros(labels.shape, dtype=np.intp)
+    for item in range(n):
+        block_masks[np.arange(len(labels)), labels[:, item]] += 1 << item
+    membership = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1
+    return labels, block_masks, labels.max(axis=1) + 1, membership.astype(np.float64)
 
 
 def exhaustive_grouping(groups, n_classes, log_bell_numbers, max_groups):
@@ -72,22 +82,9 @@ def exhaustive_grouping(groups, n_classes, log_bell_numbers, max_groups):
         Part costs plus ``log_bell_numbers[k]`` for ``k`` groups: the terms of
         the criterion that depend on the partition.
     """
-    n_rows = len(groups)
-    sums = np.zeros((1 << n_rows, groups.shape[1]))
-    for mask in range(1, 1 << n_rows):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + groups[low.bit_length() - 1]
-    block_cost = part_costs(sums, n_classes)
+    labels, block_masks, n_groups, membership = _partitions_of(len(groups))
+    block_cost = part_costs(membership @ groups, n_classes)
     block_cost[0] = 0.0  # the empty block of a partition with fewer groups
-    labels = _set_partitions(n_rows)
-    block_masks = np.zeros(labels.shape, dtype=np.intp)
-    rows = np.broadcast_to(np.arange(n_rows), labels.shape)
-    np.add.at(
-        block_masks,
-        (np.arange(len(labels))[:, None].repeat(n_rows, axis=1), labels),
-        1 << rows,
-    )
-    n_groups = labels.max(axis=1) + 1
     cost = block_cost[block_masks].sum(axis=1) + log_bell_numbers[n_groups]
     cost[n_groups > max_groups] = np.inf
     best = int(np.argmin(cost))
