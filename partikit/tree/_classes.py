@@ -109,7 +109,11 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         categories), ``"exact_two_class"``
         (two classes), ``"pc_ext"``, ``"largest_alone"``, ``"list_scheduling"``,
         ``"sliq_ext"``, ``"flip_flop"``; those that minimise an impurity minimise
-        the nodes' impurity (see ``split_score``). Multiway: ``"modl"`` (Boulle's
+        the nodes' impurity (see ``split_score``). The max-cut strings visit
+        a node's categories in the order of their codes, as the thesis does,
+        so renaming the categories can change a split;
+        ``MaxCutGrouper(weights=...)`` (``order="data"``) visits them in an
+        order defined by their counts. Multiway: ``"modl"`` (Boulle's
         Bayes optimal MODL grouping), ``"khiops"`` (robust Khiops grouping)
         and ``"chaid"`` (CHAID merging), one child per group.
         ``"sliq_ext"`` and ``"twoing"`` search exactly up to a size (``n^2 k <=
