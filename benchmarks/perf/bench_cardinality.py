@@ -4,7 +4,7 @@
 
 Data: ``scale_data.cardinality_data(n_categories, dtype=...)`` (1,000,000 rows, 10
 classes, 5 hidden groups of categories; at 1,000,000 categories every row has its
-own), integer and string categories. Estimators: ``KhiopsGrouper()``,
+own), integer and string categories. Estimators: ``MODLGrouper()``, ``KhiopsGrouper()``,
 ``CHAIDGrouper()``, ``MaxCutGrouper(weights="chi2")``,
 ``MaxCutGrouper(weights="squared_gini")`` and ``PartitionTreeClassifier(max_depth=3,
 categorical_split=s)`` for every categorical splitter ``s`` (the column as a pandas
@@ -76,7 +76,10 @@ TARGET_SECONDS = 5.0
 TARGET_GB = 1.5
 REPEAT_BELOW = 5.0  # seconds: a faster first fit is repeated, the median reported
 REPEATS = 3
-GROUPERS = ("khiops_grouper", "chaid_grouper", "maxcut_chi2", "maxcut_squared_gini")
+GROUPERS = (
+    "modl_grouper", "khiops_grouper", "chaid_grouper", "maxcut_chi2",
+    "maxcut_squared_gini",
+)  # fmt: skip
 KHIOPS_PEER = "khiops_peer"
 #: the categorical splitters of partikit.tree._splitters.SPLITTERS at 053e790;
 #: the list is read from the installed partikit when it can be
@@ -112,6 +115,7 @@ def estimator_names():
 def describe(name):
     """The constructor call that ``name`` stands for."""
     return {
+        "modl_grouper": "MODLGrouper()",
         "khiops_grouper": "KhiopsGrouper()",
         "chaid_grouper": "CHAIDGrouper()",
         "maxcut_chi2": 'MaxCutGrouper(weights="chi2")',
@@ -142,10 +146,16 @@ def _maxrss_bytes():
 def _make(name):
     """(fit function of X, y, labels function of the fitted model and the probe)."""
     from partikit import PartitionTreeClassifier
-    from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MaxCutGrouper
+    from partikit.groupers import (
+        CHAIDGrouper,
+        KhiopsGrouper,
+        MaxCutGrouper,
+        MODLGrouper,
+    )
 
     if name in GROUPERS:
         make = {
+            "modl_grouper": MODLGrouper,
             "khiops_grouper": KhiopsGrouper,
             "chaid_grouper": CHAIDGrouper,
             "maxcut_chi2": lambda: MaxCutGrouper(weights="chi2"),
