@@ -12,10 +12,9 @@ the part costs are compared here: the prior ``log C(n + I - 1, I - 1)`` on the
 number ``I`` of intervals is the same for every partition of ``I`` intervals
 (the post-optimisation, which changes ``I``, adds it).
 
-* :func:`block_cumulative`: ``cum`` from the value table, in one pass;
-* :func:`optimal_intervals`: the exact dynamic programme over (end block,
-  number of intervals), O(m^2 (J + K)) time and O(m (m + K)) memory: for small
-  ``m`` only;
+(``cum`` and the exact dynamic programme of small tables are numpy's, in
+:mod:`partikit.discretizers._modl`.)
+
 * :func:`greedy_merges`: bottom-up merges of adjacent intervals, the least
   cost increase first (a binary heap with lazy deletion), down to one
   interval: O(m J log m);
@@ -35,28 +34,6 @@ from numba import njit
 
 from partikit._kernels._config import NJIT
 from partikit._kernels._modl import lnf, part_cost
-
-
-@njit(**NJIT)
-def block_cumulative(table, starts, columns):
-    """Cumulative counts of the classes ``columns`` at the block ``starts``.
-
-    ``out[b]`` sums the rows ``0 .. starts[b] - 1`` (``out[m]``: every row),
-    as running sums (exact for whole counts).
-    """
-    m = starts.shape[0]
-    n_columns = columns.shape[0]
-    out = np.zeros((m + 1, n_columns))
-    running = np.zeros(n_columns)
-    block = 1
-    for r in range(table.shape[0]):
-        if block < m and r == starts[block]:
-            out[block, :] = running
-            block += 1
-        for jj in range(n_columns):
-            running[jj] += table[r, columns[jj]]
-    out[m, :] = running
-    return out
 
 
 @njit(**NJIT)
@@ -117,35 +94,6 @@ def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
             best = value
             best_cut = c
     return best, best_cut
-
-
-@njit(**NJIT)
-def optimal_intervals(cum, n_classes, log_factorials, max_intervals):
-    """The least part cost of the blocks cut into ``k`` intervals, every ``k``.
-
-    Returns ``best`` of shape ``(K + 1,)`` (``best[k]``, ``inf`` at 0) and
-    ``start`` of shape ``(K + 1, m + 1)``: ``start[k, e]`` is the first block of
-    the last interval of the best ``k`` intervals of blocks ``0 .. e - 1``
-    (``K = min(m, max_intervals)``). Ties go to the leftmost start.
-    """
-    m = cum.shape[0] - 1
-    n_max = min(m, max_intervals)
-    work = np.empty(cum.shape[1])
-    costs = np.empty((m + 1, m + 1))
-    for s in range(m):
-        for e in range(s + 1, m + 1):
-            costs[s, e] = _cost(cum, s, e, n_classes, log_factorials, work)
-    value = np.full((n_max + 1, m + 1), np.inf)
-    start = np.zeros((n_max + 1, m + 1), dtype=np.int64)
-    value[0, 0] = 0.0
-    for k in range(1, n_max + 1):
-        for e in range(k, m + 1):
-            for s in range(k - 1, e):
-                v = value[k - 1, s] + costs[s, e]
-                if v < value[k, e]:
-                    value[k, e] = v
-                    start[k, e] = s
-    return value[:, m].copy(), start
 
 
 @njit(**NJIT)

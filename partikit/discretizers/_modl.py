@@ -9,12 +9,9 @@ from numbers import Integral
 import numpy as np
 
 from partikit._compat import Interval
-from partikit._kernels._modl_intervals import (
-    block_cumulative,
-    greedy_merges,
-    optimal_intervals,
-    post_optimize,
-)
+from scipy.special import gammaln
+
+from partikit._kernels._modl_intervals import greedy_merges, post_optimize
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
     class_columns,
@@ -130,7 +127,7 @@ def _modl_discretization(
     starts = block_starts(table)
     m = len(starts)
     factorials = log_factorials(n, n_classes)
-    cumulative = block_cumulative(table, starts, columns.astype(np.intp))
+    cumulative = block_cumulative(table, starts, columns)
     max_intervals = m if max_bins is None else min(int(max_bins), m)
     exact = m <= exact_limit
     n_moves = 0
@@ -175,6 +172,68 @@ def _modl_discretization(
     return Intervals.from_cuts(
         cuts, n_rows, level, _statistics(cost, null_cost, m, exact, int(n_moves))
     )
+
+
+def block_cumulative(table, starts, columns):
+    """Cumulative counts of the classes ``columns`` at the block ``starts``.
+
+    ``out[b]`` sums the rows ``0 .. starts[b] - 1`` (``out[m]``: every row): the
+    block sums (``np.add.reduceat``) summed up in order, exact for whole counts.
+    """
+    m = len(starts)
+    sub = table if len(columns) == table.shape[1] else table[:, columns]
+    out = np.zeros((m + 1, len(columns)))
+    if m and table.shape[0]:
+        np.cumsum(np.add.reduceat(sub, starts, axis=0), axis=0, out=out[1:])
+    return out
+
+
+def _log_factorial(x, factorials):
+    """``log x!`` elementwise (0 for ``x <= 0``): from the table ``factorials``
+    when every ``x`` is a whole number within it, else ``gammaln``."""
+    x = np.maximum(x, 0.0)
+    if x.size and x.max() < len(factorials):
+        index = x.astype(np.intp)
+        if np.array_equal(index, x):
+            return factorials[index]
+    return gammaln(x + 1.0)
+
+
+def interval_costs(counts, n_classes, factorials):
+    """MODL part cost of each row of ``counts`` (``(..., J)``; numpy's twin of
+    :func:`~partikit._kernels._modl.part_cost`)."""
+    counts = np.maximum(counts, 0.0)
+    totals = counts.sum(axis=-1)
+    return (
+        _log_factorial(totals + (n_classes - 1.0), factorials)
+        - _log_factorial(np.float64(n_classes - 1.0), factorials)
+        - _log_factorial(counts, factorials).sum(axis=-1)
+    )
+
+
+def optimal_intervals(cum, n_classes, factorials, max_intervals):
+    """The least part cost of the blocks cut into ``k`` intervals, every ``k``.
+
+    Returns ``best`` of shape ``(K + 1,)`` (``best[k]``, ``inf`` at 0) and
+    ``start`` of shape ``(K + 1, m + 1)``: ``start[k, e]`` is the first block of
+    the last interval of the best ``k`` intervals of blocks ``0 .. e - 1``
+    (``K = min(m, max_intervals)``). Ties go to the leftmost start. The
+    dynamic programme in numpy: the ``O(m^2)`` interval costs at once from the
+    cumulative counts, then one ``O(m^2)`` minimum per ``k``; for small ``m``
+    only (``EXACT_LIMIT``).
+    """
+    m = cum.shape[0] - 1
+    n_max = min(m, max_intervals)
+    costs = interval_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
+    costs[np.tril_indices(m + 1)] = np.inf  # s >= e: no interval
+    value = np.full((n_max + 1, m + 1), np.inf)
+    start = np.zeros((n_max + 1, m + 1), dtype=np.int64)
+    value[0, 0] = 0.0
+    for k in range(1, n_max + 1):
+        candidates = value[k - 1][:, None] + costs
+        start[k] = candidates.argmin(axis=0)  # the first minimum: leftmost
+        value[k] = candidates[start[k], np.arange(m + 1)]
+    return value[:, m].copy(), start
 
 
 def _statistics(cost, null_cost, n_units, exact, n_moves):

@@ -9,12 +9,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import column_tables
-from partikit._kernels._modl_intervals import (
-    block_cumulative,
-    greedy_merges,
-    optimal_intervals,
-    post_optimize,
-)
+from partikit._kernels._modl_intervals import greedy_merges, post_optimize
 from partikit._statistics._modl import (
     class_columns,
     log_factorials,
@@ -28,7 +23,12 @@ from partikit.discretizers import (
     modl_discretization,
 )
 from partikit.discretizers._blocks import block_starts
-from partikit.discretizers._modl import EXACT_LIMIT, _modl_discretization
+from partikit.discretizers._modl import (
+    EXACT_LIMIT,
+    _modl_discretization,
+    block_cumulative,
+    optimal_intervals,
+)
 from partikit.tree import PartitionTreeClassifier
 from tests.naive import (
     naive_best_modl_discretization,
