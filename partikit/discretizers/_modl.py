@@ -7,10 +7,9 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-
-from partikit._compat import Interval
 from scipy.special import gammaln
 
+from partikit._compat import Interval
 from partikit._kernels._modl_intervals import greedy_merges, post_optimize
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
