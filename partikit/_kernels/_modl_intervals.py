@@ -37,6 +37,51 @@ from partikit._kernels._modl import lnf, part_cost
 
 
 @njit(**NJIT)
+def blocks_cumulative(table, columns):
+    """The blocks of a value table and their cumulative counts, in two passes.
+
+    A row holding one single class is *pure*; blocks are the runs of rows
+    between boundary points (the gaps not between two pure rows of one same
+    class). Returns ``starts`` (intp: the first row of each block,
+    ``starts[0] == 0``) and ``cum`` of shape ``(m + 1, len(columns))``:
+    ``cum[b]`` sums the classes ``columns`` of the rows before block ``b``
+    (``cum[m]``: every row), as running sums (exact for whole counts).
+    """
+    n_rows, width = table.shape
+    n_columns = columns.shape[0]
+    starts = np.zeros(max(n_rows, 1), dtype=np.intp)
+    m = 1
+    before = -1
+    for r in range(n_rows):
+        pure = -1
+        for j in range(width):
+            if table[r, j] > 0:
+                if pure == -1:
+                    pure = j
+                else:
+                    pure = -2
+                    break
+        if r > 0 and (pure < 0 or pure != before):
+            starts[m] = r
+            m += 1
+        before = pure
+    cum = np.empty((m + 1, n_columns))
+    running = np.zeros(n_columns)
+    block = 0
+    for r in range(n_rows):
+        if block < m and r == starts[block]:
+            for jj in range(n_columns):
+                cum[block, jj] = running[jj]
+            block += 1
+        for jj in range(n_columns):
+            running[jj] += table[r, columns[jj]]
+    for b in range(block, m + 1):
+        for jj in range(n_columns):
+            cum[b, jj] = running[jj]
+    return starts[:m].copy(), cum
+
+
+@njit(**NJIT)
 def _cost(cum, s, e, n_classes, log_factorials, work):
     """Part cost of the blocks ``s .. e - 1``."""
     for j in range(cum.shape[1]):

@@ -10,7 +10,11 @@ import numpy as np
 from scipy.special import gammaln
 
 from partikit._compat import Interval
-from partikit._kernels._modl_intervals import greedy_merges, post_optimize
+from partikit._kernels._modl_intervals import (
+    blocks_cumulative,
+    greedy_merges,
+    post_optimize,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
     class_columns,
@@ -20,7 +24,6 @@ from partikit._statistics._modl import (
 )
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
-from partikit.discretizers._blocks import block_starts
 
 #: Up to this many blocks the search is the exact dynamic programme (O(m^3)
 #: time, O(m^2) memory: 64 blocks take some 0.1 ms with 10 classes); past it,
@@ -123,10 +126,9 @@ def _modl_discretization(
         return Intervals.from_cuts([], n_rows, 0.0, _statistics(0.0, 0.0, 1, True, 0))
     columns = class_columns(table)
     n_classes = float(len(columns))
-    starts = block_starts(table)
+    starts, cumulative = blocks_cumulative(table, columns.astype(np.intp))
     m = len(starts)
     factorials = log_factorials(n, n_classes)
-    cumulative = block_cumulative(table, starts, columns)
     max_intervals = m if max_bins is None else min(int(max_bins), m)
     exact = m <= exact_limit
     n_moves = 0
@@ -171,20 +173,6 @@ def _modl_discretization(
     return Intervals.from_cuts(
         cuts, n_rows, level, _statistics(cost, null_cost, m, exact, int(n_moves))
     )
-
-
-def block_cumulative(table, starts, columns):
-    """Cumulative counts of the classes ``columns`` at the block ``starts``.
-
-    ``out[b]`` sums the rows ``0 .. starts[b] - 1`` (``out[m]``: every row): the
-    block sums (``np.add.reduceat``) summed up in order, exact for whole counts.
-    """
-    m = len(starts)
-    sub = table if len(columns) == table.shape[1] else table[:, columns]
-    out = np.zeros((m + 1, len(columns)))
-    if m and table.shape[0]:
-        np.cumsum(np.add.reduceat(sub, starts, axis=0), axis=0, out=out[1:])
-    return out
 
 
 def _log_factorial(x, factorials):

@@ -9,7 +9,11 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import column_tables
-from partikit._kernels._modl_intervals import greedy_merges, post_optimize
+from partikit._kernels._modl_intervals import (
+    blocks_cumulative,
+    greedy_merges,
+    post_optimize,
+)
 from partikit._statistics._modl import (
     class_columns,
     log_factorials,
@@ -26,7 +30,6 @@ from partikit.discretizers._blocks import block_starts
 from partikit.discretizers._modl import (
     EXACT_LIMIT,
     _modl_discretization,
-    block_cumulative,
     optimal_intervals,
 )
 from partikit.tree import PartitionTreeClassifier
@@ -58,9 +61,10 @@ def _value_table(x, y, n_classes):
 
 
 def _blocks_and_cumulative(table):
-    starts = block_starts(table)
     columns = class_columns(table)
-    return starts, columns, block_cumulative(table, starts, columns)
+    starts, cumulative = blocks_cumulative(table, columns)
+    assert_array_equal(starts, block_starts(table))
+    return starts, columns, cumulative
 
 
 # --------------------------------------------------------------------------
