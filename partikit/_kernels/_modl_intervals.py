@@ -37,48 +37,62 @@ from partikit._kernels._modl import lnf, part_cost
 
 
 @njit(**NJIT)
-def blocks_cumulative(table, columns):
-    """The blocks of a value table and their cumulative counts, in two passes.
+def table_blocks(table):
+    """The blocks of a value table, in one pass.
 
     A row holding one single class is *pure*; blocks are the runs of rows
     between boundary points (the gaps not between two pure rows of one same
     class). Returns ``starts`` (intp: the first row of each block,
-    ``starts[0] == 0``) and ``cum`` of shape ``(m + 1, len(columns))``:
-    ``cum[b]`` sums the classes ``columns`` of the rows before block ``b``
-    (``cum[m]``: every row), as running sums (exact for whole counts).
+    ``starts[0] == 0``), ``weight`` of shape ``(m + 1,)`` (the weight of the
+    rows before each block; ``weight[m]``: every row) and ``totals``, the
+    column sums.
     """
     n_rows, width = table.shape
-    n_columns = columns.shape[0]
     starts = np.zeros(max(n_rows, 1), dtype=np.intp)
+    weight = np.zeros(max(n_rows, 1) + 1)
+    totals = np.zeros(width)
     m = 1
     before = -1
+    running = 0.0
     for r in range(n_rows):
         pure = -1
         for j in range(width):
-            if table[r, j] > 0:
-                if pure == -1:
-                    pure = j
-                else:
-                    pure = -2
-                    break
+            v = table[r, j]
+            if v > 0:
+                totals[j] += v
+                pure = j if pure == -1 else -2
         if r > 0 and (pure < 0 or pure != before):
             starts[m] = r
+            weight[m] = running
             m += 1
         before = pure
-    cum = np.empty((m + 1, n_columns))
+        for j in range(width):
+            running += table[r, j]
+    weight[m] = running
+    return starts[:m].copy(), weight[: m + 1].copy(), totals
+
+
+@njit(**NJIT)
+def cumulative_at(table, columns, rows):
+    """Class counts of ``columns`` of the rows before each of ``rows``
+    (increasing; ``n_rows`` gives the column totals), as running sums (exact
+    for whole counts): shape ``(len(rows), len(columns))``."""
+    n_columns = columns.shape[0]
+    out = np.empty((rows.shape[0], n_columns))
     running = np.zeros(n_columns)
-    block = 0
-    for r in range(n_rows):
-        if block < m and r == starts[block]:
+    k = 0
+    for r in range(table.shape[0]):
+        while k < rows.shape[0] and rows[k] == r:
             for jj in range(n_columns):
-                cum[block, jj] = running[jj]
-            block += 1
+                out[k, jj] = running[jj]
+            k += 1
         for jj in range(n_columns):
             running[jj] += table[r, columns[jj]]
-    for b in range(block, m + 1):
+    while k < rows.shape[0]:
         for jj in range(n_columns):
-            cum[b, jj] = running[jj]
-    return starts[:m].copy(), cum
+            out[k, jj] = running[jj]
+        k += 1
+    return out
 
 
 @njit(**NJIT)

@@ -11,13 +11,13 @@ from scipy.special import gammaln
 
 from partikit._compat import Interval
 from partikit._kernels._modl_intervals import (
-    blocks_cumulative,
+    cumulative_at,
     greedy_merges,
     post_optimize,
+    table_blocks,
 )
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
-    class_columns,
     log_discretization_prior,
     log_factorials,
     part_costs,
@@ -133,46 +133,46 @@ def _modl_discretization(
     search (with or without its post-optimisation) on tables of any size.
     """
     n_rows = table.shape[0]
-    n = float(table.sum()) if n_rows else 0.0
-    if n_rows < 2 or n <= 0:
-        return Intervals.from_cuts([], n_rows, 0.0, _statistics(0.0, 0.0, 1, True, 0))
-    columns = class_columns(table)
+    if n_rows < 2:
+        return _no_cut(n_rows)
+    starts, weight, totals = table_blocks(table)
+    n = float(weight[-1])
+    if n <= 0:
+        return _no_cut(n_rows)
+    columns = np.flatnonzero(totals > 0)
     n_classes = float(len(columns))
-    starts, cumulative = blocks_cumulative(table, columns.astype(np.intp))
     m = len(starts)
     factorials = log_factorials(n, n_classes)
     max_intervals = m if max_bins is None else min(int(max_bins), m)
     exact = m <= exact_limit
     n_moves = 0
-    if exact:
-        best, start = optimal_intervals(
-            cumulative, n_classes, factorials, max_intervals
-        )
-        counts = np.arange(1, max_intervals + 1)
-        totals = log_discretization_prior(n, counts) + best[1:]
-        k = int(counts[int(np.argmin(totals))])  # the first minimum: fewest
-        bounds = [m]
-        for kk in range(k, 0, -1):
-            bounds.append(int(start[kk, bounds[-1]]))
-        bounds = np.array(bounds[::-1], dtype=np.int64)
-    else:
-        units = None  # the blocks
-        if m > granule_limit:
-            units = _granules(cumulative, granule_limit)
-        search = cumulative if units is None else cumulative[units]
+    if m > granule_limit and not exact:
+        units = _granules(weight, granule_limit)
+        search = cumulative_at(table, columns, _rows(starts, units, n_rows))
         bounds, n_moves = _greedy_search(
             search, n, n_classes, factorials, max_intervals, post_optimization
         )
-        if units is not None:
-            bounds = _refine_cuts(cumulative, units, bounds, n_classes, factorials)
-    intervals = cumulative[bounds[1:]] - cumulative[bounds[:-1]]
+        bounds, cumulative = _refine_cuts(
+            table, columns, starts, units, search, bounds, n_classes, factorials
+        )
+    else:
+        cumulative = cumulative_at(table, columns, _rows(starts, None, n_rows))
+        if exact:
+            bounds = _exact_search(cumulative, n, n_classes, factorials, max_intervals)
+        else:
+            bounds, n_moves = _greedy_search(
+                cumulative, n, n_classes, factorials, max_intervals, post_optimization
+            )
+        cumulative = cumulative[bounds]
+    # cumulative: the counts before each bound
+    intervals = cumulative[1:] - cumulative[:-1]
     cost = float(
         log_discretization_prior(n, len(intervals))
         + part_costs(intervals, n_classes, factorials).sum()
     )
     null_cost = float(
         log_discretization_prior(n, 1)
-        + part_costs(cumulative[-1:], n_classes, factorials)[0]
+        + part_costs(cumulative[-1:] - cumulative[:1], n_classes, factorials)[0]
     )
     cuts = starts[bounds[1:-1]]
     level = 0.0
@@ -181,6 +181,30 @@ def _modl_discretization(
     return Intervals.from_cuts(
         cuts, n_rows, level, _statistics(cost, null_cost, m, exact, int(n_moves))
     )
+
+
+def _no_cut(n_rows):
+    return Intervals.from_cuts([], n_rows, 0.0, _statistics(0.0, 0.0, 1, True, 0))
+
+
+def _rows(starts, units, n_rows):
+    """The table rows of the block positions ``units`` (None: every block), and
+    ``n_rows`` for the end."""
+    rows = starts if units is None else starts[units[:-1]]
+    return np.append(rows, n_rows).astype(np.intp)
+
+
+def _exact_search(cum, n, n_classes, factorials, max_intervals):
+    """The bounds of the optimal discretization (dynamic programme)."""
+    m = cum.shape[0] - 1
+    best, start = optimal_intervals(cum, n_classes, factorials, max_intervals)
+    counts = np.arange(1, max_intervals + 1)
+    totals = log_discretization_prior(n, counts) + best[1:]
+    k = int(counts[int(np.argmin(totals))])  # the first minimum: fewest
+    bounds = [m]
+    for kk in range(k, 0, -1):
+        bounds.append(int(start[kk, bounds[-1]]))
+    return np.array(bounds[::-1], dtype=np.int64)
 
 
 def _greedy_search(cum, n, n_classes, factorials, max_intervals, post_optimization):
@@ -204,47 +228,66 @@ def _greedy_search(cum, n, n_classes, factorials, max_intervals, post_optimizati
     return bounds, n_moves
 
 
-def _granules(cum, n_granules):
+def _granules(weight, n_granules):
     """Block positions ``0 = g_0 < ... < g_G = m`` of about ``n_granules``
-    granules of about equal weight: each boundary is the first block at which
-    the weight before it reaches ``k / n_granules`` of the total."""
-    m = cum.shape[0] - 1
-    weight = cum.sum(axis=1)
+    granules of about equal weight: each inner boundary is the first block
+    before which the weight (``weight[b]``: the rows before block ``b``)
+    reaches ``k / n_granules`` of the total."""
+    m = weight.shape[0] - 1
     targets = weight[m] * np.arange(1, n_granules) / n_granules
     inner = np.searchsorted(weight, targets, side="left")
     inner = inner[(inner > 0) & (inner < m)]
     return np.unique(np.concatenate([[0], inner, [m]])).astype(np.intp)
 
 
-def _refine_cuts(cum, units, bounds, n_classes, factorials, max_passes=20):
+def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n_classes,
+                 factorials, max_passes=20):  # fmt: skip
     """Each cut of a search on granules moved to its best block between the
     granule boundaries around it, the other cuts fixed (the interval count,
     hence the prior, unchanged), in passes until none moves.
 
-    ``bounds`` are granule positions; returns block positions.
+    ``bounds`` are granule positions, ``unit_cum`` the counts before each
+    granule. Returns the block positions of the bounds and the counts before
+    them; the counts inside a window are summed from the table rows.
     """
+    k = len(bounds) - 1
     blocks = units[bounds].astype(np.int64)
+    before = unit_cum[bounds].copy()  # counts before each bound
+    windows = []
+    for i in range(1, k):
+        g = bounds[i]
+        first, last = units[g - 1], units[g + 1]  # candidate blocks first+1..last-1
+        rows = starts[first:last]
+        sums = table[rows[0] : starts[last] if last < len(starts) else None]
+        sums = np.cumsum(sums[:, columns], axis=0)
+        # counts before each block first .. last - 1
+        at = np.empty((last - first, len(columns)))
+        at[0] = unit_cum[g - 1]
+        at[1:] = unit_cum[g - 1] + sums[rows[1:] - rows[0] - 1]
+        windows.append((first, at))
     for _ in range(max_passes):
         moved = False
-        for i in range(1, len(bounds) - 1):
-            lo = max(units[bounds[i] - 1], blocks[i - 1]) + 1
-            hi = min(units[bounds[i] + 1], blocks[i + 1]) - 1
+        for i in range(1, k):
+            first, at = windows[i - 1]
+            lo = max(first, blocks[i - 1]) + 1
+            hi = min(first + len(at), blocks[i + 1]) - 1
             if hi <= lo:
                 continue
-            c = np.arange(lo, hi + 1)
-            left = cum[c] - cum[blocks[i - 1]]
-            right = cum[blocks[i + 1]] - cum[c]
-            value = interval_costs(left, n_classes, factorials) + interval_costs(
-                right, n_classes, factorials
-            )
-            best = int(c[int(np.argmin(value))])  # ties: the leftmost
-            current = value[blocks[i] - lo]
-            if best != blocks[i] and value[best - lo] < current - 1e-12 * abs(current):
-                blocks[i] = best
+            candidates = at[lo - first : hi - first + 1]
+            value = interval_costs(
+                candidates - before[i - 1], n_classes, factorials
+            ) + interval_costs(before[i + 1] - candidates, n_classes, factorials)
+            best = int(np.argmin(value))  # ties: the leftmost
+            current = blocks[i] - lo
+            if best != current and value[best] < value[current] - 1e-12 * abs(
+                value[current]
+            ):
+                blocks[i] = lo + best
+                before[i] = candidates[best]
                 moved = True
         if not moved:
             break
-    return blocks
+    return blocks, before
 
 
 def _log_factorial(x, factorials):

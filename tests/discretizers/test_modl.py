@@ -10,9 +10,10 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import column_tables
 from partikit._kernels._modl_intervals import (
-    blocks_cumulative,
+    cumulative_at,
     greedy_merges,
     post_optimize,
+    table_blocks,
 )
 from partikit._statistics._modl import (
     class_columns,
@@ -62,8 +63,11 @@ def _value_table(x, y, n_classes):
 
 def _blocks_and_cumulative(table):
     columns = class_columns(table)
-    starts, cumulative = blocks_cumulative(table, columns)
+    starts, weight, totals = table_blocks(table)
     assert_array_equal(starts, block_starts(table))
+    assert_array_equal(np.flatnonzero(totals > 0), columns)
+    cumulative = cumulative_at(table, columns, np.append(starts, len(table)))
+    assert_allclose(weight, cumulative.sum(axis=1))
     return starts, columns, cumulative
 
 
