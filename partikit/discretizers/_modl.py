@@ -153,7 +153,7 @@ def _modl_discretization(
             search, n, n_classes, factorials, max_intervals, post_optimization
         )
         bounds, cumulative = _refine_cuts(
-            table, columns, starts, units, search, bounds, n_classes, factorials
+            table, columns, starts, units, search, bounds, n, n_classes, factorials
         )
     else:
         cumulative = cumulative_at(table, columns, _rows(starts, None, n_rows))
@@ -240,54 +240,70 @@ def _granules(weight, n_granules):
     return np.unique(np.concatenate([[0], inner, [m]])).astype(np.intp)
 
 
-def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n_classes,
+def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n, n_classes,
                  factorials, max_passes=20):  # fmt: skip
-    """Each cut of a search on granules moved to its best block between the
-    granule boundaries around it, the other cuts fixed (the interval count,
-    hence the prior, unchanged), in passes until none moves.
+    """Refine on the blocks the cuts of a search on granules.
+
+    Each cut is moved to its best block between the granule boundaries around
+    it, the other cuts fixed (the interval count, hence the prior, unchanged),
+    in passes until none moves; then the best Merge of two adjacent intervals
+    (prior included) is applied if it lowers the cost, and the cuts are moved
+    again, until no merge pays. A cut whose true place lies inside a granule
+    can thus leave the narrow interval the granules gave it.
 
     ``bounds`` are granule positions, ``unit_cum`` the counts before each
     granule. Returns the block positions of the bounds and the counts before
     them; the counts inside a window are summed from the table rows.
     """
-    k = len(bounds) - 1
-    blocks = units[bounds].astype(np.int64)
-    before = unit_cum[bounds].copy()  # counts before each bound
-    windows = []
-    for i in range(1, k):
-        g = bounds[i]
-        first, last = units[g - 1], units[g + 1]  # candidate blocks first+1..last-1
+    blocks = [int(b) for b in units[bounds]]
+    before = list(unit_cum[bounds])  # counts before each bound
+    windows = [None]  # per bound: its first candidate block, the counts there
+    for g in bounds[1:-1]:
+        first, last = units[g - 1], units[g + 1]  # candidates first+1..last-1
         rows = starts[first:last]
         sums = table[rows[0] : starts[last] if last < len(starts) else None]
         sums = np.cumsum(sums[:, columns], axis=0)
-        # counts before each block first .. last - 1
-        at = np.empty((last - first, len(columns)))
+        at = np.empty((last - first, len(columns)))  # before blocks first..last-1
         at[0] = unit_cum[g - 1]
         at[1:] = unit_cum[g - 1] + sums[rows[1:] - rows[0] - 1]
         windows.append((first, at))
-    for _ in range(max_passes):
-        moved = False
-        for i in range(1, k):
-            first, at = windows[i - 1]
-            lo = max(first, blocks[i - 1]) + 1
-            hi = min(first + len(at), blocks[i + 1]) - 1
-            if hi <= lo:
-                continue
-            candidates = at[lo - first : hi - first + 1]
-            value = interval_costs(
-                candidates - before[i - 1], n_classes, factorials
-            ) + interval_costs(before[i + 1] - candidates, n_classes, factorials)
-            best = int(np.argmin(value))  # ties: the leftmost
-            current = blocks[i] - lo
-            if best != current and value[best] < value[current] - 1e-12 * abs(
-                value[current]
-            ):
-                blocks[i] = lo + best
-                before[i] = candidates[best]
-                moved = True
-        if not moved:
+    windows.append(None)
+    while True:
+        for _ in range(max_passes):
+            moved = False
+            for i in range(1, len(blocks) - 1):
+                first, at = windows[i]
+                lo = max(first, blocks[i - 1]) + 1
+                hi = min(first + len(at), blocks[i + 1]) - 1
+                if hi <= lo:
+                    continue
+                candidates = at[lo - first : hi - first + 1]
+                value = interval_costs(
+                    candidates - before[i - 1], n_classes, factorials
+                ) + interval_costs(before[i + 1] - candidates, n_classes, factorials)
+                best = int(np.argmin(value))  # ties: the leftmost
+                current = blocks[i] - lo
+                if best != current and value[best] < value[current] - 1e-12 * abs(
+                    value[current]
+                ):
+                    blocks[i] = lo + best
+                    before[i] = candidates[best]
+                    moved = True
+            if not moved:
+                break
+        k = len(blocks) - 1
+        if k < 2:
             break
-    return blocks, before
+        cum = np.array(before)
+        costs = interval_costs(cum[1:] - cum[:-1], n_classes, factorials)
+        merged = interval_costs(cum[2:] - cum[:-2], n_classes, factorials)
+        prior = log_discretization_prior(n, np.array([k - 1, k]))
+        delta = merged - costs[1:] - costs[:-1] + (prior[0] - prior[1])
+        i = int(np.argmin(delta))
+        if not delta[i] < -1e-10 * (1.0 + abs(costs.sum())):
+            break
+        del blocks[i + 1], before[i + 1], windows[i + 1]
+    return np.array(blocks, dtype=np.int64), np.array(before)
 
 
 def _log_factorial(x, factorials):

@@ -213,6 +213,31 @@ def test_max_bins_caps_the_heuristic_search():
         assert capped.statistics["cost"] >= free.statistics["cost"]
 
 
+def test_granules_past_the_granule_limit(global_random_seed):
+    """Check the search on granules (the granule limit forced low): the cuts
+    stay on boundary points, the refinement on the blocks finds the cuts of the
+    search on every block here, and noise still gives one interval."""
+    X, y, _ = make_interval_target(20_000, n_classes=3, random_state=global_random_seed)
+    _, table = _value_table(np.round(X[:, 0], 4), y, 3)
+    full = _modl_discretization(table)
+    for granule_limit in (64, 1024):
+        granular = _modl_discretization(table, granule_limit=granule_limit)
+        assert not granular.statistics["exact"]
+        assert granular.statistics["n_units"] == full.statistics["n_units"]
+        assert boundary_points(table)[granular.cuts - 1].all()
+        assert granular.n_bins == full.n_bins
+        assert_allclose(granular.statistics["cost"], full.statistics["cost"], rtol=1e-4)
+        assert_allclose(
+            granular.statistics["cost"],
+            naive_modl_discretization_cost(table, granular.cuts),
+            rtol=1e-10,
+        )
+    rng = np.random.default_rng(global_random_seed)
+    x = rng.normal(size=5000)
+    _, noise = _value_table(x, rng.integers(0, 3, size=5000), 3)
+    assert _modl_discretization(noise, granule_limit=64).n_bins == 1
+
+
 @pytest.mark.parametrize("max_bins", [0, -1, 2.5, True, "3"])
 def test_core_rejects_a_bad_max_bins(max_bins):
     with pytest.raises(ValueError, match="max_bins"):
