@@ -106,14 +106,13 @@ def _cost(cum, s, e, n_classes, log_factorials, work):
 @njit(**NJIT)
 def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
     """The cut ``c`` in ``s + 1 .. e - 1`` of least cost of ``(s, c)`` plus
-    ``(c, e)``, and that cost; ``(inf, -1)`` for a single block.
+    ``(c, e)``, that cost (``(inf, -1)`` for a single block) and the cost of
+    ``(s, e)`` uncut: ``(cost, c, whole)``.
 
     One sweep moving one block at a time from the right part to the left one,
     the sums of ``log n_j!`` updated for the classes the block holds only
     (one for a pure block). Ties go to the leftmost cut.
     """
-    if e - s < 2:
-        return np.inf, -1
     n_columns = cum.shape[1]
     n_left = 0.0
     n_right = 0.0
@@ -126,6 +125,7 @@ def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
             n_right += right[j]
             sum_right += lnf(right[j], log_factorials)
     constant = 2.0 * lnf(n_classes - 1.0, log_factorials)
+    whole = lnf(n_right + n_classes - 1.0, log_factorials) - constant / 2 - sum_right
     best = np.inf
     best_cut = -1
     for c in range(s + 1, e):
@@ -152,7 +152,7 @@ def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
         if value < best:
             best = value
             best_cut = c
-    return best, best_cut
+    return best, best_cut, whole
 
 
 @njit(**NJIT)
@@ -293,6 +293,10 @@ def post_optimize(cum, bounds, n_classes, log_factorials, max_intervals):
     only where a move changed the intervals, so a round costs O(I) besides
     the sweeps of the changed intervals.
 
+    One call site of each helper (a sweep per span of 1, 2 and 3 intervals,
+    which also gives the cost of the span merged): numba compiles (and LLVM
+    inlines) each once, for a short first compilation.
+
     Returns the new bounds and the number of moves applied.
     """
     m = cum.shape[0] - 1
@@ -300,20 +304,23 @@ def post_optimize(cum, bounds, n_classes, log_factorials, max_intervals):
     n = 0.0
     for j in range(n_columns):
         n += cum[m, j]
+    prior = np.empty(m + 2)  # prior[k]: the prior of k intervals
+    prior[0] = np.inf
+    for k in range(1, m + 2):
+        prior[k] = _log_prior(n, float(k), log_factorials)
     work = np.empty(n_columns)
     left = np.empty(n_columns)
     right = np.empty(n_columns)
     size = bounds.shape[0] - 1  # intervals
     edge = np.empty(m + 2, dtype=np.int64)
-    edge[: size + 1] = bounds
+    for i in range(size + 1):  # a loop: a slice assignment compiles for 1.6 s
+        edge[i] = bounds[i]
     cost = np.empty(m + 1)
-    split = np.full(m + 1, np.inf)
-    split_at = np.zeros(m + 1, dtype=np.int64)
-    merge = np.full(m + 1, np.inf)
-    merge_split = np.full(m + 1, np.inf)
-    merge_split_at = np.zeros(m + 1, dtype=np.int64)
-    two_in_one = np.full(m + 1, np.inf)  # MergeMergeSplit
-    two_in_one_at = np.zeros(m + 1, dtype=np.int64)
+    # gain[kind, i] of the best move of each kind at place i (Split,
+    # Merge, MergeSplit, MergeMergeSplit) and its cut (for Split: at[0],
+    # MergeSplit: at[1], MergeMergeSplit: at[2])
+    gain = np.full((4, m + 1), np.inf)
+    at = np.zeros((3, m + 1), dtype=np.int64)
     total = 0.0
     for i in range(size):
         cost[i] = _cost(cum, edge[i], edge[i + 1], n_classes, log_factorials, work)
@@ -325,60 +332,46 @@ def post_optimize(cum, bounds, n_classes, log_factorials, max_intervals):
     while True:
         # refresh the best moves of the places lo .. hi
         for i in range(max(lo, 0), min(hi, size - 1) + 1):
-            v, c = _best_cut(
-                cum, edge[i], edge[i + 1], n_classes, log_factorials, left, right
-            )
-            split[i] = v - cost[i]
-            split_at[i] = c
-            if i + 1 < size:
-                both = cost[i] + cost[i + 1]
-                merge[i] = (
-                    _cost(cum, edge[i], edge[i + 2], n_classes, log_factorials, work)
-                    - both
-                )
-                v, c = _best_cut(
-                    cum, edge[i], edge[i + 2], n_classes, log_factorials, left, right
-                )
-                merge_split[i] = v - both
-                merge_split_at[i] = c
-            else:
-                merge[i] = np.inf
-                merge_split[i] = np.inf
-            if i + 2 < size:
-                v, c = _best_cut(
-                    cum, edge[i], edge[i + 3], n_classes, log_factorials, left, right
-                )
-                two_in_one[i] = v - cost[i] - cost[i + 1] - cost[i + 2]
-                two_in_one_at[i] = c
-            else:
-                two_in_one[i] = np.inf
-        prior = _log_prior(n, size, log_factorials)
+            spanned = 0.0
+            for span in range(1, 4):
+                if i + span > size:  # no such span: no move
+                    gain[span, i] = np.inf
+                    if span == 2:
+                        gain[1, i] = np.inf
+                    continue
+                spanned += cost[i + span - 1]
+                v, c, whole = _best_cut(
+                    cum, edge[i], edge[i + span], n_classes, log_factorials,
+                    left, right,
+                )  # fmt: skip
+                if span == 1:
+                    gain[0, i] = v - spanned
+                    at[0, i] = c
+                elif span == 2:
+                    gain[1, i] = whole - spanned
+                    gain[2, i] = v - spanned
+                    at[1, i] = c
+                else:
+                    gain[3, i] = v - spanned
+                    at[2, i] = c
         more = np.inf
         if size < max_intervals:
-            more = _log_prior(n, size + 1, log_factorials) - prior
-        fewer = np.inf
-        if size > 1:
-            fewer = _log_prior(n, size - 1, log_factorials) - prior
+            more = prior[size + 1] - prior[size]
+        fewer = prior[size - 1] - prior[size]
         best = -tolerance
         kind = -1
         where = -1
         for i in range(size):
-            if split[i] + more < best:
-                best = split[i] + more
-                kind = 0
-                where = i
-            if merge[i] + fewer < best:
-                best = merge[i] + fewer
-                kind = 1
-                where = i
-            if merge_split[i] < best:
-                best = merge_split[i]
-                kind = 2
-                where = i
-            if two_in_one[i] + fewer < best:
-                best = two_in_one[i] + fewer
-                kind = 3
-                where = i
+            for kk in range(4):
+                v = gain[kk, i]
+                if kk == 0:
+                    v += more
+                elif kk != 2:
+                    v += fewer
+                if v < best:
+                    best = v
+                    kind = kk
+                    where = i
         if kind < 0:
             break
         n_moves += 1
@@ -387,31 +380,25 @@ def post_optimize(cum, bounds, n_classes, log_factorials, max_intervals):
             for r in range(size, i, -1):
                 edge[r + 1] = edge[r]
                 cost[r] = cost[r - 1]
-                split[r] = split[r - 1]
-                split_at[r] = split_at[r - 1]
-                merge[r] = merge[r - 1]
-                merge_split[r] = merge_split[r - 1]
-                merge_split_at[r] = merge_split_at[r - 1]
-                two_in_one[r] = two_in_one[r - 1]
-                two_in_one_at[r] = two_in_one_at[r - 1]
-            edge[i + 1] = split_at[i]
+                for kk in range(4):
+                    gain[kk, r] = gain[kk, r - 1]
+                for kk in range(3):
+                    at[kk, r] = at[kk, r - 1]
+            edge[i + 1] = at[0, i]
             size += 1
             changed_hi = i + 1
         elif kind == 2:  # two stay two, the cut moves
-            edge[i + 1] = merge_split_at[i]
+            edge[i + 1] = at[1, i]
             changed_hi = i + 1
         else:  # two or three become one or two: shift left by one
-            new_cut = two_in_one_at[i]
+            new_cut = at[2, i]
             for r in range(i + 1, size):
                 edge[r] = edge[r + 1]
                 cost[r] = cost[r + 1]
-                split[r] = split[r + 1]
-                split_at[r] = split_at[r + 1]
-                merge[r] = merge[r + 1]
-                merge_split[r] = merge_split[r + 1]
-                merge_split_at[r] = merge_split_at[r + 1]
-                two_in_one[r] = two_in_one[r + 1]
-                two_in_one_at[r] = two_in_one_at[r + 1]
+                for kk in range(4):
+                    gain[kk, r] = gain[kk, r + 1]
+                for kk in range(3):
+                    at[kk, r] = at[kk, r + 1]
             size -= 1
             if kind == 3:
                 edge[i + 1] = new_cut
