@@ -156,55 +156,6 @@ def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
 
 
 @njit(**NJIT)
-def _before(keys, ids, i, k):
-    """Whether heap slot ``i`` orders before slot ``k``: by key, then by id."""
-    return keys[i] < keys[k] or (keys[i] == keys[k] and ids[i] < ids[k])
-
-
-@njit(**NJIT)
-def _swap(keys, ids, where, i, k):
-    keys[i], keys[k] = keys[k], keys[i]
-    ids[i], ids[k] = ids[k], ids[i]
-    where[ids[i]] = i
-    where[ids[k]] = k
-
-
-@njit(**NJIT)
-def _sift(keys, ids, where, size, i):
-    """Restore the heap order around slot ``i`` (up, then down)."""
-    while i > 0:
-        parent = (i - 1) >> 1
-        if not _before(keys, ids, i, parent):
-            break
-        _swap(keys, ids, where, i, parent)
-        i = parent
-    while True:
-        child = 2 * i + 1
-        if child >= size:
-            break
-        if child + 1 < size and _before(keys, ids, child + 1, child):
-            child += 1
-        if not _before(keys, ids, child, i):
-            break
-        _swap(keys, ids, where, i, child)
-        i = child
-
-
-@njit(**NJIT)
-def _remove(keys, ids, where, size, id_):
-    """Remove entry ``id_`` from the heap; returns the new size."""
-    i = where[id_]
-    size -= 1
-    where[id_] = -1
-    if i < size:
-        keys[i] = keys[size]
-        ids[i] = ids[size]
-        where[ids[i]] = i
-        _sift(keys, ids, where, size, i)
-    return size
-
-
-@njit(**NJIT)
 def greedy_merges(cum, n_classes, log_factorials):
     """Merge adjacent intervals, from the blocks down to one interval.
 
@@ -212,7 +163,9 @@ def greedy_merges(cum, n_classes, log_factorials):
     (ties: the leftmost pair). An interval is named by its first block, which
     it keeps when it absorbs its right neighbour; the pair of an interval and
     its right neighbour is named by the interval, and is one entry of an
-    indexed binary heap whose key is updated in place when a merge changes it.
+    indexed binary heap, ordered by key then name, whose key is updated in
+    place when a merge changes it. The heap is written out here, its sift in
+    one place (no helper kernels): a shorter first compilation.
 
     Returns ``absorbed`` of shape ``(m - 1,)``, the interval absorbed at each
     step (its first block), and ``part_sums`` of shape ``(m,)``, the total part
@@ -230,43 +183,100 @@ def greedy_merges(cum, n_classes, log_factorials):
     ids = np.empty(m, dtype=np.int64)
     where = np.full(m, -1, dtype=np.int64)
     total = 0.0
-    for b in range(m):
-        cost[b] = _cost(cum, b, b + 1, n_classes, log_factorials, work)
-        total += cost[b]
-        following[b] = b + 1
-        previous[b] = b - 1
-    size = m - 1
-    for b in range(size):  # pushed one by one: each sifts up only
-        pair[b] = _cost(cum, b, b + 2, n_classes, log_factorials, work)
-        keys[b] = pair[b] - cost[b] - cost[b + 1]
-        ids[b] = b
-        where[b] = b
-        _sift(keys, ids, where, b + 1, b)
-    part_sums[0] = total
-    for t in range(m - 1):
-        a = ids[0]
-        total += keys[0]
-        b = following[a]
-        q = following[b]
-        cost[a] = pair[a]
-        following[a] = q
-        if q < m:
-            previous[q] = a
-            size = _remove(keys, ids, where, size, b)
-            pair[a] = _cost(cum, a, following[q], n_classes, log_factorials, work)
-            i = where[a]
-            keys[i] = pair[a] - cost[a] - cost[q]
-            _sift(keys, ids, where, size, i)
+    for b in range(2 * m - 1):  # the blocks, then the pairs of blocks
+        s = b if b < m else b - m
+        e = s + 1 if b < m else s + 2
+        v = _cost(cum, s, e, n_classes, log_factorials, work)
+        if b < m:
+            cost[b] = v
+            total += v
+            following[b] = b + 1
+            previous[b] = b - 1
         else:
-            size = _remove(keys, ids, where, size, a)
-        absorbed[t] = b
-        part_sums[t + 1] = total
-        p = previous[a]
-        if p >= 0:
-            pair[p] = _cost(cum, p, q, n_classes, log_factorials, work)
-            i = where[p]
-            keys[i] = pair[p] - cost[p] - cost[a]
-            _sift(keys, ids, where, size, i)
+            pair[s] = v
+            keys[s] = v - cost[s] - cost[s + 1]
+            ids[s] = s
+            where[s] = s
+    size = m - 1
+    part_sums[0] = total
+    a = b = q = p = -1
+    t = -1  # t = -1: build the heap, one sift-up per entry; then the merges
+    while t < m - 1:
+        if t >= 0:
+            a = ids[0]
+            total += keys[0]
+            b = following[a]
+            q = following[b]
+            cost[a] = pair[a]
+            following[a] = q
+            if q < m:
+                previous[q] = a
+            absorbed[t] = b
+            part_sums[t + 1] = total
+            p = previous[a]
+        # the heap changes of this step, each followed by its sift: building,
+        # one entry each; a merge, the pair that disappears (the last entry
+        # takes its slot), then the new pairs of a and of p
+        for op in range(size if t < 0 else 3):
+            i = op
+            if t >= 0:
+                i = -1
+                if op == 0:
+                    gone = b if q < m else a
+                    i = where[gone]
+                    size -= 1
+                    where[gone] = -1
+                    if i < size:
+                        keys[i] = keys[size]
+                        ids[i] = ids[size]
+                        where[ids[i]] = i
+                    else:
+                        i = -1
+                else:
+                    x = a if op == 1 else p
+                    if x >= 0 and (op == 2 or q < m):
+                        pair[x] = _cost(
+                            cum, x, following[following[x]], n_classes,
+                            log_factorials, work,
+                        )  # fmt: skip
+                        i = where[x]
+                        keys[i] = pair[x] - cost[x] - cost[following[x]]
+            if i < 0:
+                continue
+            # sift slot i up, then down (merges only)
+            while i > 0:
+                parent = (i - 1) >> 1
+                if not (
+                    keys[i] < keys[parent]
+                    or (keys[i] == keys[parent] and ids[i] < ids[parent])
+                ):
+                    break
+                keys[i], keys[parent] = keys[parent], keys[i]
+                ids[i], ids[parent] = ids[parent], ids[i]
+                where[ids[i]] = i
+                where[ids[parent]] = parent
+                i = parent
+            while t >= 0:
+                child = 2 * i + 1
+                if child >= size:
+                    break
+                c = child + 1
+                if c < size and (
+                    keys[c] < keys[child]
+                    or (keys[c] == keys[child] and ids[c] < ids[child])
+                ):
+                    child = c
+                if not (
+                    keys[child] < keys[i]
+                    or (keys[child] == keys[i] and ids[child] < ids[i])
+                ):
+                    break
+                keys[i], keys[child] = keys[child], keys[i]
+                ids[i], ids[child] = ids[child], ids[i]
+                where[ids[i]] = i
+                where[ids[child]] = child
+                i = child
+        t += 1
     return absorbed, part_sums
 
 
