@@ -37,15 +37,27 @@ from partikit._kernels._modl import lnf, part_cost
 
 
 @njit(**NJIT)
-def table_blocks(table):
-    """The blocks of a value table, in one pass.
+def blocks_cumulative(table, n_granules):
+    """The blocks of a value table, its classes and their cumulative counts.
 
     A row holding one single class is *pure*; blocks are the runs of rows
     between boundary points (the gaps not between two pure rows of one same
-    class). Returns ``starts`` (intp: the first row of each block,
-    ``starts[0] == 0``), ``weight`` of shape ``(m + 1,)`` (the weight of the
-    rows before each block; ``weight[m]``: every row) and ``totals``, the
-    column sums.
+    class). With more than ``n_granules`` blocks, the units of the search are
+    about ``n_granules`` granules of about equal weight: each inner boundary
+    is the first block before which the weight reaches ``k / n_granules`` of
+    the total; else every block is a unit. Two passes over the table.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (m,)
+        The first row of each block, ``starts[0] == 0``.
+    columns : ndarray of intp
+        The classes present (columns of positive total).
+    units : ndarray of intp of shape (n_units + 1,)
+        Block positions of the units' bounds, ``0 .. m``.
+    cum : ndarray of float64 of shape (n_units + 1, len(columns))
+        ``cum[u]``: the class counts of the rows before unit ``u`` (the last
+        row: every row), as running sums (exact for whole counts).
     """
     n_rows, width = table.shape
     starts = np.zeros(max(n_rows, 1), dtype=np.intp)
@@ -56,43 +68,59 @@ def table_blocks(table):
     running = 0.0
     for r in range(n_rows):
         pure = -1
+        weight_before = running
         for j in range(width):
             v = table[r, j]
             if v > 0:
                 totals[j] += v
                 pure = j if pure == -1 else -2
+            running += v
         if r > 0 and (pure < 0 or pure != before):
             starts[m] = r
-            weight[m] = running
+            weight[m] = weight_before
             m += 1
         before = pure
-        for j in range(width):
-            running += table[r, j]
     weight[m] = running
-    return starts[:m].copy(), weight[: m + 1].copy(), totals
-
-
-@njit(**NJIT)
-def cumulative_at(table, columns, rows):
-    """Class counts of ``columns`` of the rows before each of ``rows``
-    (increasing; ``n_rows`` gives the column totals), as running sums (exact
-    for whole counts): shape ``(len(rows), len(columns))``."""
-    n_columns = columns.shape[0]
-    out = np.empty((rows.shape[0], n_columns))
-    running = np.zeros(n_columns)
-    k = 0
-    for r in range(table.shape[0]):
-        while k < rows.shape[0] and rows[k] == r:
+    n_columns = 0
+    for j in range(width):
+        n_columns += totals[j] > 0
+    columns = np.empty(n_columns, dtype=np.intp)
+    n_columns = 0
+    for j in range(width):
+        if totals[j] > 0:
+            columns[n_columns] = j
+            n_columns += 1
+    units = np.empty(min(m, max(n_granules, 1)) + 1, dtype=np.intp)
+    n_units = 0
+    units[0] = 0
+    b = 1
+    for k in range(1, n_granules if m > n_granules else m):
+        if m > n_granules:  # granules: the first block reaching the target
+            target = running * k / n_granules
+            while b < m and weight[b] < target:
+                b += 1
+            if b >= m:
+                break
+        else:
+            b = k
+        if b > units[n_units]:
+            n_units += 1
+            units[n_units] = b
+    n_units += 1
+    units[n_units] = m
+    cum = np.empty((n_units + 1, n_columns))
+    sums = np.zeros(n_columns)
+    u = 0
+    for r in range(n_rows):
+        if u < n_units and starts[units[u]] == r:
             for jj in range(n_columns):
-                out[k, jj] = running[jj]
-            k += 1
+                cum[u, jj] = sums[jj]
+            u += 1
         for jj in range(n_columns):
-            running[jj] += table[r, columns[jj]]
-    while k < rows.shape[0]:
-        for jj in range(n_columns):
-            out[k, jj] = running[jj]
-        k += 1
-    return out
+            sums[jj] += table[r, columns[jj]]
+    for jj in range(n_columns):
+        cum[n_units, jj] = sums[jj]
+    return starts[:m].copy(), columns, units[: n_units + 1].copy(), cum
 
 
 @njit(**NJIT)

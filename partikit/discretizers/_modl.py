@@ -11,10 +11,9 @@ from scipy.special import gammaln
 
 from partikit._compat import Interval
 from partikit._kernels._modl_intervals import (
-    cumulative_at,
+    blocks_cumulative,
     greedy_merges,
     post_optimize,
-    table_blocks,
 )
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
@@ -135,34 +134,30 @@ def _modl_discretization(
     n_rows = table.shape[0]
     if n_rows < 2:
         return _no_cut(n_rows)
-    starts, weight, totals = table_blocks(table)
-    n = float(weight[-1])
+    starts, columns, units, cumulative = blocks_cumulative(
+        table, max(granule_limit, exact_limit)
+    )
+    n = float(cumulative[-1].sum())
     if n <= 0:
         return _no_cut(n_rows)
-    columns = np.flatnonzero(totals > 0)
     n_classes = float(len(columns))
     m = len(starts)
     factorials = log_factorials(n, n_classes)
     max_intervals = m if max_bins is None else min(int(max_bins), m)
     exact = m <= exact_limit
     n_moves = 0
-    if m > granule_limit and not exact:
-        units = _granules(weight, granule_limit)
-        search = cumulative_at(table, columns, _rows(starts, units, n_rows))
-        bounds, n_moves = _greedy_search(
-            search, n, n_classes, factorials, max_intervals, post_optimization
-        )
-        bounds, cumulative = _refine_cuts(
-            table, columns, starts, units, search, bounds, n, n_classes, factorials
-        )
+    if exact:
+        bounds = _exact_search(cumulative, n, n_classes, factorials, max_intervals)
     else:
-        cumulative = cumulative_at(table, columns, _rows(starts, None, n_rows))
-        if exact:
-            bounds = _exact_search(cumulative, n, n_classes, factorials, max_intervals)
-        else:
-            bounds, n_moves = _greedy_search(
-                cumulative, n, n_classes, factorials, max_intervals, post_optimization
-            )
+        bounds, n_moves = _greedy_search(
+            cumulative, n, n_classes, factorials, max_intervals, post_optimization
+        )
+    if len(units) <= m:  # granules: the cuts refined on the blocks
+        bounds, cumulative = _refine_cuts(
+            table, columns, starts, units, cumulative, bounds, n, n_classes,
+            factorials,
+        )  # fmt: skip
+    else:
         cumulative = cumulative[bounds]
     # cumulative: the counts before each bound
     intervals = cumulative[1:] - cumulative[:-1]
@@ -185,13 +180,6 @@ def _modl_discretization(
 
 def _no_cut(n_rows):
     return Intervals.from_cuts([], n_rows, 0.0, _statistics(0.0, 0.0, 1, True, 0))
-
-
-def _rows(starts, units, n_rows):
-    """The table rows of the block positions ``units`` (None: every block), and
-    ``n_rows`` for the end."""
-    rows = starts if units is None else starts[units[:-1]]
-    return np.append(rows, n_rows).astype(np.intp)
 
 
 def _exact_search(cum, n, n_classes, factorials, max_intervals):
@@ -226,18 +214,6 @@ def _greedy_search(cum, n, n_classes, factorials, max_intervals, post_optimizati
             cum, bounds, n_classes, factorials, max_intervals
         )
     return bounds, n_moves
-
-
-def _granules(weight, n_granules):
-    """Block positions ``0 = g_0 < ... < g_G = m`` of about ``n_granules``
-    granules of about equal weight: each inner boundary is the first block
-    before which the weight (``weight[b]``: the rows before block ``b``)
-    reaches ``k / n_granules`` of the total."""
-    m = weight.shape[0] - 1
-    targets = weight[m] * np.arange(1, n_granules) / n_granules
-    inner = np.searchsorted(weight, targets, side="left")
-    inner = inner[(inner > 0) & (inner < m)]
-    return np.unique(np.concatenate([[0], inner, [m]])).astype(np.intp)
 
 
 def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n, n_classes,

@@ -10,10 +10,9 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import column_tables
 from partikit._kernels._modl_intervals import (
-    cumulative_at,
+    blocks_cumulative,
     greedy_merges,
     post_optimize,
-    table_blocks,
 )
 from partikit._statistics._modl import (
     class_columns,
@@ -62,12 +61,10 @@ def _value_table(x, y, n_classes):
 
 
 def _blocks_and_cumulative(table):
-    columns = class_columns(table)
-    starts, weight, totals = table_blocks(table)
+    starts, columns, units, cumulative = blocks_cumulative(table, len(table))
     assert_array_equal(starts, block_starts(table))
-    assert_array_equal(np.flatnonzero(totals > 0), columns)
-    cumulative = cumulative_at(table, columns, np.append(starts, len(table)))
-    assert_allclose(weight, cumulative.sum(axis=1))
+    assert_array_equal(columns, class_columns(table))
+    assert_array_equal(units, np.arange(len(starts) + 1))
     return starts, columns, cumulative
 
 
