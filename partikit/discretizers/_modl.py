@@ -19,7 +19,6 @@ from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
     log_discretization_prior,
     log_factorials,
-    part_costs,
 )
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
@@ -163,11 +162,11 @@ def _modl_discretization(
     intervals = cumulative[1:] - cumulative[:-1]
     cost = float(
         log_discretization_prior(n, len(intervals))
-        + part_costs(intervals, n_classes, factorials).sum()
+        + interval_costs(intervals, n_classes, factorials).sum()
     )
     null_cost = float(
         log_discretization_prior(n, 1)
-        + part_costs(cumulative[-1:] - cumulative[:1], n_classes, factorials)[0]
+        + interval_costs(cumulative[-1] - cumulative[0], n_classes, factorials)
     )
     cuts = starts[bounds[1:-1]]
     level = 0.0
