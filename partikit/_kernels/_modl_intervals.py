@@ -27,8 +27,6 @@ References
    continuous attributes. Machine Learning 65, 131-165.
 """
 
-import math
-
 import numpy as np
 from numba import njit
 
@@ -309,143 +307,46 @@ def greedy_merges(cum, n_classes, log_factorials):
 
 
 @njit(**NJIT)
-def _log_prior(n, n_intervals, log_factorials):
-    """``log C(n + I - 1, I - 1)``."""
-    return (
-        lnf(n + n_intervals - 1.0, log_factorials)
-        - lnf(n_intervals - 1.0, log_factorials)
-        - lnf(n, log_factorials)
-    )
+def refresh_moves(cum, edge, size, lo, hi, changed_lo, changed_hi, cost, gain, at,
+                  n_classes, log_factorials):  # fmt: skip
+    """The part costs and best moves of Boulle's post-optimisation, refreshed
+    where a move changed the intervals (the loop over the moves is
+    :func:`partikit.discretizers._modl.post_optimize`).
 
-
-@njit(**NJIT)
-def post_optimize(cum, bounds, n_classes, log_factorials, max_intervals):
-    """Improve a discretization by Boulle's moves until none lowers its cost.
-
-    ``bounds`` (int64, ``[0, ..., m]``): the intervals' first blocks and ``m``.
-    The moves, on consecutive intervals: Split one in two; Merge two; MergeSplit
-    two (merge them and cut the union at its best cut); MergeMergeSplit three
-    into two. Each round applies the move of least total cost change (prior
-    included), if it is below ``-tolerance``; ties go to the leftmost move, in
-    that order of kinds. The best move of each place is kept and recomputed
-    only where a move changed the intervals, so a round costs O(I) besides
-    the sweeps of the changed intervals.
-
-    One call site of each helper (a sweep per span of 1, 2 and 3 intervals,
-    which also gives the cost of the span merged): numba compiles (and LLVM
-    inlines) each once, for a short first compilation.
-
-    Returns the new bounds and the number of moves applied.
+    ``edge[: size + 1]``: the intervals' first blocks and ``m``. Recomputes
+    ``cost[r]`` (the part cost of interval ``r``) for ``r`` in ``changed_lo ..
+    changed_hi``, then, for each place ``i`` in ``lo .. hi``, the part cost
+    change of the best move of each kind starting at ``i``: ``gain[0, i]``,
+    Split interval ``i`` (at ``at[0, i]``); ``gain[1, i]``, Merge ``i`` and
+    ``i + 1``; ``gain[2, i]``, MergeSplit them (at ``at[1, i]``);
+    ``gain[3, i]``, MergeMergeSplit ``i .. i + 2`` into two (at ``at[2, i]``);
+    ``inf`` where there is no such move. One sweep per span of 1, 2 and 3
+    intervals, which also gives the cost of the span merged.
     """
-    m = cum.shape[0] - 1
     n_columns = cum.shape[1]
-    n = 0.0
-    for j in range(n_columns):
-        n += cum[m, j]
-    prior = np.empty(m + 2)  # prior[k]: the prior of k intervals
-    prior[0] = np.inf
-    for k in range(1, m + 2):
-        prior[k] = _log_prior(n, float(k), log_factorials)
-    work = np.empty(n_columns)
     left = np.empty(n_columns)
     right = np.empty(n_columns)
-    size = bounds.shape[0] - 1  # intervals
-    edge = np.empty(m + 2, dtype=np.int64)
-    for i in range(size + 1):  # a loop: a slice assignment compiles for 1.6 s
-        edge[i] = bounds[i]
-    cost = np.empty(m + 1)
-    # gain[kind, i] of the best move of each kind at place i (Split,
-    # Merge, MergeSplit, MergeMergeSplit) and its cut (for Split: at[0],
-    # MergeSplit: at[1], MergeMergeSplit: at[2])
-    gain = np.full((4, m + 1), np.inf)
-    at = np.zeros((3, m + 1), dtype=np.int64)
-    total = 0.0
-    for i in range(size):
-        cost[i] = _cost(cum, edge[i], edge[i + 1], n_classes, log_factorials, work)
-        total += cost[i]
-    tolerance = 1e-10 * (1.0 + abs(total) + abs(math.log(max(n, 1.0))))
-    lo = 0
-    hi = size - 1
-    n_moves = 0
-    while True:
-        # refresh the best moves of the places lo .. hi
-        for i in range(max(lo, 0), min(hi, size - 1) + 1):
-            spanned = 0.0
-            for span in range(1, 4):
-                if i + span > size:  # no such span: no move
-                    gain[span, i] = np.inf
-                    if span == 2:
-                        gain[1, i] = np.inf
-                    continue
-                spanned += cost[i + span - 1]
-                v, c, whole = _best_cut(
-                    cum, edge[i], edge[i + span], n_classes, log_factorials,
-                    left, right,
-                )  # fmt: skip
-                if span == 1:
-                    gain[0, i] = v - spanned
-                    at[0, i] = c
-                elif span == 2:
-                    gain[1, i] = whole - spanned
-                    gain[2, i] = v - spanned
-                    at[1, i] = c
-                else:
-                    gain[3, i] = v - spanned
-                    at[2, i] = c
-        more = np.inf
-        if size < max_intervals:
-            more = prior[size + 1] - prior[size]
-        fewer = prior[size - 1] - prior[size]
-        best = -tolerance
-        kind = -1
-        where = -1
-        for i in range(size):
-            for kk in range(4):
-                v = gain[kk, i]
-                if kk == 0:
-                    v += more
-                elif kk != 2:
-                    v += fewer
-                if v < best:
-                    best = v
-                    kind = kk
-                    where = i
-        if kind < 0:
-            break
-        n_moves += 1
-        i = where
-        if kind == 0:  # one interval becomes two: shift right by one
-            for r in range(size, i, -1):
-                edge[r + 1] = edge[r]
-                cost[r] = cost[r - 1]
-                for kk in range(4):
-                    gain[kk, r] = gain[kk, r - 1]
-                for kk in range(3):
-                    at[kk, r] = at[kk, r - 1]
-            edge[i + 1] = at[0, i]
-            size += 1
-            changed_hi = i + 1
-        elif kind == 2:  # two stay two, the cut moves
-            edge[i + 1] = at[1, i]
-            changed_hi = i + 1
-        else:  # two or three become one or two: shift left by one
-            new_cut = at[2, i]
-            for r in range(i + 1, size):
-                edge[r] = edge[r + 1]
-                cost[r] = cost[r + 1]
-                for kk in range(4):
-                    gain[kk, r] = gain[kk, r + 1]
-                for kk in range(3):
-                    at[kk, r] = at[kk, r + 1]
-            size -= 1
-            if kind == 3:
-                edge[i + 1] = new_cut
-                changed_hi = i + 1
+    for r in range(max(changed_lo, 0), min(changed_hi, size - 1) + 1):
+        cost[r] = _cost(cum, edge[r], edge[r + 1], n_classes, log_factorials, left)
+    for i in range(max(lo, 0), min(hi, size - 1) + 1):
+        spanned = 0.0
+        for span in range(1, 4):
+            if i + span > size:  # no such span: no move
+                gain[span, i] = np.inf
+                if span == 2:
+                    gain[1, i] = np.inf
+                continue
+            spanned += cost[i + span - 1]
+            v, c, whole = _best_cut(
+                cum, edge[i], edge[i + span], n_classes, log_factorials, left, right
+            )
+            if span == 1:
+                gain[0, i] = v - spanned
+                at[0, i] = c
+            elif span == 2:
+                gain[1, i] = whole - spanned
+                gain[2, i] = v - spanned
+                at[1, i] = c
             else:
-                changed_hi = i
-        for r in range(i, changed_hi + 1):
-            cost[r] = _cost(cum, edge[r], edge[r + 1], n_classes, log_factorials, work)
-        # every place whose intervals include a changed one
-        lo = i - 2
-        hi = changed_hi
-    return edge[: size + 1].copy(), n_moves
+                gain[3, i] = v - spanned
+                at[2, i] = c

@@ -13,7 +13,7 @@ from partikit._compat import Interval
 from partikit._kernels._modl_intervals import (
     blocks_cumulative,
     greedy_merges,
-    post_optimize,
+    refresh_moves,
 )
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
@@ -279,6 +279,74 @@ def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n, n_classes,
             break
         del blocks[i + 1], before[i + 1], windows[i + 1]
     return np.array(blocks, dtype=np.int64), np.array(before)
+
+
+def post_optimize(cum, bounds, n_classes, factorials, max_intervals):
+    """Improve a discretization by Boulle's moves until none lowers its cost.
+
+    ``bounds`` (int64, ``[0, ..., m]``): the intervals' first blocks and ``m``.
+    The moves, on consecutive intervals: Split one in two; Merge two; MergeSplit
+    two (merge them and cut the union at its best cut); MergeMergeSplit three
+    into two. Each round applies the move of least total cost change (prior
+    included), if it is below ``-tolerance``; ties go to the leftmost move, in
+    that order of kinds. The best move of each place is kept and recomputed
+    (:func:`~partikit._kernels._modl_intervals.refresh_moves`, compiled) only
+    where a move changed the intervals, so a round costs O(I) besides the
+    sweeps of the changed intervals; the choice and the application of the
+    moves are numpy's (a smaller kernel, a shorter first compilation).
+
+    Returns the new bounds and the number of moves applied.
+    """
+    m = cum.shape[0] - 1
+    n = float(cum[m].sum())
+    prior = np.full(m + 2, np.inf)
+    prior[1:] = log_discretization_prior(n, np.arange(1, m + 2))
+    size = len(bounds) - 1
+    edge = np.empty(m + 2, dtype=np.int64)
+    edge[: size + 1] = bounds
+    cost = np.empty(m + 1)
+    gain = np.full((4, m + 1), np.inf)
+    at = np.zeros((3, m + 1), dtype=np.int64)
+    refresh_moves(cum, edge, size, 0, size - 1, 0, size - 1, cost, gain, at,
+                  n_classes, factorials)  # fmt: skip
+    total = cost[:size].sum()
+    tolerance = 1e-10 * (1.0 + abs(total) + abs(np.log(max(n, 1.0))))
+    n_moves = 0
+    offsets = np.zeros((4, 1))
+    while True:
+        offsets[0] = prior[size + 1] - prior[size] if size < max_intervals else np.inf
+        offsets[1] = offsets[3] = prior[size - 1] - prior[size]
+        values = (gain[:, :size] + offsets).T.ravel()  # by place, then kind
+        best = int(np.argmin(values))  # the first minimum: leftmost, kind order
+        if not values[best] < -tolerance:
+            break
+        n_moves += 1
+        i, kind = divmod(best, 4)
+        if kind == 0:  # one interval becomes two: shift right by one
+            edge[i + 2 : size + 2] = edge[i + 1 : size + 1].copy()
+            for array in (cost, gain, at):
+                array[..., i + 1 : size + 1] = array[..., i:size].copy()
+            edge[i + 1] = at[0, i]
+            size += 1
+            changed_hi = i + 1
+        elif kind == 2:  # two stay two, the cut moves
+            edge[i + 1] = at[1, i]
+            changed_hi = i + 1
+        else:  # two or three become one or two: shift left by one
+            new_cut = at[2, i]
+            edge[i + 1 : size] = edge[i + 2 : size + 1].copy()
+            for array in (cost, gain, at):
+                array[..., i + 1 : size - 1] = array[..., i + 2 : size].copy()
+            size -= 1
+            if kind == 3:
+                edge[i + 1] = new_cut
+                changed_hi = i + 1
+            else:
+                changed_hi = i
+        # every place whose intervals include a changed one
+        refresh_moves(cum, edge, size, i - 2, changed_hi, i, changed_hi, cost,
+                      gain, at, n_classes, factorials)  # fmt: skip
+    return edge[: size + 1].copy(), n_moves
 
 
 def _log_factorial(x, factorials):

@@ -12,7 +12,6 @@ from partikit import column_tables
 from partikit._kernels._modl_intervals import (
     blocks_cumulative,
     greedy_merges,
-    post_optimize,
 )
 from partikit._statistics._modl import (
     class_columns,
@@ -31,6 +30,7 @@ from partikit.discretizers._modl import (
     EXACT_LIMIT,
     _modl_discretization,
     optimal_intervals,
+    post_optimize,
 )
 from partikit.tree import PartitionTreeClassifier
 from tests.naive import (
