@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from partikit._kernels._config import NJIT
-from partikit._kernels._modl import lnf, part_cost
+from partikit._kernels._modl import lnf
 
 
 @njit(**NJIT)
@@ -122,63 +122,21 @@ def blocks_cumulative(table, n_granules):
 
 
 @njit(**NJIT)
-def _cost(cum, s, e, n_classes, log_factorials, work):
-    """Part cost of the blocks ``s .. e - 1``."""
+def _part_cost(cum, s, e, n_classes, log_factorials):
+    """Part cost of the blocks ``s .. e - 1`` (the float operations of
+    :func:`~partikit._kernels._modl.part_cost` on their counts)."""
+    total = 0.0
+    multinomial = 0.0
     for j in range(cum.shape[1]):
-        work[j] = cum[e, j] - cum[s, j]
-    return part_cost(work, n_classes, log_factorials)
-
-
-@njit(**NJIT)
-def _best_cut(cum, s, e, n_classes, log_factorials, left, right):
-    """The cut ``c`` in ``s + 1 .. e - 1`` of least cost of ``(s, c)`` plus
-    ``(c, e)``, that cost (``(inf, -1)`` for a single block) and the cost of
-    ``(s, e)`` uncut: ``(cost, c, whole)``.
-
-    One sweep moving one block at a time from the right part to the left one,
-    the sums of ``log n_j!`` updated for the classes the block holds only
-    (one for a pure block). Ties go to the leftmost cut.
-    """
-    n_columns = cum.shape[1]
-    n_left = 0.0
-    n_right = 0.0
-    sum_left = 0.0
-    sum_right = 0.0
-    for j in range(n_columns):
-        left[j] = 0.0
-        right[j] = cum[e, j] - cum[s, j]
-        if right[j] > 0:
-            n_right += right[j]
-            sum_right += lnf(right[j], log_factorials)
-    constant = 2.0 * lnf(n_classes - 1.0, log_factorials)
-    whole = lnf(n_right + n_classes - 1.0, log_factorials) - constant / 2 - sum_right
-    best = np.inf
-    best_cut = -1
-    for c in range(s + 1, e):
-        for j in range(n_columns):
-            d = cum[c, j] - cum[c - 1, j]
-            if d != 0.0:
-                sum_left += lnf(left[j] + d, log_factorials) - lnf(
-                    left[j], log_factorials
-                )
-                sum_right += lnf(right[j] - d, log_factorials) - lnf(
-                    right[j], log_factorials
-                )
-                left[j] += d
-                right[j] -= d
-                n_left += d
-                n_right -= d
-        value = (
-            lnf(n_left + n_classes - 1.0, log_factorials)
-            + lnf(n_right + n_classes - 1.0, log_factorials)
-            - constant
-            - sum_left
-            - sum_right
-        )
-        if value < best:
-            best = value
-            best_cut = c
-    return best, best_cut, whole
+        c = cum[e, j] - cum[s, j]
+        if c > 0:
+            total += c
+            multinomial += lnf(c, log_factorials)
+    return (
+        lnf(total + n_classes - 1, log_factorials)
+        - lnf(n_classes - 1.0, log_factorials)
+        - multinomial
+    )
 
 
 @njit(**NJIT)
@@ -198,7 +156,6 @@ def greedy_merges(cum, n_classes, log_factorials):
     cost after ``t`` steps (``m - t`` intervals).
     """
     m = cum.shape[0] - 1
-    work = np.empty(cum.shape[1])
     cost = np.empty(m)
     pair = np.empty(m)  # cost of the interval and its right neighbour merged
     following = np.empty(m, dtype=np.int64)
@@ -212,7 +169,7 @@ def greedy_merges(cum, n_classes, log_factorials):
     for b in range(2 * m - 1):  # the blocks, then the pairs of blocks
         s = b if b < m else b - m
         e = s + 1 if b < m else s + 2
-        v = _cost(cum, s, e, n_classes, log_factorials, work)
+        v = _part_cost(cum, s, e, n_classes, log_factorials)
         if b < m:
             cost[b] = v
             total += v
@@ -261,9 +218,9 @@ def greedy_merges(cum, n_classes, log_factorials):
                 else:
                     x = a if op == 1 else p
                     if x >= 0 and (op == 2 or q < m):
-                        pair[x] = _cost(
+                        pair[x] = _part_cost(
                             cum, x, following[following[x]], n_classes,
-                            log_factorials, work,
+                            log_factorials,
                         )  # fmt: skip
                         i = where[x]
                         keys[i] = pair[x] - cost[x] - cost[following[x]]
@@ -327,7 +284,8 @@ def refresh_moves(cum, edge, size, lo, hi, changed_lo, changed_hi, cost, gain, a
     left = np.empty(n_columns)
     right = np.empty(n_columns)
     for r in range(max(changed_lo, 0), min(changed_hi, size - 1) + 1):
-        cost[r] = _cost(cum, edge[r], edge[r + 1], n_classes, log_factorials, left)
+        cost[r] = _part_cost(cum, edge[r], edge[r + 1], n_classes, log_factorials)
+    constant = lnf(n_classes - 1.0, log_factorials)
     for i in range(max(lo, 0), min(hi, size - 1) + 1):
         spanned = 0.0
         for span in range(1, 4):
@@ -337,9 +295,49 @@ def refresh_moves(cum, edge, size, lo, hi, changed_lo, changed_hi, cost, gain, a
                     gain[1, i] = np.inf
                 continue
             spanned += cost[i + span - 1]
-            v, c, whole = _best_cut(
-                cum, edge[i], edge[i + span], n_classes, log_factorials, left, right
-            )
+            # the best cut of the span: one sweep moving one block at a time
+            # from the right part to the left one, the sums of log n_j!
+            # updated for the classes the block holds only (ties: leftmost)
+            s = edge[i]
+            e = edge[i + span]
+            n_left = 0.0
+            n_right = 0.0
+            sum_left = 0.0
+            sum_right = 0.0
+            for j in range(n_columns):
+                left[j] = 0.0
+                right[j] = cum[e, j] - cum[s, j]
+                if right[j] > 0:
+                    n_right += right[j]
+                    sum_right += lnf(right[j], log_factorials)
+            whole = lnf(n_right + n_classes - 1.0, log_factorials) - constant
+            whole -= sum_right
+            v = np.inf
+            c = -1
+            for cut in range(s + 1, e):
+                for j in range(n_columns):
+                    d = cum[cut, j] - cum[cut - 1, j]
+                    if d != 0.0:
+                        sum_left += lnf(left[j] + d, log_factorials) - lnf(
+                            left[j], log_factorials
+                        )
+                        sum_right += lnf(right[j] - d, log_factorials) - lnf(
+                            right[j], log_factorials
+                        )
+                        left[j] += d
+                        right[j] -= d
+                        n_left += d
+                        n_right -= d
+                value = (
+                    lnf(n_left + n_classes - 1.0, log_factorials)
+                    + lnf(n_right + n_classes - 1.0, log_factorials)
+                    - 2.0 * constant
+                    - sum_left
+                    - sum_right
+                )
+                if value < v:
+                    v = value
+                    c = cut
             if span == 1:
                 gain[0, i] = v - spanned
                 at[0, i] = c
