@@ -164,7 +164,8 @@ def greedy_merges(cum, n_classes, log_factorials):
     part_sums = np.empty(m)
     keys = np.empty(m)
     ids = np.empty(m, dtype=np.int64)
-    where = np.full(m, -1, dtype=np.int64)
+    where = np.empty(m, dtype=np.int64)
+    where[m - 1] = -1  # the last interval has no right neighbour
     total = 0.0
     for b in range(2 * m - 1):  # the blocks, then the pairs of blocks
         s = b if b < m else b - m
