@@ -58,9 +58,14 @@ def blocks_cumulative(table, n_granules):
         row: every row), as running sums (exact for whole counts).
     """
     n_rows, width = table.shape
-    starts = np.zeros(max(n_rows, 1), dtype=np.intp)
-    weight = np.zeros(max(n_rows, 1) + 1)
-    totals = np.zeros(width)
+    # np.empty and loops: np.zeros and np.full lengthen the first compilation
+    starts = np.empty(n_rows + 1, dtype=np.intp)
+    weight = np.empty(n_rows + 2)
+    totals = np.empty(width)
+    for j in range(width):
+        totals[j] = 0.0
+    starts[0] = 0
+    weight[0] = 0.0
     m = 1
     before = -1
     running = 0.0
@@ -88,7 +93,7 @@ def blocks_cumulative(table, n_granules):
         if totals[j] > 0:
             columns[n_columns] = j
             n_columns += 1
-    units = np.empty(min(m, max(n_granules, 1)) + 1, dtype=np.intp)
+    units = np.empty(m + 1, dtype=np.intp)
     n_units = 0
     units[0] = 0
     b = 1
@@ -107,7 +112,9 @@ def blocks_cumulative(table, n_granules):
     n_units += 1
     units[n_units] = m
     cum = np.empty((n_units + 1, n_columns))
-    sums = np.zeros(n_columns)
+    sums = np.empty(n_columns)
+    for jj in range(n_columns):
+        sums[jj] = 0.0
     u = 0
     for r in range(n_rows):
         if u < n_units and starts[units[u]] == r:
