@@ -221,6 +221,8 @@ def test_granules_past_the_granule_limit(global_random_seed):
         granular = _modl_discretization(table, granule_limit=granule_limit)
         assert not granular.statistics["exact"]
         assert granular.statistics["n_units"] == full.statistics["n_units"]
+        assert 0 < granular.statistics["n_granules"] <= granule_limit
+        assert full.statistics["n_granules"] == 0
         assert boundary_points(table)[granular.cuts - 1].all()
         assert granular.n_bins == full.n_bins
         assert_allclose(granular.statistics["cost"], full.statistics["cost"], rtol=1e-4)
@@ -255,6 +257,31 @@ def test_block_cumulative_matches_naive(global_random_seed):
         starts, columns, cumulative = _blocks_and_cumulative(table)
         assert 2 not in columns
         assert_allclose(cumulative, naive_block_cumulative(table, starts, columns))
+
+
+def test_blocks_cumulative_granules(global_random_seed):
+    """Check the granules of the blocks kernel against their definition: the
+    first block before which the weight reaches k / G of the total."""
+    rng = np.random.default_rng(global_random_seed)
+    for _ in range(20):
+        table = _random_table(rng, int(rng.integers(20, 200)), 3, high=2)
+        starts = block_starts(table)
+        m = len(starts)
+        n_granules = int(rng.integers(2, m + 2))
+        got_starts, columns, units, cum = blocks_cumulative(table, n_granules)
+        assert_array_equal(got_starts, starts)
+        weight = np.append(np.cumsum(table.sum(axis=1))[starts[1:] - 1], table.sum())
+        weight = np.concatenate([[0.0], weight])
+        if m > n_granules:
+            targets = weight[m] * np.arange(1, n_granules) / n_granules
+            inner = np.searchsorted(weight, targets, side="left")
+            inner = inner[(inner > 0) & (inner < m)]
+            expected = np.unique(np.concatenate([[0], inner, [m]]))
+        else:
+            expected = np.arange(m + 1)
+        assert_array_equal(units, expected)
+        rows = np.append(starts[units[:-1]], len(table))
+        assert_allclose(cum, naive_block_cumulative(table, rows[:-1], columns))
 
 
 def test_optimal_intervals_matches_naive(global_random_seed):
@@ -390,7 +417,9 @@ def test_fit_transform_and_statistics():
     codes = disc.transform(X).ravel()
     assert_array_equal(codes, (X[:, 0] > 3.005).astype(int) + (X[:, 0] > 7.005))
     stats = disc.statistics_[0]
-    assert {"cost", "null_cost", "n_units", "exact", "n_moves"} <= set(stats)
+    assert {"cost", "null_cost", "n_units", "n_granules", "exact", "n_moves"} <= set(
+        stats
+    )
     assert stats["cost"] < stats["null_cost"]
 
 
