@@ -402,20 +402,31 @@ def optimal_intervals(cum, n_classes, factorials, max_intervals):
     the last interval of the best ``k`` intervals of blocks ``0 .. e - 1``
     (``K = min(m, max_intervals)``). Ties go to the leftmost start. The
     dynamic programme in numpy: the ``O(m^2)`` interval costs at once from the
-    cumulative counts, then one ``O(m^2)`` minimum per ``k``; for small ``m``
-    only (``EXACT_LIMIT``).
+    cumulative counts, then one minimum per ``k`` over the starts ``s >= k - 1``
+    and ends ``e >= k``; for small ``m`` only (``EXACT_LIMIT``).
     """
     m = cum.shape[0] - 1
     n_max = min(m, max_intervals)
-    costs = interval_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
+    whole = cum.astype(np.intp)
+    if cum.size and cum.max() + n_classes < len(factorials) and (whole == cum).all():
+        # whole counts within the table (unweighted): look log n! up directly
+        # (|.|: the pairs s > e, set to inf below, index no negative row)
+        counts = np.abs(whole[None, :, :] - whole[:, None, :])
+        totals = counts.sum(axis=2) + int(n_classes - 1.0)
+        costs = factorials[totals] - factorials[int(n_classes - 1.0)]
+        costs -= factorials[counts].sum(axis=2)
+    else:
+        costs = interval_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
     costs[np.tril_indices(m + 1)] = np.inf  # s >= e: no interval
     value = np.full((n_max + 1, m + 1), np.inf)
     start = np.zeros((n_max + 1, m + 1), dtype=np.int64)
     value[0, 0] = 0.0
     for k in range(1, n_max + 1):
-        candidates = value[k - 1][:, None] + costs
-        start[k] = candidates.argmin(axis=0)  # the first minimum: leftmost
-        value[k] = candidates[start[k], np.arange(m + 1)]
+        # starts s = k - 1 .. m - 1, ends e = k .. m
+        candidates = value[k - 1, k - 1 : m, None] + costs[k - 1 : m, k:]
+        at = candidates.argmin(axis=0)  # the first minimum: leftmost
+        start[k, k:] = at + (k - 1)
+        value[k, k:] = candidates[at, np.arange(m + 1 - k)]
     return value[:, m].copy(), start
 
 
