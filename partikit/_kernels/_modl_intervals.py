@@ -366,3 +366,40 @@ def refresh_moves(cum, edge, size, lo, hi, changed_lo, changed_hi, cost, gain, a
             else:
                 gain[3, i] = v - spanned
                 at[2, i] = c
+
+
+@njit(**NJIT)
+def optimal_intervals(cum, n_classes, log_factorials, max_intervals):
+    """The least part cost of the blocks cut into ``k`` intervals, every ``k``.
+
+    Returns ``best`` of shape ``(K + 1,)`` (``best[k]``, ``inf`` at 0) and
+    ``start`` of shape ``(K + 1, m + 1)``: ``start[k, e]`` is the first block of
+    the last interval of the best ``k`` intervals of blocks ``0 .. e - 1``
+    (``K = min(m, max_intervals)``). Ties go to the leftmost start. O(m^2 (J +
+    K)) time, O(m (m + K)) memory: for small ``m`` only. ``np.empty`` and
+    loops only, for a short first compilation.
+    """
+    m = cum.shape[0] - 1
+    n_max = min(m, max_intervals)
+    costs = np.empty((m + 1, m + 1))
+    for s in range(m):
+        for e in range(s + 1, m + 1):
+            costs[s, e] = _part_cost(cum, s, e, n_classes, log_factorials)
+    value = np.empty((n_max + 1, m + 1))
+    start = np.empty((n_max + 1, m + 1), dtype=np.int64)
+    for k in range(n_max + 1):
+        for e in range(m + 1):
+            value[k, e] = np.inf
+            start[k, e] = 0
+    value[0, 0] = 0.0
+    for k in range(1, n_max + 1):
+        for e in range(k, m + 1):
+            for s in range(k - 1, e):
+                v = value[k - 1, s] + costs[s, e]
+                if v < value[k, e]:
+                    value[k, e] = v
+                    start[k, e] = s
+    best = np.empty(n_max + 1)
+    for k in range(n_max + 1):
+        best[k] = value[k, m]
+    return best, start

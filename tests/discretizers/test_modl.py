@@ -13,6 +13,9 @@ from partikit._kernels._modl_intervals import (
     blocks_cumulative,
     greedy_merges,
 )
+from partikit._kernels._modl_intervals import (
+    optimal_intervals as compiled_optimal_intervals,
+)
 from partikit._statistics._modl import (
     class_columns,
     log_factorials,
@@ -296,6 +299,16 @@ def test_optimal_intervals_matches_naive(global_random_seed):
             cumulative, float(len(columns)), factorials, max_intervals
         )
         assert_allclose(best, naive_optimal_intervals(cumulative, max_intervals))
+        # the compiled twin: the same floats and starts
+        compiled = compiled_optimal_intervals(
+            cumulative, float(len(columns)), factorials, max_intervals
+        )
+        assert_array_equal(compiled[0], best)
+        assert_array_equal(
+            compiled[1], optimal_intervals(
+                cumulative, float(len(columns)), factorials, max_intervals
+            )[1],
+        )  # fmt: skip
 
 
 def test_greedy_merges_match_naive(global_random_seed):
