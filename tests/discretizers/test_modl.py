@@ -10,10 +10,11 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit import column_tables
 from partikit._kernels._modl_intervals import (
-    block_cumulative,
+    blocks_cumulative,
     greedy_merges,
-    optimal_intervals,
-    post_optimize,
+)
+from partikit._kernels._modl_intervals import (
+    optimal_intervals as compiled_optimal_intervals,
 )
 from partikit._statistics._modl import (
     class_columns,
@@ -28,7 +29,12 @@ from partikit.discretizers import (
     modl_discretization,
 )
 from partikit.discretizers._blocks import block_starts
-from partikit.discretizers._modl import EXACT_LIMIT, _modl_discretization
+from partikit.discretizers._modl import (
+    EXACT_LIMIT,
+    _modl_discretization,
+    optimal_intervals,
+    post_optimize,
+)
 from partikit.tree import PartitionTreeClassifier
 from tests.naive import (
     naive_best_modl_discretization,
@@ -58,9 +64,11 @@ def _value_table(x, y, n_classes):
 
 
 def _blocks_and_cumulative(table):
-    starts = block_starts(table)
-    columns = class_columns(table)
-    return starts, columns, block_cumulative(table, starts, columns)
+    starts, columns, units, cumulative = blocks_cumulative(table, len(table))
+    assert_array_equal(starts, block_starts(table))
+    assert_array_equal(columns, class_columns(table))
+    assert_array_equal(units, np.arange(len(starts) + 1))
+    return starts, columns, cumulative
 
 
 # --------------------------------------------------------------------------
@@ -205,6 +213,33 @@ def test_max_bins_caps_the_heuristic_search():
         assert capped.statistics["cost"] >= free.statistics["cost"]
 
 
+def test_granules_past_the_granule_limit(global_random_seed):
+    """Check the search on granules (the granule limit forced low): the cuts
+    stay on boundary points, the refinement on the blocks finds the cuts of the
+    search on every block here, and noise still gives one interval."""
+    X, y, _ = make_interval_target(20_000, n_classes=3, random_state=global_random_seed)
+    _, table = _value_table(np.round(X[:, 0], 4), y, 3)
+    full = _modl_discretization(table)
+    for granule_limit in (64, 1024):
+        granular = _modl_discretization(table, granule_limit=granule_limit)
+        assert not granular.statistics["exact"]
+        assert granular.statistics["n_units"] == full.statistics["n_units"]
+        assert 0 < granular.statistics["n_granules"] <= granule_limit
+        assert full.statistics["n_granules"] == 0
+        assert boundary_points(table)[granular.cuts - 1].all()
+        assert granular.n_bins == full.n_bins
+        assert_allclose(granular.statistics["cost"], full.statistics["cost"], rtol=1e-4)
+        assert_allclose(
+            granular.statistics["cost"],
+            naive_modl_discretization_cost(table, granular.cuts),
+            rtol=1e-10,
+        )
+    rng = np.random.default_rng(global_random_seed)
+    x = rng.normal(size=5000)
+    _, noise = _value_table(x, rng.integers(0, 3, size=5000), 3)
+    assert _modl_discretization(noise, granule_limit=64).n_bins == 1
+
+
 @pytest.mark.parametrize("max_bins", [0, -1, 2.5, True, "3"])
 def test_core_rejects_a_bad_max_bins(max_bins):
     with pytest.raises(ValueError, match="max_bins"):
@@ -227,6 +262,31 @@ def test_block_cumulative_matches_naive(global_random_seed):
         assert_allclose(cumulative, naive_block_cumulative(table, starts, columns))
 
 
+def test_blocks_cumulative_granules(global_random_seed):
+    """Check the granules of the blocks kernel against their definition: the
+    first block before which the weight reaches k / G of the total."""
+    rng = np.random.default_rng(global_random_seed)
+    for _ in range(20):
+        table = _random_table(rng, int(rng.integers(20, 200)), 3, high=2)
+        starts = block_starts(table)
+        m = len(starts)
+        n_granules = int(rng.integers(2, m + 2))
+        got_starts, columns, units, cum = blocks_cumulative(table, n_granules)
+        assert_array_equal(got_starts, starts)
+        weight = np.append(np.cumsum(table.sum(axis=1))[starts[1:] - 1], table.sum())
+        weight = np.concatenate([[0.0], weight])
+        if m > n_granules:
+            targets = weight[m] * np.arange(1, n_granules) / n_granules
+            inner = np.searchsorted(weight, targets, side="left")
+            inner = inner[(inner > 0) & (inner < m)]
+            expected = np.unique(np.concatenate([[0], inner, [m]]))
+        else:
+            expected = np.arange(m + 1)
+        assert_array_equal(units, expected)
+        rows = np.append(starts[units[:-1]], len(table))
+        assert_allclose(cum, naive_block_cumulative(table, rows[:-1], columns))
+
+
 def test_optimal_intervals_matches_naive(global_random_seed):
     rng = np.random.default_rng(global_random_seed)
     for _ in range(30):
@@ -239,6 +299,16 @@ def test_optimal_intervals_matches_naive(global_random_seed):
             cumulative, float(len(columns)), factorials, max_intervals
         )
         assert_allclose(best, naive_optimal_intervals(cumulative, max_intervals))
+        # the compiled twin: the same floats and starts
+        compiled = compiled_optimal_intervals(
+            cumulative, float(len(columns)), factorials, max_intervals
+        )
+        assert_array_equal(compiled[0], best)
+        assert_array_equal(
+            compiled[1], optimal_intervals(
+                cumulative, float(len(columns)), factorials, max_intervals
+            )[1],
+        )  # fmt: skip
 
 
 def test_greedy_merges_match_naive(global_random_seed):
@@ -360,7 +430,9 @@ def test_fit_transform_and_statistics():
     codes = disc.transform(X).ravel()
     assert_array_equal(codes, (X[:, 0] > 3.005).astype(int) + (X[:, 0] > 7.005))
     stats = disc.statistics_[0]
-    assert {"cost", "null_cost", "n_units", "exact", "n_moves"} <= set(stats)
+    assert {"cost", "null_cost", "n_units", "n_granules", "exact", "n_moves"} <= set(
+        stats
+    )
     assert stats["cost"] < stats["null_cost"]
 
 
