@@ -231,10 +231,15 @@ def modl_moves(values, labels, groups, n_classes, log_factorials, log_bell,
     """
     n_values, width = values.shape
     n_groups = groups.shape[0]
-    totals = np.zeros(n_groups)
-    sizes = np.zeros(n_groups, dtype=np.intp)
-    value_totals = np.zeros(n_values)
+    # np.empty and loops: np.zeros costs a compilation of its own
+    totals = np.empty(n_groups)
+    sizes = np.empty(n_groups, dtype=np.intp)
+    value_totals = np.empty(n_values)
+    for g in range(n_groups):
+        totals[g] = 0.0
+        sizes[g] = 0
     for v in range(n_values):
+        value_totals[v] = 0.0
         for j in range(width):
             value_totals[v] += values[v, j]
         totals[labels[v]] += value_totals[v]
