@@ -12,11 +12,11 @@ any fit must do, timed in the same process as the fits they are compared with:
 * numeric: ``uniques, inverse = np.unique(x, return_inverse=True)`` then
   ``np.bincount(inverse * 10 + y)``.
 
-Estimators: ``KhiopsGrouper()``, ``CHAIDGrouper()``, ``MaxCutGrouper()`` (chi2),
+Estimators: ``MODLGrouper()``, ``KhiopsGrouper()``, ``CHAIDGrouper()``, ``MaxCutGrouper()`` (chi2),
 ``MaxCutGrouper(weights="squared_gini")``, ``AttributeAggregator`` (two integer
 columns whose combinations are the 1,000 categories, grouped by ``KhiopsGrouper``);
 ``BlockOptDiscretizer()``, ``BlockOptDiscretizer(exact_limit=256)``,
-``MDLPDiscretizer()``, ``KhiopsDiscretizer()``. Each (estimator, workload) runs in
+``MDLPDiscretizer()``, ``KhiopsDiscretizer()``, ``MODLDiscretizer()``. Each (estimator, workload) runs in
 its own subprocess: a warm-up fit on small data of the same kind, then fits and
 baselines alternate (median of each, 9 rounds, or the first fit alone when it
 took > 5 s) and transforms likewise; a fit slower than ``--timeout`` s is killed
@@ -82,6 +82,7 @@ TRANSFORM_TARGET = 1.0
 MEMORY_TARGET = 2.0
 
 GROUPERS = {
+    "modl_grouper": "MODLGrouper()",
     "khiops_grouper": "KhiopsGrouper()",
     "chaid_grouper": "CHAIDGrouper()",
     "maxcut_chi2": "MaxCutGrouper()",
@@ -94,6 +95,7 @@ DISCRETIZERS = {
     "blockopt_256": "BlockOptDiscretizer(exact_limit=256)",
     "mdlp": "MDLPDiscretizer()",
     "khiops_discretizer": "KhiopsDiscretizer()",
+    "modl_discretizer": "MODLDiscretizer()",
 }
 WORKLOADS = ("int", "str", "numeric")
 
@@ -122,15 +124,18 @@ def _estimator(name):
         BlockOptDiscretizer,
         KhiopsDiscretizer,
         MDLPDiscretizer,
+        MODLDiscretizer,
     )
     from partikit.groupers import (
         AttributeAggregator,
         CHAIDGrouper,
         KhiopsGrouper,
         MaxCutGrouper,
+        MODLGrouper,
     )
 
     return {
+        "modl_grouper": MODLGrouper,
         "khiops_grouper": KhiopsGrouper,
         "chaid_grouper": CHAIDGrouper,
         "maxcut_chi2": MaxCutGrouper,
@@ -142,6 +147,7 @@ def _estimator(name):
         "blockopt_256": lambda: BlockOptDiscretizer(exact_limit=256),
         "mdlp": MDLPDiscretizer,
         "khiops_discretizer": KhiopsDiscretizer,
+        "modl_discretizer": MODLDiscretizer,
     }[name]
 
 
