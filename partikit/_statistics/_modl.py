@@ -200,13 +200,7 @@ def modl_discretization_cost(table, cuts):
         return 0.0
     starts = np.concatenate([[0], np.asarray(cuts, dtype=np.intp)])
     intervals = np.add.reduceat(table[:, columns], starts, axis=0)
-    n_intervals = len(starts)
-    prior = (
-        math.log(n)
-        + math.lgamma(n + n_intervals)
-        - math.lgamma(n_intervals)
-        - math.lgamma(n + 1)
-    )
+    prior = float(log_discretization_prior(n, len(starts)))
     return prior + float(part_costs(intervals, max(len(columns), 1)).sum())
 
 

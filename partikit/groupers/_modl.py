@@ -659,19 +659,23 @@ class MODLGrouper(BaseGrouper):
 
     Examples
     --------
+A column of two hidden groups, and a column of noise:
+
     >>> import numpy as np
     >>> from partikit.groupers import MODLGrouper
     >>> rng = np.random.RandomState(0)
     >>> color = rng.choice(["red", "green", "blue", "black"], size=2000)
+    >>> size = rng.choice(["S", "M", "L", "XL", "XXL"], size=2000)
     >>> y = np.where(np.isin(color, ["red", "green"]), rng.rand(2000) < 0.8,
     ...              rng.rand(2000) < 0.2)
-    >>> grouper = MODLGrouper().fit(color.reshape(-1, 1), y)
+    >>> grouper = MODLGrouper().fit(np.column_stack([color, size]), y)
+    >>> grouper.n_groups_
+    array([2, 1])
     >>> grouper.groups_[0]
     [array(['black', 'blue'], dtype=object), array(['green', 'red'], dtype=object)]
-    >>> grouper.transform([["red"], ["blue"], ["purple"]])
-    array([[1.],
-           [0.],
-           [1.]])
+    >>> grouper.transform([["red", "S"], ["blue", "XL"]])
+    array([[1., 0.],
+           [0., 0.]])
     """
 
     _parameter_constraints: dict = {
