@@ -744,6 +744,7 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
 
     See Also
     --------
+    MODLGrouper : Bayes optimal grouping, the recommended grouper.
     sklearn.preprocessing.TargetEncoder : Encodes categories by target means.
     sklearn.preprocessing.OneHotEncoder : Unsupervised one-hot encoding.
 
@@ -796,6 +797,15 @@ class KhiopsGrouper(RenamedParametersMixin, BaseGrouper):
 
     There is no cross-fitting: fit and transform on the same rows reuse the groups
     learned from them (the robust stopping rule is what limits over-fitting).
+
+    *When to prefer* :class:`MODLGrouper`. The noise guarantee is calibrated up
+    to 1,500 initial groups: past a few thousand categories of a two-class
+    column a noise column ends in two groups more often than ``alpha`` says
+    (``bench_noise_guarantee``), and Cochran's minimum frequency pools every
+    category of a column of many rare categories and many classes into one
+    group, however informative (a 20,000-category, 10-class column of 8
+    hidden groups: one group, ``bench_modl``). MODL has neither limit and
+    learned as much or more at every cardinality measured.
 
     References
     ----------
