@@ -659,7 +659,7 @@ class MODLGrouper(BaseGrouper):
 
     Examples
     --------
-A column of two hidden groups, and a column of noise:
+    A column of two hidden groups, and a column of noise:
 
     >>> import numpy as np
     >>> from partikit.groupers import MODLGrouper
