@@ -1325,3 +1325,25 @@ def naive_modl_post_optimize(cum, bounds, max_intervals):
             return np.array(bounds, dtype=np.int64), n_moves
         bounds = choice
         n_moves += 1
+
+
+def naive_optimal_intervals_vectorised(cum, n_classes, factorials, max_intervals):
+    """The exact MODL dynamic programme in numpy, with the kernel's outputs:
+    ``best[k]`` and ``start[k, e]`` (the first block of the last of the best
+    ``k`` intervals of blocks ``0 .. e - 1``, the leftmost on ties). Every
+    interval cost at once, then one minimum per ``k``."""
+    from partikit._statistics._modl import part_costs
+
+    m = cum.shape[0] - 1
+    n_max = min(m, max_intervals)
+    costs = part_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
+    costs[np.tril_indices(m + 1)] = np.inf  # s >= e: no interval
+    value = np.full((n_max + 1, m + 1), np.inf)
+    start = np.zeros((n_max + 1, m + 1), dtype=np.int64)
+    value[0, 0] = 0.0
+    for k in range(1, n_max + 1):
+        candidates = value[k - 1, k - 1 : m, None] + costs[k - 1 : m, k:]
+        at = candidates.argmin(axis=0)
+        start[k, k:] = at + (k - 1)
+        value[k, k:] = candidates[at, np.arange(m + 1 - k)]
+    return value[:, m].copy(), start

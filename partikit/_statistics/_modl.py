@@ -35,21 +35,38 @@ def class_columns(table):
     return np.flatnonzero(table.sum(axis=0) > 0)
 
 
+def _log_factorial(x, factorials):
+    """``log x!`` elementwise (0 for ``x <= 0``): from the table ``factorials``
+    when every ``x`` is a whole number within it, else ``gammaln``."""
+    x = np.maximum(x, 0.0)
+    if factorials is not None and x.size and x.max() < len(factorials):
+        index = x.astype(np.intp)
+        if np.array_equal(index, x):
+            return factorials[index]
+    return gammaln(x + 1.0)
+
+
 def part_costs(parts, n_classes, factorials=None):
-    """MODL cost of each row of ``parts``:
+    """MODL cost of each part of class counts ``parts`` (shape ``(..., J)``):
     ``log C(n + J - 1, J - 1) + log(n! / prod_j n_j!)``, that is
     ``lgamma(n + J) - lgamma(J) - sum_j lgamma(n_j + 1)``.
 
-    ``factorials`` is accepted for symmetry with the kernels and not needed:
-    the cost is computed by ``scipy.special.gammaln``, which is what the
-    kernels' table holds.
+    NumPy's twin of :func:`~partikit._kernels._modl.part_cost`, with the same
+    sums in the same (class) order. ``factorials``, a table of ``log i!``, is
+    read where every count is a whole number within it (``gammaln`` gives the
+    same values, more slowly).
     """
-    parts = np.asarray(parts, dtype=np.float64)
-    totals = parts.sum(axis=1)
+    parts = np.maximum(np.asarray(parts, dtype=np.float64), 0.0)
+    totals = np.zeros(parts.shape[:-1])
+    multinomial = np.zeros(parts.shape[:-1])
+    logs = _log_factorial(parts, factorials)
+    for j in range(parts.shape[-1]):
+        totals += parts[..., j]
+        multinomial += logs[..., j]
     return (
-        gammaln(totals + n_classes)
-        - gammaln(float(n_classes))
-        - gammaln(parts + 1.0).sum(axis=1)
+        _log_factorial(totals + (n_classes - 1.0), factorials)
+        - _log_factorial(np.float64(n_classes - 1.0), factorials)
+        - multinomial
     )
 
 

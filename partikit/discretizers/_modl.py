@@ -7,30 +7,26 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-from scipy.special import gammaln
 
 from partikit._compat import Interval
-from partikit._kernels._config import is_ready
 from partikit._kernels._modl_intervals import (
     blocks_cumulative,
     greedy_merges,
+    optimal_intervals,
     refresh_moves,
-)
-from partikit._kernels._modl_intervals import (
-    optimal_intervals as compiled_optimal_intervals,
 )
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
     log_discretization_prior,
     log_factorials,
+    part_costs,
 )
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
 
-#: Up to this many blocks the search is the exact dynamic programme (O(m^3)
-#: time, O(m^2) memory, in numpy: 64 blocks take about a millisecond with 10
-#: classes); past it, the greedy merges and the post-optimisation
-#: (O(m J log m)).
+#: Up to this many blocks the search is the exact dynamic programme (O(m^2 (J +
+#: K)) time, O(m^2) memory: 64 blocks of 10 classes take 0.1 ms); past it, the
+#: greedy merges and the post-optimisation (O(m J log m)).
 EXACT_LIMIT = 64
 
 #: Past this many blocks the greedy merges and the post-optimisation run on
@@ -41,29 +37,6 @@ EXACT_LIMIT = 64
 #: blocks (1M distinct values, 10 classes) took 1.3 s, on the granules some
 #: 0.05 s, with the same cuts.
 GRANULE_LIMIT = 1 << 15
-
-#: Exact searches run by the numpy dynamic programme in a process before its
-#: compiled twin (0.07 ms instead of 0.8 ms on 64 blocks of 10 classes) is
-#: compiled, when numba's disk cache does not hold it already: a first fit
-#: does not wait 0.3 s for it, a tree calling the search on many small nodes
-#: does not lose that factor for long. Both give the same floats (the same
-#: operations in the same order; with weights, ``math.lgamma`` against
-#: ``scipy.special.gammaln``, equal up to rounding).
-NUMPY_EXACT_CALLS = 16
-
-_numpy_exact_calls = [0]
-
-
-def _optimal_intervals(cum, n_classes, factorials, max_intervals):
-    """The exact dynamic programme: numpy's for the first calls of a process
-    (:data:`NUMPY_EXACT_CALLS`) while the kernel is not compiled, then the
-    kernel."""
-    if _numpy_exact_calls[0] < NUMPY_EXACT_CALLS and not is_ready(
-        compiled_optimal_intervals
-    ):
-        _numpy_exact_calls[0] += 1
-        return optimal_intervals(cum, n_classes, factorials, max_intervals)
-    return compiled_optimal_intervals(cum, n_classes, factorials, max_intervals)
 
 
 def modl_discretization(table, *, max_bins=None):
@@ -201,11 +174,11 @@ def _modl_discretization(
     intervals = cumulative[1:] - cumulative[:-1]
     cost = float(
         log_discretization_prior(n, len(intervals))
-        + interval_costs(intervals, n_classes, factorials).sum()
+        + part_costs(intervals, n_classes, factorials).sum()
     )
     null_cost = float(
         log_discretization_prior(n, 1)
-        + interval_costs(cumulative[-1] - cumulative[0], n_classes, factorials)
+        + part_costs(cumulative[-1] - cumulative[0], n_classes, factorials)
     )
     cuts = starts[bounds[1:-1]]
     level = 0.0
@@ -233,7 +206,7 @@ def _no_cut(n_rows):
 def _exact_search(cum, n, n_classes, factorials, max_intervals):
     """The bounds of the optimal discretization (dynamic programme)."""
     m = cum.shape[0] - 1
-    best, start = _optimal_intervals(cum, n_classes, factorials, max_intervals)
+    best, start = optimal_intervals(cum, n_classes, factorials, max_intervals)
     counts = np.arange(1, max_intervals + 1)
     totals = log_discretization_prior(n, counts) + best[1:]
     k = int(counts[int(np.argmin(totals))])  # the first minimum: fewest
@@ -302,9 +275,9 @@ def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n, n_classes,
                 if hi <= lo:
                     continue
                 candidates = at[lo - first : hi - first + 1]
-                value = interval_costs(
+                value = part_costs(
                     candidates - before[i - 1], n_classes, factorials
-                ) + interval_costs(before[i + 1] - candidates, n_classes, factorials)
+                ) + part_costs(before[i + 1] - candidates, n_classes, factorials)
                 best = int(np.argmin(value))  # ties: the leftmost
                 current = blocks[i] - lo
                 if best != current and value[best] < value[current] - 1e-12 * abs(
@@ -319,8 +292,8 @@ def _refine_cuts(table, columns, starts, units, unit_cum, bounds, n, n_classes,
         if k < 2:
             break
         cum = np.array(before)
-        costs = interval_costs(cum[1:] - cum[:-1], n_classes, factorials)
-        merged = interval_costs(cum[2:] - cum[:-2], n_classes, factorials)
+        costs = part_costs(cum[1:] - cum[:-1], n_classes, factorials)
+        merged = part_costs(cum[2:] - cum[:-2], n_classes, factorials)
         prior = log_discretization_prior(n, np.array([k - 1, k]))
         delta = merged - costs[1:] - costs[:-1] + (prior[0] - prior[1])
         i = int(np.argmin(delta))
@@ -396,73 +369,6 @@ def post_optimize(cum, bounds, n_classes, factorials, max_intervals):
         refresh_moves(cum, edge, size, i - 2, changed_hi, i, changed_hi, cost,
                       gain, at, n_classes, factorials)  # fmt: skip
     return edge[: size + 1].copy(), n_moves
-
-
-def _log_factorial(x, factorials):
-    """``log x!`` elementwise (0 for ``x <= 0``): from the table ``factorials``
-    when every ``x`` is a whole number within it, else ``gammaln``."""
-    x = np.maximum(x, 0.0)
-    if x.size and x.max() < len(factorials):
-        index = x.astype(np.intp)
-        if np.array_equal(index, x):
-            return factorials[index]
-    return gammaln(x + 1.0)
-
-
-def interval_costs(counts, n_classes, factorials):
-    """MODL part cost of each row of ``counts`` (``(..., J)``; numpy's twin of
-    :func:`~partikit._kernels._modl.part_cost`)."""
-    counts = np.maximum(counts, 0.0)
-    totals = np.zeros(counts.shape[:-1])
-    multinomial = np.zeros(counts.shape[:-1])
-    logs = _log_factorial(counts, factorials)
-    for j in range(counts.shape[-1]):  # in class order, as the kernels sum
-        totals += counts[..., j]
-        multinomial += logs[..., j]
-    return (
-        _log_factorial(totals + (n_classes - 1.0), factorials)
-        - _log_factorial(np.float64(n_classes - 1.0), factorials)
-        - multinomial
-    )
-
-
-def optimal_intervals(cum, n_classes, factorials, max_intervals):
-    """The least part cost of the blocks cut into ``k`` intervals, every ``k``.
-
-    Returns ``best`` of shape ``(K + 1,)`` (``best[k]``, ``inf`` at 0) and
-    ``start`` of shape ``(K + 1, m + 1)``: ``start[k, e]`` is the first block of
-    the last interval of the best ``k`` intervals of blocks ``0 .. e - 1``
-    (``K = min(m, max_intervals)``). Ties go to the leftmost start. The
-    dynamic programme in numpy: the ``O(m^2)`` interval costs at once from the
-    cumulative counts, then one minimum per ``k`` over the starts ``s >= k - 1``
-    and ends ``e >= k``; for small ``m`` only (``EXACT_LIMIT``).
-    """
-    m = cum.shape[0] - 1
-    n_max = min(m, max_intervals)
-    whole = cum.astype(np.intp)
-    if cum.size and cum.max() + n_classes < len(factorials) and (whole == cum).all():
-        # whole counts within the table (unweighted): look log n! up directly
-        # (|.|: the pairs s > e, set to inf below, index no negative row)
-        counts = np.abs(whole[None, :, :] - whole[:, None, :])
-        totals = counts.sum(axis=2) + int(n_classes - 1.0)
-        multinomial = np.zeros(totals.shape)
-        for j in range(counts.shape[2]):  # in class order, as the kernel sums
-            multinomial += factorials[counts[:, :, j]]
-        costs = factorials[totals] - factorials[int(n_classes - 1.0)]
-        costs -= multinomial
-    else:
-        costs = interval_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
-    costs[np.tril_indices(m + 1)] = np.inf  # s >= e: no interval
-    value = np.full((n_max + 1, m + 1), np.inf)
-    start = np.zeros((n_max + 1, m + 1), dtype=np.int64)
-    value[0, 0] = 0.0
-    for k in range(1, n_max + 1):
-        # starts s = k - 1 .. m - 1, ends e = k .. m
-        candidates = value[k - 1, k - 1 : m, None] + costs[k - 1 : m, k:]
-        at = candidates.argmin(axis=0)  # the first minimum: leftmost
-        start[k, k:] = at + (k - 1)
-        value[k, k:] = candidates[at, np.arange(m + 1 - k)]
-    return value[:, m].copy(), start
 
 
 def _statistics(cost, null_cost, n_units, n_granules, exact, n_moves):

@@ -12,9 +12,7 @@ from partikit import column_tables
 from partikit._kernels._modl_intervals import (
     blocks_cumulative,
     greedy_merges,
-)
-from partikit._kernels._modl_intervals import (
-    optimal_intervals as compiled_optimal_intervals,
+    optimal_intervals,
 )
 from partikit._statistics._modl import (
     class_columns,
@@ -32,7 +30,6 @@ from partikit.discretizers._blocks import block_starts
 from partikit.discretizers._modl import (
     EXACT_LIMIT,
     _modl_discretization,
-    optimal_intervals,
     post_optimize,
 )
 from partikit.tree import PartitionTreeClassifier
@@ -43,6 +40,7 @@ from tests.naive import (
     naive_modl_discretization_cost,
     naive_modl_post_optimize,
     naive_optimal_intervals,
+    naive_optimal_intervals_vectorised,
 )
 
 
@@ -295,20 +293,16 @@ def test_optimal_intervals_matches_naive(global_random_seed):
         n = table.sum()
         factorials = log_factorials(n, len(columns))
         max_intervals = int(rng.integers(1, 10))
-        best, _ = optimal_intervals(
+        best, start = optimal_intervals(
             cumulative, float(len(columns)), factorials, max_intervals
         )
         assert_allclose(best, naive_optimal_intervals(cumulative, max_intervals))
-        # the compiled twin: the same floats and starts
-        compiled = compiled_optimal_intervals(
+        # the vectorised twin: the same floats and starts
+        twin = naive_optimal_intervals_vectorised(
             cumulative, float(len(columns)), factorials, max_intervals
         )
-        assert_array_equal(compiled[0], best)
-        assert_array_equal(
-            compiled[1], optimal_intervals(
-                cumulative, float(len(columns)), factorials, max_intervals
-            )[1],
-        )  # fmt: skip
+        assert_array_equal(twin[0], best)
+        assert_array_equal(twin[1], start)
 
 
 def test_greedy_merges_match_naive(global_random_seed):
