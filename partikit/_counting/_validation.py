@@ -873,6 +873,132 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
     return np.ascontiguousarray(y_codes, dtype=np.intp), classes
 
 
+#: What ``target_type`` accepts (scikit-learn's ``TargetEncoder`` vocabulary).
+TARGET_TYPES = ("auto", "binary", "multiclass", "continuous")
+
+
+def guess_target_type(y):
+    """The kind of a target, by scikit-learn's rule (``type_of_target``).
+
+    Floats that are not all integers are ``"continuous"``; integers, booleans,
+    strings and integral floats are class labels (``"binary"`` or
+    ``"multiclass"``). A numeric target of integers that are amounts (prices,
+    counts) is guessed as labels: say ``target_type="continuous"``.
+
+    Parameters
+    ----------
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    target_type : {"binary", "multiclass", "continuous"}
+    """
+    if y.dtype.kind in "biu":
+        return "multiclass"
+    check_y_missing(y)
+    guessed = type_of_target(y, input_name="y")
+    if guessed in ("binary", "multiclass", "continuous"):
+        return guessed
+    raise ValueError(
+        f"Unknown label type: {guessed!r}. partikit's estimators need a target y of "
+        "one column: class labels (binary or multiclass) or a continuous target."
+    )
+
+
+def check_target(y, sample_weight=None, *, target_type="auto", min_classes=2):
+    """Validate a target and encode it for counting.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : ndarray of shape (n_samples,) or None
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        ``"auto"`` guesses by :func:`guess_target_type`; ``"binary"`` and
+        ``"multiclass"`` take ``y`` as class labels (``"binary"`` checks that
+        there are two at most); ``"continuous"`` as numbers.
+    min_classes : {1, 2}, default=2
+        Fewest classes accepted for class labels (see
+        :func:`check_classification_y`); a continuous target needs two distinct
+        values of positive weight when it is 2.
+
+    Returns
+    -------
+    y_encoded : ndarray
+        The class index of every row (intp) for class labels; the target's
+        values (float64) for a continuous target: what the counting functions
+        take as ``y_codes``.
+    classes : ndarray or None
+        The sorted class labels; None for a continuous target.
+    target_type : {"binary", "multiclass", "continuous"}
+    """
+    if target_type not in TARGET_TYPES:
+        raise ValueError(
+            f"target_type must be one of {list(TARGET_TYPES)}, got {target_type!r}."
+        )
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if target_type == "auto":
+        target_type = guess_target_type(y)
+    if target_type != "continuous":
+        y_codes, classes = check_classification_y(y, sample_weight, min_classes=min_classes)
+        if target_type == "binary" and len(classes) > 2:
+            raise ValueError(
+                f"target_type='binary' but y has {len(classes)} classes; use "
+                "target_type='multiclass' (or 'auto')."
+            )
+        return y_codes, classes, "binary" if len(classes) <= 2 else "multiclass"
+    return check_continuous_y(y, sample_weight, min_values=min_classes), None, target_type
+
+
+def check_continuous_y(y, sample_weight=None, *, min_values=2):
+    """Validate a continuous target: one column of finite numbers.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    sample_weight : ndarray of shape (n_samples,) or None
+    min_values : {1, 2}, default=2
+        Fewest distinct values (of positive weight) accepted: a constant
+        target leaves nothing to learn for a transformer.
+
+    Returns
+    -------
+    y : ndarray of float64 of shape (n_samples,)
+    """
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()
+    if y.ndim != 1:
+        raise ValueError(f"y must be one column; got an array of shape {y.shape}.")
+    if y.dtype.kind not in "biuf":
+        try:
+            y = y.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "target_type='continuous' needs numbers in y; got values of dtype "
+                f"{y.dtype} that are not numbers. Use class labels with "
+                "target_type='auto'."
+            ) from None
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    finite = np.isfinite(y)
+    if not finite.all():
+        first = int(np.flatnonzero(~finite)[0])
+        raise ValueError(
+            f"y has {int((~finite).sum())} missing or infinite value(s), the first "
+            f"({y[first]}) at row {first}; a continuous target must be finite. Drop "
+            "these rows."
+        )
+    if min_values >= 2 and len(y):
+        kept = y if sample_weight is None else y[sample_weight > 0]
+        if len(kept) and kept.min() == kept.max():
+            raise ValueError(
+                f"y is constant ({kept[0]}) once zero-weight rows are dropped; a "
+                "supervised grouping or discretization needs a target that varies."
+            )
+    return y
+
+
 def check_n_classes(classes, min_classes=2) -> None:
     """Raise a ``ValueError`` for fewer than ``min_classes`` classes.
 
