@@ -62,6 +62,26 @@ def moments_of(y, sample_weight=None):
     return np.array([w.sum(), (w * y).sum(), (w * y * y).sum()])
 
 
+def part_weights(table, target_type=None):
+    """The weight of each part of a table, of class counts or of moments.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, n_columns)
+    target_type : str or None, default=None
+        ``"continuous"``: a moment table (the weight is its first column);
+        anything else: class counts (the weight is their sum).
+
+    Returns
+    -------
+    weights : ndarray of float64 of shape (n_parts,)
+    """
+    table = np.asarray(table, dtype=np.float64)
+    if target_type == CONTINUOUS:
+        return table[:, WEIGHT]
+    return table.sum(axis=1)
+
+
 def part_means(table, default=0.0):
     """The target mean of each part (``default`` for an empty part).
 

@@ -587,11 +587,22 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         their most frequent class (see the Notes), so that the merging stays
         fast at any number of categories; up to this many the merging is exact
         and nothing changes. ``"auto"``: 1,024. None never pools.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a target of
+        integer amounts (prices, counts). A continuous target is read through
+        the weight, sum and sum of squares of its values in each category
+        (``target_type_`` says which kind the fit read; ``classes_`` is set
+        for class labels only).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, computed
         from the groups' class counts with the regularised formula of
         ``category_encoders.WOEEncoder``).
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
@@ -726,8 +737,11 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
     True
     """
 
+    _target_types = ("binary", "multiclass", "continuous")
+
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
+        "target_type": BaseGrouper._target_type_constraint,
         "alpha_merge": [Interval(Real, 0, 1, closed="right")],
         "alpha_split": [Interval(Real, 0, 1, closed="right")],
         "test": [StrOptions({"pearson", "likelihood_ratio"})],
@@ -766,6 +780,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         allow_single_group=True,
         bonferroni=True,
         exact_limit="auto",
+        target_type="auto",
         encode="ordinal",
         woe_sign="event",
         handle_unknown="default_group",
@@ -778,6 +793,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
             handle_unknown=handle_unknown,
             n_jobs=n_jobs,
         )
+        self.target_type = target_type
         self.alpha_merge = alpha_merge
         self.alpha_split = alpha_split
         self.test = test
