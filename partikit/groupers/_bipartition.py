@@ -290,9 +290,7 @@ def sort_by_mean(table):
     side = side != side[0]
     group_ids[rows] = side
     value = float(errors[best])
-    return Grouping(
-        group_ids, 2, max(parent - value, 0.0), {"squared_error": value}
-    )
+    return Grouping(group_ids, 2, max(parent - value, 0.0), {"squared_error": value})
 
 
 def exhaustive(table, *, impurity="gini"):
