@@ -94,12 +94,6 @@ def f_pair_statistic(w_a, s_a, q_a, w_b, s_b, q_b):
 
 
 @njit(**NJIT)
-def f_pair_neg_log_p(statistic, dfd):
-    """-log of the p-value of a pair's F statistic, F(1, dfd) (inf for p = 0)."""
-    return -log_f_sf(statistic, 1.0, dfd)
-
-
-@njit(**NJIT)
 def pair_statistic(counts, a, b, test):
     """Statistic and number of classes present of the 2 x J table of rows a and b.
 
@@ -420,7 +414,7 @@ def _nominal_loop(
                         lo_f = float(partner_g if partner_g < h else h)
                         hi_f = float(h if partner_g < h else partner_g)
                         if test == F_TEST:
-                            nlp = f_pair_neg_log_p(statistic, dof)
+                            nlp = -log_f_sf(statistic, 1.0, dof)
                         else:
                             nlp = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
                         # at the same degrees of freedom the statistics compare
@@ -567,7 +561,7 @@ def _nominal_loop(
                     n_found += 1
                 if chosen >= 0 and statistic > chosen_stat and dfd >= chosen_dof:
                     continue
-                nlp = f_pair_neg_log_p(statistic, dfd)
+                nlp = -log_f_sf(statistic, 1.0, dfd)
                 if (
                     chosen < 0
                     or nlp < chosen_nlp
@@ -854,7 +848,7 @@ def _ordinal_loop(
                     counts[0, g], counts[1, g], counts[2, g],
                     counts[0, h], counts[1, h], counts[2, h],
                 )  # fmt: skip
-                keys[_NLP, g] = f_pair_neg_log_p(statistic, dof)
+                keys[_NLP, g] = -log_f_sf(statistic, 1.0, dof)
                 keys[_STAT, g] = statistic
                 keys[_DOF, g] = dof
                 keys[_LO, g] = g
