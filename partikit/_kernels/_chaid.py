@@ -533,20 +533,21 @@ def _nominal_loop(
         n_g = totals[s_g]
         if test == F_TEST:
             # ---- a continuous target: every pair's F statistic (a few
-            # operations), and the tail probability only for the pairs that
-            # may come first: the p-value of F(1, d) decreases both as F grows
-            # and as d grows (the t distribution's tails thin as its degrees of
-            # freedom grow), so a pair of no smaller F and no fewer degrees of
-            # freedom than g's best so far is not before it
+            # operations), then the tail probability only for the pairs that
+            # may come first. The p-value of F(1, d) decreases as F grows and as
+            # d grows (the t distribution's tails thin as its degrees of freedom
+            # grow), so (1) a pair of larger F and no fewer degrees of freedom
+            # than g's best so far is not before it, and (2) with d_low the
+            # fewest degrees of freedom of g's pairs, every pair of F above
+            # f_bar, where F(1, d_low) already has a p-value below that of the
+            # pair of least F, is not before that pair
             out = stats[k]
             n_found = 0
-            chosen = -1
-            chosen_nlp = np.inf
-            chosen_stat = np.inf
-            chosen_dof = 0.0
             w_g = counts[0, s_g]
             sum_g = counts[1, s_g]
             squares_g = counts[2, s_g]
+            least = -1
+            least_weight = np.inf
             for s in range(n_live):
                 h = group[s]
                 if h == g:
@@ -554,13 +555,53 @@ def _nominal_loop(
                 statistic, dfd = f_pair_statistic(
                     w_g, sum_g, squares_g, counts[0, s], counts[1, s], counts[2, s]
                 )
+                acc[s] = statistic
+                err[s] = dfd
+                if counts[0, s] < least_weight:
+                    least_weight = counts[0, s]
+                if least < 0 or statistic < acc[least]:
+                    least = s
                 if offering:
                     # offered in the pass that follows
                     out[s] = statistic
                     found[k, n_found] = s
                     n_found += 1
-                if chosen >= 0 and statistic > chosen_stat and dfd >= chosen_dof:
+            f_bar = np.inf
+            if least >= 0 and acc[least] < np.inf:
+                bar = -log_f_sf(acc[least], 1.0, err[least])
+                d_low = w_g + least_weight - 2.0
+                if d_low > 0.0:
+                    # the least F whose tail at d_low is below the bar, by
+                    # doubling and bisection (a few tail probabilities a scan)
+                    low = acc[least]
+                    high = low + 1.0
+                    for _ in range(64):
+                        if -log_f_sf(high, 1.0, d_low) >= bar:
+                            f_bar = high
+                            break
+                        low = high
+                        high *= 2.0
+                    if f_bar < np.inf:
+                        for _ in range(30):
+                            middle = 0.5 * (low + f_bar)
+                            if -log_f_sf(middle, 1.0, d_low) >= bar:
+                                f_bar = middle
+                            else:
+                                low = middle
+            chosen = -1
+            chosen_nlp = np.inf
+            chosen_stat = np.inf
+            chosen_dof = 0.0
+            for s in range(n_live):
+                h = group[s]
+                if h == g:
                     continue
+                statistic = acc[s]
+                dfd = err[s]
+                if chosen >= 0 and statistic > chosen_stat:
+                    # (the chosen pair has the smaller F: it wins an equal p-value)
+                    if statistic > f_bar or dfd >= chosen_dof:
+                        continue
                 nlp = -log_f_sf(statistic, 1.0, dfd)
                 if (
                     chosen < 0

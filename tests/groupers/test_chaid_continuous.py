@@ -131,6 +131,25 @@ def test_merges_match_naive_twin(seed, ordinal):
     )
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_merges_of_unequal_categories_match_naive_twin(seed):
+    """Check the nominal loop on 30 categories of very different weights (so that
+    the tail probability's skips, by F and by degrees of freedom, meet pairs of
+    many degrees of freedom) against the naive twin, at a level that merges
+    most of them."""
+    rng = np.random.default_rng(seed)
+    n_rows = 30
+    sizes = rng.integers(1, 300, n_rows)
+    x = np.repeat(np.arange(n_rows), sizes)
+    y = rng.integers(0, 4, n_rows)[x] * 0.3 + rng.normal(size=len(x))
+    table = moment_table(x, y, n_rows)
+    for alpha in (0.01, 0.2):
+        groups, _ = naive_chaid_merges(table, alpha, test="f")
+        np.testing.assert_array_equal(
+            _kernel_labels(table, alpha), _labels(groups, n_rows)
+        )
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_max_groups_matches_naive_twin(seed):
     """Check that merging down to max_groups takes the naive twin's pairs."""
