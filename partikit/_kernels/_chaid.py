@@ -9,6 +9,14 @@ merges the least significant allowed pair (largest p-value) while its p-value is
 above ``alpha_merge``. Allowed pairs are all pairs (nominal predictor) or the pairs
 of adjacent groups (ordinal predictor, rows in their order).
 
+A continuous target's groups are rows of a moment table (weight, sum and sum
+of squares of the target) and are compared by the F test of the one-way
+analysis of variance of their own cases, F(1, n_g + n_h - 2) (SPSS's CHAID for
+a continuous dependent variable): the same loops, with the statistic code
+``F_TEST`` (one compiled loop for both kinds of target). Its p-value is not a
+function of F alone, so a scan computes every pair's F and the tail probability
+only of the pairs that may come first (see :func:`_nominal_loop`).
+
 The order of pairs, "more similar first", is the key
 ``(-log p, statistic, lower representative, higher representative)``: largest
 p-value, then smaller statistic, then the lexicographically smallest pair. A group
@@ -45,6 +53,8 @@ References
 ----------
 .. [1] G. V. Kass, "An exploratory technique for investigating large quantities of
    categorical data", Applied Statistics 29(2):119-127, 1980, doi:10.2307/2986296.
+.. [2] IBM SPSS Statistics, "CHAID and Exhaustive CHAID Algorithms", IBM SPSS
+   Statistics Algorithms (the F test of a continuous dependent variable).
 """
 
 import math

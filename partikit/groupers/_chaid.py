@@ -694,6 +694,11 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
     grouped column is then tested against the class and its p-value adjusted for
     the number of groupings searched. The column is encoded by its groups.
 
+    A continuous target is compared by means instead: two groups are tested by
+    the F test of the one-way analysis of variance of their own cases, and the
+    grouped column by the F test of its groups (SPSS's CHAID for a continuous
+    dependent variable).
+
     Read more in the :ref:`User Guide <chaid>`.
 
     Parameters
@@ -706,7 +711,8 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         p-value is at most this (SPSS's ALPHASPLIT); it does not change the groups.
     test : {"pearson", "likelihood_ratio"}, default="pearson"
         Statistic of the pairwise and final tests: Pearson's chi-square or the
-        likelihood ratio ``G2``.
+        likelihood ratio ``G2``. A continuous target is always tested by the F
+        test (this is not used).
     ordinal : None, "all", list or dict, default=None
         Which columns are ordinal (only adjacent categories merge), besides pandas
         ordered ``Categorical`` columns, which always are, in their categories'
@@ -796,7 +802,9 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         ``test``, ``n_categories``, ``n_resplits``, ``n_pooled`` and ``n_pools``
         (categories pooled before merging, and the pools they formed; see
         ``exact_limit``) and ``floating_attached`` (ordinal columns with
-        missing values).
+        missing values). A continuous target reports ``F``, ``dfn``, ``dfd``
+        and ``r2`` (the share of the target's squared error the groups
+        explain) instead of ``chi2`` and ``dof``, and ``test`` is ``"f"``.
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     n_features_in_ : int
@@ -1018,6 +1026,8 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         return np.argsort(position, kind="stable")
 
     def _group_table(self, table, context):
+        # a continuous target's tables are moment tables (the F test)
+        continuous = getattr(self, "target_type_", None) == CONTINUOUS
         ordinal = self._ordinal_order(context) is not None
         floating_row = table.shape[0] - 1 if ordinal and context.has_missing else None
         return chaid_grouping(
@@ -1034,6 +1044,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
             allow_single_group=self.allow_single_group,
             bonferroni=self.bonferroni,
             exact_limit=self._parameter("exact_limit"),
+            target_type=CONTINUOUS if continuous else None,
         )
 
 
