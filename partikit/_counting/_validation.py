@@ -941,20 +941,14 @@ def check_target(y, sample_weight=None, *, target_type="auto", min_classes=2):
     if target_type == "auto":
         target_type = guess_target_type(y)
     if target_type != "continuous":
-        y_codes, classes = check_classification_y(
-            y, sample_weight, min_classes=min_classes
-        )
+        y_codes, classes = check_classification_y(y, sample_weight, min_classes=min_classes)
         if target_type == "binary" and len(classes) > 2:
             raise ValueError(
                 f"target_type='binary' but y has {len(classes)} classes; use "
                 "target_type='multiclass' (or 'auto')."
             )
         return y_codes, classes, "binary" if len(classes) <= 2 else "multiclass"
-    return (
-        check_continuous_y(y, sample_weight, min_values=min_classes),
-        None,
-        target_type,
-    )
+    return check_continuous_y(y, sample_weight, min_values=min_classes), None, target_type
 
 
 def check_continuous_y(y, sample_weight=None, *, min_values=2):
