@@ -12,8 +12,9 @@ of adjacent groups (ordinal predictor, rows in their order).
 A continuous target's groups are rows of a moment table (weight, sum and sum
 of squares of the target) and are compared by the F test of the one-way
 analysis of variance of their own cases, F(1, n_g + n_h - 2) (SPSS's CHAID for
-a continuous dependent variable): the same loops, with the statistic code
-``F_TEST`` (one compiled loop for both kinds of target). Its p-value is not a
+a continuous dependent variable): the same loops, one source built twice by
+:func:`_loop_kernels`, whose F branches are compiled only into the loops of a
+continuous target (state code ``F_TEST``). Its p-value is not a
 function of F alone, so a scan computes every pair's F and the tail probability
 only of the pairs that may come first (see :func:`_nominal_loop`).
 
@@ -46,8 +47,9 @@ and per re-scan (most of it the bound's few operations per class); O(c J + c log
 c) in all for an ordinal predictor. Memory O(c J).
 
 Compile time is user time (a fresh process compiles every kernel it calls): a fit
-calls one loop kernel for its predictor type, plus the tail probability (and, for
-a nominal predictor, the order of two pairs).
+calls one loop kernel for its predictor and target types, plus the tail
+probability of its test (and, for a nominal predictor, the order of two pairs):
+a class target compiles no F test, a continuous one no chi-square test.
 
 References
 ----------
@@ -63,7 +65,7 @@ import numpy as np
 from numba import njit
 
 from partikit._kernels._codes import F_TEST, PEARSON
-from partikit._kernels._config import NJIT, NO_REFCOUNTS
+from partikit._kernels._config import NJIT, NO_REFCOUNTS, NO_REWRITES
 from partikit._kernels._special import log_chi2_sf, log_f_sf
 
 
@@ -265,507 +267,692 @@ WORK_PER_CALL = 2_000_000
 _SCAN_CHANGED, _SCAN_OTHER, _MERGE = 0, 1, 2
 
 
-@njit(**NJIT, **NO_REFCOUNTS, no_rewrites=True)
-def _nominal_loop(
-    counts, totals, links, keys, flags, stats, present, best, partner, profiles,
-    tree, queue, found, bars, sums, bound, cnt, max_neg_log_alpha, min_groups,
-    max_groups, stop_on_compound, max_work,
-):  # fmt: skip
-    """The initial pair tests and the merge loop of a nominal predictor.
+def _loop_kernels(continuous):
+    """The two loop kernels (nominal, ordinal) of one kind of target.
 
-    One loop does every step, so that a fit compiles one kernel: the initial
-    tests (row by row, each row against every other row) and the keys, then the
-    merges; after each merge (or a split left pending by :func:`split_group`),
-    the changed groups are re-tested against every live group and each other
-    group is offered its new pairs. The pair to merge is the first key, at the
-    root of a tournament tree over the groups, which is updated in O(log c) for
-    each key that changed.
+    One source for both kinds: ``continuous`` is a constant of the closures, so
+    numba prunes the branches of the other kind before it compiles them, and a
+    fit compiles the tests of its own target only (the F test's tail
+    probability, :func:`partikit._kernels._special.log_f_sf`, costs about a
+    second of compilation that a class target must not pay). Within a loop,
+    ``flags[_TEST]`` (``PEARSON`` or ``LIKELIHOOD_RATIO``) is read at run time.
 
-    A group whose best partner changed or is gone keeps its old key, marked
-    stale: its pairs with unchanged groups were all after that key, so the key
-    is a lower bound of its best pair, and it stays one as new pairs are
-    offered (a new pair before it is the group's best pair, no longer stale).
-    The group is re-scanned only when its stale key comes first, so the first
-    exact key is the first pair (most re-scans of a merge loop are never needed:
-    a group far from every merge is not re-scanned at all).
+    Parameters
+    ----------
+    continuous : bool
+        The groups are columns of a moment table (weight, sum and sum of
+        squares of a continuous target) compared by the F test, else of class
+        counts compared by the chi-square test.
 
-    A test of one group against every live group first computes a lower bound
-    of each pair's statistic, class by class along the columns of ``profiles``
-    (classes x groups) in SIMD lanes and with no division; the exact statistic,
-    with the arithmetic of :func:`_pair_statistic` term for term (the same
-    bits), is computed only for the pairs whose bound is not above every
-    statistic the pair must beat to matter: the group's best so far, and the
-    other group's key (an offer). A group that lacks classes gets all its
-    Pearson statistics class by class in SIMD lanes instead (the bound settles
-    few of its pairs). The live groups are packed in the columns
-    ``0 .. n_groups - 1``, so a scan reads no dead group.
-
-    Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left,
-    after about ``max_work`` pair tests).
+    Returns
+    -------
+    nominal_loop, ordinal_loop : numba dispatchers
     """
-    n_classes, n_rows = counts.shape
-    key_nlp = keys[_NLP]
-    key_stat = keys[_STAT]
-    key_dof = keys[_DOF]
-    key_lo = keys[_LO]
-    key_hi = keys[_HI]
-    alive = links[_ALIVE]
-    n_cats = links[_N_CATS]
-    mark = links[_MARK]
-    slot = links[_SLOT]
-    group = links[_GROUP]
-    shares = profiles[0]
-    inverses = profiles[1]
-    test = flags[_TEST]
-    size = tree.shape[0] // 2
-    work = 0
-    compound = -1
-    stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
-    # the scan's workspaces are the caller's: a kernel that makes arrays
-    # compiles numba's allocation and reference counting at a cold start
-    # (0.3 s of this one's)
-    acc = sums[0]
-    err = sums[1]
-    # the bound is summed in float32 (half the memory read, twice the SIMD lanes);
-    # its relative rounding error is below (J + 5) 2^-24, and the error of a share
-    # difference adds less than 2^-22 (n_g + n_h) in all
-    relative = 1.0 - (n_classes + 8) * 2.0**-20
-    while True:
-        # ---- the next group to test against every live group, and to give its
-        # key: each row at the start, a changed group (whose pairs are then
-        # offered to the others), or a group whose stale key came first
-        g = -1
-        k = 0
-        offering = False
-        n_live = flags[_N_GROUPS]
-        if flags[_INIT] < n_rows:
-            # (a row against every other row, rather than against the rows
-            # after it only: the bound then settles more pairs, and there is
-            # less code to compile; rows are tested independently, so that
-            # threads can share them out, each up to its _INIT_STOP)
-            if (work >= max_work and work > 0) or flags[_INIT] >= flags[_INIT_STOP]:
-                return -1, -1
-            g = flags[_INIT]
-            flags[_INIT] += 1
-        elif stage == _SCAN_CHANGED:
-            g = flags[_CHANGED]
-            offering = True
-            stage = _SCAN_OTHER
-        elif stage == _SCAN_OTHER:
-            stage = _MERGE
-            other = flags[_OTHER]
-            if other < 0 or other == flags[_CHANGED] or alive[other] == 0:
-                flags[_OTHER] = -1
-                flags[_N_FOUND + 1] = 0
-                continue
-            g = other
-            k = 1
-            offering = True
-        else:
-            changed = flags[_CHANGED]
-            if changed >= 0:
+
+    @njit(**NJIT, **NO_REFCOUNTS, **NO_REWRITES)
+    def _nominal_loop(
+        counts, totals, links, keys, flags, stats, present, best, partner, profiles,
+        tree, queue, found, bars, sums, bound, cnt, max_neg_log_alpha, min_groups,
+        max_groups, stop_on_compound, max_work,
+    ):  # fmt: skip
+        """The initial pair tests and the merge loop of a nominal predictor.
+
+        One loop does every step, so that a fit compiles one kernel: the initial
+        tests (row by row, each row against every other row) and the keys, then the
+        merges; after each merge (or a split left pending by :func:`split_group`),
+        the changed groups are re-tested against every live group and each other
+        group is offered its new pairs. The pair to merge is the first key, at the
+        root of a tournament tree over the groups, which is updated in O(log c) for
+        each key that changed.
+
+        A group whose best partner changed or is gone keeps its old key, marked
+        stale: its pairs with unchanged groups were all after that key, so the key
+        is a lower bound of its best pair, and it stays one as new pairs are
+        offered (a new pair before it is the group's best pair, no longer stale).
+        The group is re-scanned only when its stale key comes first, so the first
+        exact key is the first pair (most re-scans of a merge loop are never needed:
+        a group far from every merge is not re-scanned at all).
+
+        A test of one group against every live group first computes a lower bound
+        of each pair's statistic, class by class along the columns of ``profiles``
+        (classes x groups) in SIMD lanes and with no division; the exact statistic,
+        with the arithmetic of :func:`_pair_statistic` term for term (the same
+        bits), is computed only for the pairs whose bound is not above every
+        statistic the pair must beat to matter: the group's best so far, and the
+        other group's key (an offer). A group that lacks classes gets all its
+        Pearson statistics class by class in SIMD lanes instead (the bound settles
+        few of its pairs). The live groups are packed in the columns
+        ``0 .. n_groups - 1``, so a scan reads no dead group.
+
+        Returns (status, group) with status ``DONE``, ``COMPOUND`` or -1 (work left,
+        after about ``max_work`` pair tests).
+        """
+        n_classes, n_rows = counts.shape
+        key_nlp = keys[_NLP]
+        key_stat = keys[_STAT]
+        key_dof = keys[_DOF]
+        key_lo = keys[_LO]
+        key_hi = keys[_HI]
+        alive = links[_ALIVE]
+        n_cats = links[_N_CATS]
+        mark = links[_MARK]
+        slot = links[_SLOT]
+        group = links[_GROUP]
+        shares = profiles[0]
+        inverses = profiles[1]
+        test = flags[_TEST]
+        size = tree.shape[0] // 2
+        work = 0
+        compound = -1
+        stage = _SCAN_CHANGED if flags[_CHANGED] >= 0 else _MERGE
+        # the scan's workspaces are the caller's: a kernel that makes arrays
+        # compiles numba's allocation and reference counting at a cold start
+        # (0.3 s of this one's)
+        acc = sums[0]
+        err = sums[1]
+        # the bound is summed in float32 (half the memory read, twice the SIMD lanes);
+        # its relative rounding error is below (J + 5) 2^-24, and the error of a share
+        # difference adds less than 2^-22 (n_g + n_h) in all
+        relative = 1.0 - (n_classes + 8) * 2.0**-20
+        while True:
+            # ---- the next group to test against every live group, and to give its
+            # key: each row at the start, a changed group (whose pairs are then
+            # offered to the others), or a group whose stale key came first
+            g = -1
+            k = 0
+            offering = False
+            n_live = flags[_N_GROUPS]
+            if flags[_INIT] < n_rows:
+                # (a row against every other row, rather than against the rows
+                # after it only: the bound then settles more pairs, and there is
+                # less code to compile; rows are tested independently, so that
+                # threads can share them out, each up to its _INIT_STOP)
+                if (work >= max_work and work > 0) or flags[_INIT] >= flags[_INIT_STOP]:
+                    return -1, -1
+                g = flags[_INIT]
+                flags[_INIT] += 1
+            elif stage == _SCAN_CHANGED:
+                g = flags[_CHANGED]
+                offering = True
+                stage = _SCAN_OTHER
+            elif stage == _SCAN_OTHER:
+                stage = _MERGE
                 other = flags[_OTHER]
-                gone = flags[_GONE]
-                # ---- a group whose best partner took part becomes stale (one
-                # pass over the keys, in SIMD lanes; a dead group has no pair)
-                # (a merge changes keep and ends gone; a split changes g, which
-                # is one of its two sides, and makes the other)
-                changed_f = float(changed)
-                second_f = float(other if other >= 0 else gone)
-                for h in range(n_rows):
-                    low = key_lo[h]
-                    high = key_hi[h]
-                    mark[h] |= (
-                        (low == changed_f)
-                        | (high == changed_f)
-                        | (low == second_f)
-                        | (high == second_f)
-                    )
-                # (a pass reads every row, dead or alive: it counts as work, so
-                # that a loop over few live groups of many rows still returns
-                # to Python often)
-                work += n_rows // 8
-                # their keys were just set by their scans
-                mark[changed] = 0
-                if other >= 0:
-                    mark[other] = 0
-                # ---- each group is offered its pairs with the changed groups:
-                # only the pairs whose statistic the scans computed can come
-                # before its key
-                for kk in range(1 if other < 0 else 2):
-                    partner_g = changed if kk == 0 else other
-                    for m in range(flags[_N_FOUND + kk]):
-                        s = found[kk, m]
-                        h = group[s]
-                        if h == changed or h == other:
-                            continue
+                if other < 0 or other == flags[_CHANGED] or alive[other] == 0:
+                    flags[_OTHER] = -1
+                    flags[_N_FOUND + 1] = 0
+                    continue
+                g = other
+                k = 1
+                offering = True
+            else:
+                changed = flags[_CHANGED]
+                if changed >= 0:
+                    other = flags[_OTHER]
+                    gone = flags[_GONE]
+                    # ---- a group whose best partner took part becomes stale (one
+                    # pass over the keys, in SIMD lanes; a dead group has no pair)
+                    # (a merge changes keep and ends gone; a split changes g, which
+                    # is one of its two sides, and makes the other)
+                    changed_f = float(changed)
+                    second_f = float(other if other >= 0 else gone)
+                    for h in range(n_rows):
                         low = key_lo[h]
                         high = key_hi[h]
-                        statistic = stats[kk, s]
-                        if test == F_TEST:
-                            dof = counts[0, slot[partner_g]] + counts[0, s] - 2.0
-                            dof = dof if dof > 0.0 else 0.0
-                            # no smaller F and no fewer degrees of freedom: not
-                            # before h's key (see the scan)
-                            if (
-                                low >= 0
-                                and statistic > key_stat[h]
-                                and dof > key_dof[h]
-                            ):
+                        mark[h] |= (
+                            (low == changed_f)
+                            | (high == changed_f)
+                            | (low == second_f)
+                            | (high == second_f)
+                        )
+                    # (a pass reads every row, dead or alive: it counts as work, so
+                    # that a loop over few live groups of many rows still returns
+                    # to Python often)
+                    work += n_rows // 8
+                    # their keys were just set by their scans
+                    mark[changed] = 0
+                    if other >= 0:
+                        mark[other] = 0
+                    # ---- each group is offered its pairs with the changed groups:
+                    # only the pairs whose statistic the scans computed can come
+                    # before its key
+                    for kk in range(1 if other < 0 else 2):
+                        partner_g = changed if kk == 0 else other
+                        for m in range(flags[_N_FOUND + kk]):
+                            s = found[kk, m]
+                            h = group[s]
+                            if h == changed or h == other:
                                 continue
-                        else:
-                            dof = float(present[kk, s] - 1)
-                        # same degrees of freedom: the statistic orders the
-                        # p-values, so the tail probability waits until the pair
-                        # wins (most offers lose on the statistic alone)
-                        same = low >= 0 and dof == key_dof[h]
-                        if same and statistic > key_stat[h]:
-                            continue
-                        lo_f = float(partner_g if partner_g < h else h)
-                        hi_f = float(h if partner_g < h else partner_g)
-                        if test == F_TEST:
-                            nlp = -log_f_sf(statistic, 1.0, dof)
-                        else:
-                            nlp = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
-                        # at the same degrees of freedom the statistics compare
-                        # (the tail probabilities may round alike)
-                        compared = key_nlp[h] if same else nlp
-                        if low < 0 or _before(
-                            compared, statistic, lo_f, hi_f,
-                            key_nlp[h], key_stat[h], low, high,
-                        ):  # fmt: skip
-                            key_nlp[h] = nlp
-                            key_stat[h] = statistic
-                            key_dof[h] = dof
-                            key_lo[h] = lo_f
-                            key_hi[h] = hi_f
-                            bars[s] = (
-                                statistic
-                                if test != F_TEST and dof == n_classes - 1
-                                else np.inf
+                            low = key_lo[h]
+                            high = key_hi[h]
+                            statistic = stats[kk, s]
+                            if continuous:
+                                dof = counts[0, slot[partner_g]] + counts[0, s] - 2.0
+                                dof = dof if dof > 0.0 else 0.0
+                                # no smaller F and no fewer degrees of freedom: not
+                                # before h's key (see the scan)
+                                if (
+                                    low >= 0
+                                    and statistic > key_stat[h]
+                                    and dof > key_dof[h]
+                                ):
+                                    continue
+                            else:
+                                dof = float(present[kk, s] - 1)
+                            # same degrees of freedom: the statistic orders the
+                            # p-values, so the tail probability waits until the pair
+                            # wins (most offers lose on the statistic alone)
+                            same = low >= 0 and dof == key_dof[h]
+                            if same and statistic > key_stat[h]:
+                                continue
+                            lo_f = float(partner_g if partner_g < h else h)
+                            hi_f = float(h if partner_g < h else partner_g)
+                            if continuous:
+                                nlp = -log_f_sf(statistic, 1.0, dof)
+                            else:
+                                nlp = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
+                            # at the same degrees of freedom the statistics compare
+                            # (the tail probabilities may round alike)
+                            compared = key_nlp[h] if same else nlp
+                            if low < 0 or _before(
+                                compared, statistic, lo_f, hi_f,
+                                key_nlp[h], key_stat[h], low, high,
+                            ):  # fmt: skip
+                                key_nlp[h] = nlp
+                                key_stat[h] = statistic
+                                key_dof[h] = dof
+                                key_lo[h] = lo_f
+                                key_hi[h] = hi_f
+                                bars[s] = (
+                                    statistic
+                                    if not continuous and dof == n_classes - 1
+                                    else np.inf
+                                )
+                                mark[h] = 0
+                                queue[flags[_QUEUED]] = h
+                                flags[_QUEUED] += 1
+                    flags[_CHANGED] = -1
+                    flags[_OTHER] = -1
+                    flags[_GONE] = -1
+                    if compound >= 0:
+                        return COMPOUND, compound
+                # ---- the first key: the root of the tree, once the keys that
+                # changed are in it
+                for i in range(flags[_QUEUED]):
+                    node = (size + queue[i]) // 2
+                    while node >= 1:
+                        a = tree[2 * node]
+                        b = tree[2 * node + 1]
+                        winner = a
+                        if a < 0 or (
+                            b >= 0
+                            and key_lo[b] >= 0
+                            and (
+                                key_lo[a] < 0
+                                or _before(
+                                    key_nlp[b], key_stat[b], key_lo[b], key_hi[b],
+                                    key_nlp[a], key_stat[a], key_lo[a], key_hi[a],
+                                )
                             )
-                            mark[h] = 0
-                            queue[flags[_QUEUED]] = h
-                            flags[_QUEUED] += 1
+                        ):  # fmt: skip
+                            winner = b
+                        tree[node] = winner
+                        node //= 2
+                flags[_QUEUED] = 0
+                top = tree[1]
+                # ---- the next merge: the first pair, while the rule allows it
+                done = n_live <= min_groups or top < 0 or key_lo[top] < 0
+                similar = False
+                if not done and mark[top] == 0:
+                    similar = key_nlp[top] < max_neg_log_alpha
+                    done = not similar and (max_groups < 0 or n_live <= max_groups)
+                if done:
+                    return DONE, -1
+                if mark[top] == 1:
+                    # a stale key first: the group's best pair, then look again
+                    g = top
+                    mark[g] = 0
+                else:
+                    if work >= max_work:
+                        return -1, -1
+                    keep = np.intp(key_lo[top])
+                    gone = np.intp(key_hi[top])
+                    s_keep = slot[keep]
+                    s_gone = slot[gone]
+                    for j in range(n_classes):
+                        counts[j, s_keep] += counts[j, s_gone]
+                    totals[s_keep] += totals[s_gone]
+                    n_keep = totals[s_keep]
+                    for j in range(n_classes):
+                        u = counts[j, s_keep]
+                        shares[j, s_keep] = u / n_keep
+                        ratio = n_keep / (u if u > 1e-300 else 1e-300)
+                        inverses[j, s_keep] = ratio if ratio < _NO_SHARE else _NO_SHARE
+                    alive[gone] = 0
+                    n_cats[keep] += n_cats[gone]
+                    links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+                    links[_LAST, keep] = links[_LAST, gone]
+                    # the last column fills the gap
+                    last = n_live - 1
+                    if s_gone != last:
+                        for j in range(n_classes):
+                            counts[j, s_gone] = counts[j, last]
+                            shares[j, s_gone] = shares[j, last]
+                            inverses[j, s_gone] = inverses[j, last]
+                        totals[s_gone] = totals[last]
+                        bars[s_gone] = bars[last]
+                        moved = group[last]
+                        group[s_gone] = moved
+                        slot[moved] = s_gone
+                    slot[gone] = -1
+                    flags[_N_GROUPS] = last
+                    # no pair (the rest of a dead group's key is never read)
+                    key_lo[gone] = -1.0
+                    queue[flags[_QUEUED]] = gone
+                    flags[_QUEUED] += 1
+                    flags[_CHANGED] = keep
+                    flags[_OTHER] = -1
+                    flags[_GONE] = gone
+                    if stop_on_compound and similar and n_cats[keep] >= 3:
+                        compound = keep
+                    stage = _SCAN_CHANGED
+                    continue
+
+            # ---- g against every live group. A lower bound of each pair's statistic
+            # comes first, class by class in SIMD lanes with no division; the exact
+            # statistic is computed only for the pairs whose bound does not settle
+            # them (most pairs are far from the best ones, and the division of each
+            # exact term is what a test costs)
+            s_g = slot[g]
+            n_g = totals[s_g]
+            if continuous:
+                # ---- a continuous target: every pair's F statistic (a few
+                # operations), then the tail probability only for the pairs that
+                # may come first. The p-value of F(1, d) decreases as F grows and as
+                # d grows (the t distribution's tails thin as its degrees of freedom
+                # grow), so (1) a pair of larger F and no fewer degrees of freedom
+                # than g's best so far is not before it, and (2) with d_low the
+                # fewest degrees of freedom of g's pairs, every pair of F above
+                # f_bar, where F(1, d_low) already has a p-value below that of the
+                # pair of least F, is not before that pair
+                out = stats[k]
+                n_found = 0
+                w_g = counts[0, s_g]
+                sum_g = counts[1, s_g]
+                squares_g = counts[2, s_g]
+                least = -1
+                least_weight = np.inf
+                for s in range(n_live):
+                    h = group[s]
+                    if h == g:
+                        continue
+                    statistic, dfd = f_pair_statistic(
+                        w_g, sum_g, squares_g, counts[0, s], counts[1, s], counts[2, s]
+                    )
+                    acc[s] = statistic
+                    err[s] = dfd
+                    if counts[0, s] < least_weight:
+                        least_weight = counts[0, s]
+                    if least < 0 or statistic < acc[least]:
+                        least = s
+                    if offering:
+                        # offered in the pass that follows
+                        out[s] = statistic
+                        found[k, n_found] = s
+                        n_found += 1
+                f_bar = np.inf
+                if least >= 0 and acc[least] < np.inf:
+                    bar = -log_f_sf(acc[least], 1.0, err[least])
+                    d_low = w_g + least_weight - 2.0
+                    if d_low > 0.0:
+                        # the least F whose tail at d_low is below the bar, by
+                        # doubling and bisection (a few tail probabilities a scan)
+                        low = acc[least]
+                        high = low + 1.0
+                        for _ in range(64):
+                            if -log_f_sf(high, 1.0, d_low) >= bar:
+                                f_bar = high
+                                break
+                            low = high
+                            high *= 2.0
+                        if f_bar < np.inf:
+                            for _ in range(30):
+                                middle = 0.5 * (low + f_bar)
+                                if -log_f_sf(middle, 1.0, d_low) >= bar:
+                                    f_bar = middle
+                                else:
+                                    low = middle
+                chosen = -1
+                chosen_nlp = np.inf
+                chosen_stat = np.inf
+                chosen_dof = 0.0
+                for s in range(n_live):
+                    h = group[s]
+                    if h == g:
+                        continue
+                    statistic = acc[s]
+                    dfd = err[s]
+                    if chosen >= 0 and statistic > chosen_stat:
+                        # (the chosen pair has the smaller F: it wins an equal p-value)
+                        if statistic > f_bar or dfd >= chosen_dof:
+                            continue
+                    nlp = -log_f_sf(statistic, 1.0, dfd)
+                    if (
+                        chosen < 0
+                        or nlp < chosen_nlp
+                        or (
+                            nlp == chosen_nlp
+                            and (
+                                statistic < chosen_stat
+                                or (statistic == chosen_stat and h < chosen)
+                            )
+                        )
+                    ):
+                        chosen = h
+                        chosen_nlp = nlp
+                        chosen_stat = statistic
+                        chosen_dof = dfd
+                if offering:
+                    flags[_N_FOUND + k] = n_found
+                work += n_live
+            else:
+                # unsigned bounds: numba then knows the index is not negative and drops
+                # the wrap-around that keeps LLVM from vectorising
+                stop = np.uintp(n_live)
+                # classes present: g's, and those absent from g where column s has cases
+                # (counted apart, so that the usual loop, every class present in g, adds
+                # no count)
+                present_g = 0
+                for j in range(n_classes):
+                    present_g += 1 if counts[j, s_g] > 0.0 else 0
+                for s in range(stop):
+                    cnt[s] = present_g
+                # every pair has every class present when g has them all
+                dense = present_g == n_classes
+                # the bound settles few pairs of a group that lacks classes (pairs
+                # of many numbers of classes present, each compared within its
+                # number only): then every Pearson statistic, class by class in SIMD
+                # lanes, with the arithmetic of _pair_statistic term for term (the
+                # same bits); a pair's likelihood ratio costs logarithms: it stays
+                # settled by the bound
+                every = not dense and test == PEARSON
+                if every:
+                    for s in range(stop):
+                        acc[s] = 0.0
+                        err[s] = 0.0
+                else:
+                    for s in range(stop):
+                        bound[s] = 0.0
+                for j in range(n_classes):
+                    u = counts[j, s_g]
+                    column = counts[j]
+                    if u <= 0.0:
+                        for s in range(stop):
+                            cnt[s] += column[s] > 0.0
+                    if every:
+                        for s in range(stop):
+                            v = column[s]
+                            t = u + v
+                            d = u * totals[s] - v * n_g
+                            term = d * d / t if t > 0.0 else 0.0
+                            # Knuth's TwoSum (a zero term changes nothing)
+                            following = acc[s] + term
+                            term_part = following - acc[s]
+                            err[s] += (acc[s] - (following - term_part)) + (
+                                term - term_part
+                            )
+                            acc[s] = following
+                    else:
+                        # the bound: with p and q the class shares of g and h, X2 and G2
+                        # are both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
+                        # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
+                        share_g = shares[j, s_g]
+                        inverse_g = inverses[j, s_g]
+                        share = shares[j]
+                        inverse = inverses[j]
+                        for s in range(stop):
+                            d = share_g - share[s]
+                            larger = inverse[s]
+                            bound[s] += (
+                                d * d * (inverse_g if inverse_g < larger else larger)
+                            )
+                # each pair's statistic (or its bound) is compared as acc[s] against a
+                # statistic times err[s]: the bound's denominator n_g + n_h moves to the
+                # other side of the comparison, so that no pair costs a division
+                if every:
+                    for s in range(stop):
+                        statistic = acc[s] + err[s]
+                        acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
+                        err[s] = 1.0
+                else:
+                    for s in range(stop):
+                        n_h = totals[s]
+                        total = n_g + n_h
+                        # the bound times n_g + n_h (> 0), lowered by more than the
+                        # rounding errors of the bound and of the exact statistic
+                        # (relative, and relative to the counts)
+                        acc[s] = (
+                            np.float64(bound[s]) * (n_g * n_h) * relative
+                            - 1e-6 * total * total
+                        )
+                        err[s] = total
+                out = stats[k]
+                n_present = present[k]
+                n_found = 0
+                for n in range(n_classes + 1):
+                    partner[n] = -1
+                    best[n] = np.inf
+                # (the statistics to beat of a group with every class present are read
+                # without the count)
+                for s in range(n_live):
+                    lower = acc[s]
+                    weight = err[s]
+                    if (
+                        dense
+                        and lower > best[n_classes] * weight
+                        and (not offering or lower > bars[s] * weight)
+                    ):
+                        continue
+                    n = cnt[s]
+                    # the exact statistic is needed where it may be at most g's best
+                    # statistic for n classes present, or (an offer of a changed group)
+                    # h's key at the same degrees of freedom (any pair at other degrees)
+                    h = group[s]
+                    if h == g:
+                        continue
+                    bar = best[n]
+                    if offering:
+                        if key_lo[h] < 0 or n - 1 != key_dof[h]:
+                            bar = np.inf
+                        elif key_stat[h] > bar:
+                            bar = key_stat[h]
+                    if lower > bar * weight:
+                        continue
+                    # the exact statistic (computed above for a group that lacks
+                    # classes)
+                    statistic = lower
+                    if not every:
+                        # the arithmetic of _pair_statistic (the same bits)
+                        n_h = totals[s]
+                        total = n_g + n_h
+                        statistic = 0.0
+                        error = 0.0
+                        for j in range(n_classes):
+                            u = counts[j, s_g]
+                            v = counts[j, s]
+                            t = u + v
+                            if t <= 0.0:
+                                continue
+                            if test == PEARSON:
+                                d = u * n_h - v * n_g
+                                term = d * d / t
+                            else:
+                                term = 0.0
+                                if u > 0.0:
+                                    term += u * math.log(u * total / (n_g * t))
+                                if v > 0.0:
+                                    term += v * math.log(v * total / (n_h * t))
+                            following = statistic + term
+                            term_part = following - statistic
+                            error += (statistic - (following - term_part)) + (
+                                term - term_part
+                            )
+                            statistic = following
+                        statistic += error
+                        if n < 2:
+                            statistic = 0.0
+                        elif test == PEARSON:
+                            statistic /= n_g * n_h
+                        else:
+                            statistic = 2.0 * statistic
+                            if statistic < 0.0:
+                                statistic = 0.0
+                    if offering:
+                        # offered in the pass that follows
+                        out[s] = statistic
+                        n_present[s] = n
+                        found[k, n_found] = s
+                        n_found += 1
+                    # g's best partner for each number of classes present (the smaller
+                    # statistic, then the lower group)
+                    if (
+                        partner[n] < 0
+                        or statistic < best[n]
+                        or (statistic == best[n] and h < partner[n])
+                    ):
+                        best[n] = statistic
+                        partner[n] = h
+                if offering:
+                    flags[_N_FOUND + k] = n_found
+                # in pair tests of about ten classes (a pair of 500 classes is 50)
+                work += n_live * (n_classes // 10 + 1)
+
+                # ---- g's key: the first of its best partners by number of classes
+                # present; within one number the smaller statistic is the larger
+                # p-value, so only these candidates need a tail probability
+                chosen = -1
+                chosen_present = 0
+                chosen_nlp = np.inf
+                chosen_stat = np.inf
+                for n in range(n_classes + 1):
+                    h = partner[n]
+                    if h < 0:
+                        continue
+                    statistic = best[n]
+                    nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
+                    if chosen < 0:
+                        first_pair = True
+                    elif nlp != chosen_nlp:
+                        first_pair = nlp < chosen_nlp
+                    elif statistic != chosen_stat:
+                        first_pair = statistic < chosen_stat
+                    else:
+                        # the pairs (g, h) and (g, chosen): the lower other group first
+                        first_pair = h < chosen
+                    if first_pair:
+                        chosen = h
+                        chosen_nlp = nlp
+                        chosen_stat = statistic
+                        chosen_present = n
+                chosen_dof = float(chosen_present - 1) if chosen_present > 0 else 0.0
+            key_nlp[g] = chosen_nlp
+            key_stat[g] = chosen_stat
+            key_dof[g] = chosen_dof
+            key_lo[g] = g if g < chosen else chosen
+            key_hi[g] = -1 if chosen < 0 else (chosen if g < chosen else g)
+            # (a continuous target's scan reads no bar)
+            bars[slot[g]] = (
+                chosen_stat
+                if not continuous and chosen_dof == n_classes - 1 and chosen >= 0
+                else np.inf
+            )
+            queue[flags[_QUEUED]] = g
+            flags[_QUEUED] += 1
+
+    @njit(**NJIT)
+    def _ordinal_loop(
+        counts, totals, links, keys, tree, flags, queue, max_neg_log_alpha, min_groups,
+        max_groups, stop_on_compound, max_work,
+    ):  # fmt: skip
+        """:func:`_nominal_loop` of an ordinal predictor: each group's key is the pair
+        with its right neighbour, so a merge (or a split) re-tests at most four pairs.
+        Groups keep their row as column of ``counts``."""
+        n_classes, n_rows = counts.shape
+        test = flags[_TEST]
+        size = tree.shape[0] // 2
+        work = 0
+        n_queued = 0
+        if flags[_INIT] < 2 * n_rows:
+            # the initial pairs: every row with its right neighbour
+            for g in range(n_rows):
+                queue[g] = g
+            n_queued = n_rows
+            flags[_INIT] = 2 * n_rows
+        compound = -1
+        while True:
+            changed = flags[_CHANGED]
+            if changed >= 0:
+                # the changed groups and their left neighbours get new keys
+                other = flags[_OTHER]
+                for kk in range(4):
+                    g = changed if kk < 2 else other
+                    if g < 0 or links[_ALIVE, g] == 0 or (kk >= 2 and other == changed):
+                        continue
+                    if kk % 2 == 1:
+                        g = links[_PREV, g]
+                        if g < 0:
+                            continue
+                    if links[_DIRTY, g] == 0:
+                        links[_DIRTY, g] = 1
+                        queue[n_queued] = g
+                        n_queued += 1
                 flags[_CHANGED] = -1
                 flags[_OTHER] = -1
                 flags[_GONE] = -1
-                if compound >= 0:
-                    return COMPOUND, compound
-            # ---- the first key: the root of the tree, once the keys that
-            # changed are in it
-            for i in range(flags[_QUEUED]):
-                node = (size + queue[i]) // 2
-                while node >= 1:
-                    a = tree[2 * node]
-                    b = tree[2 * node + 1]
-                    winner = a
-                    if a < 0 or (
-                        b >= 0
-                        and key_lo[b] >= 0
-                        and (
-                            key_lo[a] < 0
-                            or _before(
-                                key_nlp[b], key_stat[b], key_lo[b], key_hi[b],
-                                key_nlp[a], key_stat[a], key_lo[a], key_hi[a],
-                            )
-                        )
-                    ):  # fmt: skip
-                        winner = b
-                    tree[node] = winner
-                    node //= 2
-            flags[_QUEUED] = 0
-            top = tree[1]
-            # ---- the next merge: the first pair, while the rule allows it
-            done = n_live <= min_groups or top < 0 or key_lo[top] < 0
-            similar = False
-            if not done and mark[top] == 0:
-                similar = key_nlp[top] < max_neg_log_alpha
-                done = not similar and (max_groups < 0 or n_live <= max_groups)
-            if done:
-                return DONE, -1
-            if mark[top] == 1:
-                # a stale key first: the group's best pair, then look again
-                g = top
-                mark[g] = 0
-            else:
-                if work >= max_work:
-                    return -1, -1
-                keep = np.intp(key_lo[top])
-                gone = np.intp(key_hi[top])
-                s_keep = slot[keep]
-                s_gone = slot[gone]
-                for j in range(n_classes):
-                    counts[j, s_keep] += counts[j, s_gone]
-                totals[s_keep] += totals[s_gone]
-                n_keep = totals[s_keep]
-                for j in range(n_classes):
-                    u = counts[j, s_keep]
-                    shares[j, s_keep] = u / n_keep
-                    ratio = n_keep / (u if u > 1e-300 else 1e-300)
-                    inverses[j, s_keep] = ratio if ratio < _NO_SHARE else _NO_SHARE
-                alive[gone] = 0
-                n_cats[keep] += n_cats[gone]
-                links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
-                links[_LAST, keep] = links[_LAST, gone]
-                # the last column fills the gap
-                last = n_live - 1
-                if s_gone != last:
-                    for j in range(n_classes):
-                        counts[j, s_gone] = counts[j, last]
-                        shares[j, s_gone] = shares[j, last]
-                        inverses[j, s_gone] = inverses[j, last]
-                    totals[s_gone] = totals[last]
-                    bars[s_gone] = bars[last]
-                    moved = group[last]
-                    group[s_gone] = moved
-                    slot[moved] = s_gone
-                slot[gone] = -1
-                flags[_N_GROUPS] = last
-                # no pair (the rest of a dead group's key is never read)
-                key_lo[gone] = -1.0
-                queue[flags[_QUEUED]] = gone
-                flags[_QUEUED] += 1
-                flags[_CHANGED] = keep
-                flags[_OTHER] = -1
-                flags[_GONE] = gone
-                if stop_on_compound and similar and n_cats[keep] >= 3:
-                    compound = keep
-                stage = _SCAN_CHANGED
-                continue
-
-        # ---- g against every live group. A lower bound of each pair's statistic
-        # comes first, class by class in SIMD lanes with no division; the exact
-        # statistic is computed only for the pairs whose bound does not settle
-        # them (most pairs are far from the best ones, and the division of each
-        # exact term is what a test costs)
-        s_g = slot[g]
-        n_g = totals[s_g]
-        if test == F_TEST:
-            # ---- a continuous target: every pair's F statistic (a few
-            # operations), then the tail probability only for the pairs that
-            # may come first. The p-value of F(1, d) decreases as F grows and as
-            # d grows (the t distribution's tails thin as its degrees of freedom
-            # grow), so (1) a pair of larger F and no fewer degrees of freedom
-            # than g's best so far is not before it, and (2) with d_low the
-            # fewest degrees of freedom of g's pairs, every pair of F above
-            # f_bar, where F(1, d_low) already has a p-value below that of the
-            # pair of least F, is not before that pair
-            out = stats[k]
-            n_found = 0
-            w_g = counts[0, s_g]
-            sum_g = counts[1, s_g]
-            squares_g = counts[2, s_g]
-            least = -1
-            least_weight = np.inf
-            for s in range(n_live):
-                h = group[s]
-                if h == g:
-                    continue
-                statistic, dfd = f_pair_statistic(
-                    w_g, sum_g, squares_g, counts[0, s], counts[1, s], counts[2, s]
-                )
-                acc[s] = statistic
-                err[s] = dfd
-                if counts[0, s] < least_weight:
-                    least_weight = counts[0, s]
-                if least < 0 or statistic < acc[least]:
-                    least = s
-                if offering:
-                    # offered in the pass that follows
-                    out[s] = statistic
-                    found[k, n_found] = s
-                    n_found += 1
-            f_bar = np.inf
-            if least >= 0 and acc[least] < np.inf:
-                bar = -log_f_sf(acc[least], 1.0, err[least])
-                d_low = w_g + least_weight - 2.0
-                if d_low > 0.0:
-                    # the least F whose tail at d_low is below the bar, by
-                    # doubling and bisection (a few tail probabilities a scan)
-                    low = acc[least]
-                    high = low + 1.0
-                    for _ in range(64):
-                        if -log_f_sf(high, 1.0, d_low) >= bar:
-                            f_bar = high
-                            break
-                        low = high
-                        high *= 2.0
-                    if f_bar < np.inf:
-                        for _ in range(30):
-                            middle = 0.5 * (low + f_bar)
-                            if -log_f_sf(middle, 1.0, d_low) >= bar:
-                                f_bar = middle
-                            else:
-                                low = middle
-            chosen = -1
-            chosen_nlp = np.inf
-            chosen_stat = np.inf
-            chosen_dof = 0.0
-            for s in range(n_live):
-                h = group[s]
-                if h == g:
-                    continue
-                statistic = acc[s]
-                dfd = err[s]
-                if chosen >= 0 and statistic > chosen_stat:
-                    # (the chosen pair has the smaller F: it wins an equal p-value)
-                    if statistic > f_bar or dfd >= chosen_dof:
-                        continue
-                nlp = -log_f_sf(statistic, 1.0, dfd)
-                if (
-                    chosen < 0
-                    or nlp < chosen_nlp
-                    or (
-                        nlp == chosen_nlp
-                        and (
-                            statistic < chosen_stat
-                            or (statistic == chosen_stat and h < chosen)
-                        )
-                    )
-                ):
-                    chosen = h
-                    chosen_nlp = nlp
-                    chosen_stat = statistic
-                    chosen_dof = dfd
-            if offering:
-                flags[_N_FOUND + k] = n_found
-            work += n_live
-        else:
-            # unsigned bounds: numba then knows the index is not negative and drops
-            # the wrap-around that keeps LLVM from vectorising
-            stop = np.uintp(n_live)
-            # classes present: g's, and those absent from g where column s has cases
-            # (counted apart, so that the usual loop, every class present in g, adds
-            # no count)
-            present_g = 0
-            for j in range(n_classes):
-                present_g += 1 if counts[j, s_g] > 0.0 else 0
-            for s in range(stop):
-                cnt[s] = present_g
-            # every pair has every class present when g has them all
-            dense = present_g == n_classes
-            # the bound settles few pairs of a group that lacks classes (pairs of
-            # many numbers of classes present, each compared within its number only):
-            # then every Pearson statistic, class by class in SIMD lanes, with the
-            # arithmetic of _pair_statistic term for term (the same bits); a pair's
-            # likelihood ratio costs logarithms: it stays settled by the bound
-            every = not dense and test == PEARSON
-            if every:
-                for s in range(stop):
-                    acc[s] = 0.0
-                    err[s] = 0.0
-            else:
-                for s in range(stop):
-                    bound[s] = 0.0
-            for j in range(n_classes):
-                u = counts[j, s_g]
-                column = counts[j]
-                if u <= 0.0:
-                    for s in range(stop):
-                        cnt[s] += column[s] > 0.0
-                if every:
-                    for s in range(stop):
-                        v = column[s]
-                        t = u + v
-                        d = u * totals[s] - v * n_g
-                        term = d * d / t if t > 0.0 else 0.0
-                        # Knuth's TwoSum (a zero term changes nothing)
-                        following = acc[s] + term
-                        term_part = following - acc[s]
-                        err[s] += (acc[s] - (following - term_part)) + (
-                            term - term_part
-                        )
-                        acc[s] = following
+            for i in range(n_queued):
+                g = queue[i]
+                links[_DIRTY, g] = 0
+                h = links[_NEXT, g] if links[_ALIVE, g] == 1 else -1
+                if h < 0:
+                    keys[_NLP, g] = np.inf
+                    keys[_STAT, g] = np.inf
+                    keys[_DOF, g] = 0.0
+                    keys[_LO, g] = -1.0
+                    keys[_HI, g] = -1.0
+                elif continuous:
+                    statistic, dof = f_pair_statistic(
+                        counts[0, g], counts[1, g], counts[2, g],
+                        counts[0, h], counts[1, h], counts[2, h],
+                    )  # fmt: skip
+                    keys[_NLP, g] = -log_f_sf(statistic, 1.0, dof)
+                    keys[_STAT, g] = statistic
+                    keys[_DOF, g] = dof
+                    keys[_LO, g] = g
+                    keys[_HI, g] = h
                 else:
-                    # the bound: with p and q the class shares of g and h, X2 and G2
-                    # are both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
-                    # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
-                    share_g = shares[j, s_g]
-                    inverse_g = inverses[j, s_g]
-                    share = shares[j]
-                    inverse = inverses[j]
-                    for s in range(stop):
-                        d = share_g - share[s]
-                        larger = inverse[s]
-                        bound[s] += (
-                            d * d * (inverse_g if inverse_g < larger else larger)
-                        )
-            # each pair's statistic (or its bound) is compared as acc[s] against a
-            # statistic times err[s]: the bound's denominator n_g + n_h moves to the
-            # other side of the comparison, so that no pair costs a division
-            if every:
-                for s in range(stop):
-                    statistic = acc[s] + err[s]
-                    acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
-                    err[s] = 1.0
-            else:
-                for s in range(stop):
-                    n_h = totals[s]
-                    total = n_g + n_h
-                    # the bound times n_g + n_h (> 0), lowered by more than the
-                    # rounding errors of the bound and of the exact statistic
-                    # (relative, and relative to the counts)
-                    acc[s] = (
-                        np.float64(bound[s]) * (n_g * n_h) * relative
-                        - 1e-6 * total * total
-                    )
-                    err[s] = total
-            out = stats[k]
-            n_present = present[k]
-            n_found = 0
-            for n in range(n_classes + 1):
-                partner[n] = -1
-                best[n] = np.inf
-            # (the statistics to beat of a group with every class present are read
-            # without the count)
-            for s in range(n_live):
-                lower = acc[s]
-                weight = err[s]
-                if (
-                    dense
-                    and lower > best[n_classes] * weight
-                    and (not offering or lower > bars[s] * weight)
-                ):
-                    continue
-                n = cnt[s]
-                # the exact statistic is needed where it may be at most g's best
-                # statistic for n classes present, or (an offer of a changed group)
-                # h's key at the same degrees of freedom (any pair at other degrees)
-                h = group[s]
-                if h == g:
-                    continue
-                bar = best[n]
-                if offering:
-                    if key_lo[h] < 0 or n - 1 != key_dof[h]:
-                        bar = np.inf
-                    elif key_stat[h] > bar:
-                        bar = key_stat[h]
-                if lower > bar * weight:
-                    continue
-                # the exact statistic (computed above for a group that lacks classes)
-                statistic = lower
-                if not every:
-                    # the arithmetic of _pair_statistic (the same bits)
-                    n_h = totals[s]
-                    total = n_g + n_h
+                    # the arithmetic of _pair_statistic, on columns g and h
+                    n_a = totals[g]
+                    n_b = totals[h]
+                    total = n_a + n_b
                     statistic = 0.0
                     error = 0.0
+                    n_present = 0
                     for j in range(n_classes):
-                        u = counts[j, s_g]
-                        v = counts[j, s]
+                        u = counts[j, g]
+                        v = counts[j, h]
                         t = u + v
                         if t <= 0.0:
                             continue
+                        n_present += 1
                         if test == PEARSON:
-                            d = u * n_h - v * n_g
+                            d = u * n_b - v * n_a
                             term = d * d / t
                         else:
                             term = 0.0
                             if u > 0.0:
-                                term += u * math.log(u * total / (n_g * t))
+                                term += u * math.log(u * total / (n_a * t))
                             if v > 0.0:
-                                term += v * math.log(v * total / (n_h * t))
+                                term += v * math.log(v * total / (n_b * t))
                         following = statistic + term
                         term_part = following - statistic
                         error += (statistic - (following - term_part)) + (
@@ -773,240 +960,88 @@ def _nominal_loop(
                         )
                         statistic = following
                     statistic += error
-                    if n < 2:
+                    if n_present < 2:
                         statistic = 0.0
                     elif test == PEARSON:
-                        statistic /= n_g * n_h
+                        statistic /= n_a * n_b
                     else:
                         statistic = 2.0 * statistic
                         if statistic < 0.0:
                             statistic = 0.0
-                if offering:
-                    # offered in the pass that follows
-                    out[s] = statistic
-                    n_present[s] = n
-                    found[k, n_found] = s
-                    n_found += 1
-                # g's best partner for each number of classes present (the smaller
-                # statistic, then the lower group)
-                if (
-                    partner[n] < 0
-                    or statistic < best[n]
-                    or (statistic == best[n] and h < partner[n])
-                ):
-                    best[n] = statistic
-                    partner[n] = h
-            if offering:
-                flags[_N_FOUND + k] = n_found
-            # in pair tests of about ten classes (a pair of 500 classes is 50)
-            work += n_live * (n_classes // 10 + 1)
-
-            # ---- g's key: the first of its best partners by number of classes present;
-            # within one number the smaller statistic is the larger p-value, so only
-            # these candidates need a tail probability
-            chosen = -1
-            chosen_present = 0
-            chosen_nlp = np.inf
-            chosen_stat = np.inf
-            for n in range(n_classes + 1):
-                h = partner[n]
-                if h < 0:
-                    continue
-                statistic = best[n]
-                nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
-                if chosen < 0:
-                    first_pair = True
-                elif nlp != chosen_nlp:
-                    first_pair = nlp < chosen_nlp
-                elif statistic != chosen_stat:
-                    first_pair = statistic < chosen_stat
-                else:
-                    # the pairs (g, h) and (g, chosen): the lower other group first
-                    first_pair = h < chosen
-                if first_pair:
-                    chosen = h
-                    chosen_nlp = nlp
-                    chosen_stat = statistic
-                    chosen_present = n
-            chosen_dof = float(chosen_present - 1) if chosen_present > 0 else 0.0
-        key_nlp[g] = chosen_nlp
-        key_stat[g] = chosen_stat
-        key_dof[g] = chosen_dof
-        key_lo[g] = g if g < chosen else chosen
-        key_hi[g] = -1 if chosen < 0 else (chosen if g < chosen else g)
-        # (a continuous target's scan reads no bar)
-        bars[slot[g]] = (
-            chosen_stat
-            if test != F_TEST and chosen_dof == n_classes - 1 and chosen >= 0
-            else np.inf
-        )
-        queue[flags[_QUEUED]] = g
-        flags[_QUEUED] += 1
-
-
-@njit(**NJIT)
-def _ordinal_loop(
-    counts, totals, links, keys, tree, flags, queue, max_neg_log_alpha, min_groups,
-    max_groups, stop_on_compound, max_work,
-):  # fmt: skip
-    """:func:`_nominal_loop` of an ordinal predictor: each group's key is the pair
-    with its right neighbour, so a merge (or a split) re-tests at most four pairs.
-    Groups keep their row as column of ``counts``."""
-    n_classes, n_rows = counts.shape
-    test = flags[_TEST]
-    size = tree.shape[0] // 2
-    work = 0
-    n_queued = 0
-    if flags[_INIT] < 2 * n_rows:
-        # the initial pairs: every row with its right neighbour
-        for g in range(n_rows):
-            queue[g] = g
-        n_queued = n_rows
-        flags[_INIT] = 2 * n_rows
-    compound = -1
-    while True:
-        changed = flags[_CHANGED]
-        if changed >= 0:
-            # the changed groups and their left neighbours get new keys
-            other = flags[_OTHER]
-            for kk in range(4):
-                g = changed if kk < 2 else other
-                if g < 0 or links[_ALIVE, g] == 0 or (kk >= 2 and other == changed):
-                    continue
-                if kk % 2 == 1:
-                    g = links[_PREV, g]
-                    if g < 0:
-                        continue
-                if links[_DIRTY, g] == 0:
-                    links[_DIRTY, g] = 1
-                    queue[n_queued] = g
-                    n_queued += 1
-            flags[_CHANGED] = -1
-            flags[_OTHER] = -1
-            flags[_GONE] = -1
-        for i in range(n_queued):
-            g = queue[i]
-            links[_DIRTY, g] = 0
-            h = links[_NEXT, g] if links[_ALIVE, g] == 1 else -1
-            if h < 0:
-                keys[_NLP, g] = np.inf
-                keys[_STAT, g] = np.inf
-                keys[_DOF, g] = 0.0
-                keys[_LO, g] = -1.0
-                keys[_HI, g] = -1.0
-            elif test == F_TEST:
-                statistic, dof = f_pair_statistic(
-                    counts[0, g], counts[1, g], counts[2, g],
-                    counts[0, h], counts[1, h], counts[2, h],
-                )  # fmt: skip
-                keys[_NLP, g] = -log_f_sf(statistic, 1.0, dof)
-                keys[_STAT, g] = statistic
-                keys[_DOF, g] = dof
-                keys[_LO, g] = g
-                keys[_HI, g] = h
-            else:
-                # the arithmetic of _pair_statistic, on columns g and h
-                n_a = totals[g]
-                n_b = totals[h]
-                total = n_a + n_b
-                statistic = 0.0
-                error = 0.0
-                n_present = 0
-                for j in range(n_classes):
-                    u = counts[j, g]
-                    v = counts[j, h]
-                    t = u + v
-                    if t <= 0.0:
-                        continue
-                    n_present += 1
-                    if test == PEARSON:
-                        d = u * n_b - v * n_a
-                        term = d * d / t
+                    dof = float(n_present - 1)
+                    keys[_NLP, g] = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
+                    keys[_STAT, g] = statistic
+                    keys[_DOF, g] = dof
+                    keys[_LO, g] = g
+                    keys[_HI, g] = h
+                work += 1
+                node = (size + g) // 2
+                while node >= 1:
+                    a = tree[2 * node]
+                    b = tree[2 * node + 1]
+                    if a < 0:
+                        winner = b
+                    elif b < 0 or keys[_LO, b] < 0:
+                        winner = a
+                    elif keys[_LO, a] < 0:
+                        winner = b
+                    elif keys[_NLP, b] != keys[_NLP, a]:
+                        winner = b if keys[_NLP, b] < keys[_NLP, a] else a
+                    elif keys[_STAT, b] != keys[_STAT, a]:
+                        winner = b if keys[_STAT, b] < keys[_STAT, a] else a
+                    elif keys[_LO, b] != keys[_LO, a]:
+                        winner = b if keys[_LO, b] < keys[_LO, a] else a
                     else:
-                        term = 0.0
-                        if u > 0.0:
-                            term += u * math.log(u * total / (n_a * t))
-                        if v > 0.0:
-                            term += v * math.log(v * total / (n_b * t))
-                    following = statistic + term
-                    term_part = following - statistic
-                    error += (statistic - (following - term_part)) + (term - term_part)
-                    statistic = following
-                statistic += error
-                if n_present < 2:
-                    statistic = 0.0
-                elif test == PEARSON:
-                    statistic /= n_a * n_b
-                else:
-                    statistic = 2.0 * statistic
-                    if statistic < 0.0:
-                        statistic = 0.0
-                dof = float(n_present - 1)
-                keys[_NLP, g] = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
-                keys[_STAT, g] = statistic
-                keys[_DOF, g] = dof
-                keys[_LO, g] = g
-                keys[_HI, g] = h
-            work += 1
-            node = (size + g) // 2
-            while node >= 1:
-                a = tree[2 * node]
-                b = tree[2 * node + 1]
-                if a < 0:
-                    winner = b
-                elif b < 0 or keys[_LO, b] < 0:
-                    winner = a
-                elif keys[_LO, a] < 0:
-                    winner = b
-                elif keys[_NLP, b] != keys[_NLP, a]:
-                    winner = b if keys[_NLP, b] < keys[_NLP, a] else a
-                elif keys[_STAT, b] != keys[_STAT, a]:
-                    winner = b if keys[_STAT, b] < keys[_STAT, a] else a
-                elif keys[_LO, b] != keys[_LO, a]:
-                    winner = b if keys[_LO, b] < keys[_LO, a] else a
-                else:
-                    winner = b if keys[_HI, b] < keys[_HI, a] else a
-                tree[node] = winner
-                node //= 2
-        n_queued = 0
-        if compound >= 0:
-            return COMPOUND, compound
-        n_live = flags[_N_GROUPS]
-        if n_live <= min_groups:
-            return DONE, -1
-        top = tree[1]
-        if top < 0 or keys[_LO, top] < 0:
-            return DONE, -1
-        similar = keys[_NLP, top] < max_neg_log_alpha
-        if not similar and not (0 <= max_groups < n_live):
-            return DONE, -1
-        if work >= max_work:
-            return -1, -1
-        keep = int(keys[_LO, top])
-        gone = int(keys[_HI, top])
-        for j in range(n_classes):
-            counts[j, keep] += counts[j, gone]
-        totals[keep] += totals[gone]
-        links[_ALIVE, gone] = 0
-        links[_N_CATS, keep] += links[_N_CATS, gone]
-        links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
-        links[_LAST, keep] = links[_LAST, gone]
-        flags[_N_GROUPS] = n_live - 1
-        # adjacent groups: gone is the right neighbour of keep
-        right = links[_NEXT, gone]
-        links[_NEXT, keep] = right
-        if right >= 0:
-            links[_PREV, right] = keep
-        # gone's key is cleared by its refresh (a dead group has no pair)
-        queue[0] = gone
-        links[_DIRTY, gone] = 1
-        n_queued = 1
-        flags[_CHANGED] = keep
-        flags[_OTHER] = -1
-        flags[_GONE] = gone
-        work += 3
-        if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
-            compound = keep
+                        winner = b if keys[_HI, b] < keys[_HI, a] else a
+                    tree[node] = winner
+                    node //= 2
+            n_queued = 0
+            if compound >= 0:
+                return COMPOUND, compound
+            n_live = flags[_N_GROUPS]
+            if n_live <= min_groups:
+                return DONE, -1
+            top = tree[1]
+            if top < 0 or keys[_LO, top] < 0:
+                return DONE, -1
+            similar = keys[_NLP, top] < max_neg_log_alpha
+            if not similar and not (0 <= max_groups < n_live):
+                return DONE, -1
+            if work >= max_work:
+                return -1, -1
+            keep = int(keys[_LO, top])
+            gone = int(keys[_HI, top])
+            for j in range(n_classes):
+                counts[j, keep] += counts[j, gone]
+            totals[keep] += totals[gone]
+            links[_ALIVE, gone] = 0
+            links[_N_CATS, keep] += links[_N_CATS, gone]
+            links[_FOLLOWING, links[_LAST, keep]] = links[_FIRST, gone]
+            links[_LAST, keep] = links[_LAST, gone]
+            flags[_N_GROUPS] = n_live - 1
+            # adjacent groups: gone is the right neighbour of keep
+            right = links[_NEXT, gone]
+            links[_NEXT, keep] = right
+            if right >= 0:
+                links[_PREV, right] = keep
+            # gone's key is cleared by its refresh (a dead group has no pair)
+            queue[0] = gone
+            links[_DIRTY, gone] = 1
+            n_queued = 1
+            flags[_CHANGED] = keep
+            flags[_OTHER] = -1
+            flags[_GONE] = gone
+            work += 3
+            if stop_on_compound and similar and links[_N_CATS, keep] >= 3:
+                compound = keep
+
+    return _nominal_loop, _ordinal_loop
+
+
+#: The loop kernels of a class target (chi-square tests) and of a continuous one
+#: (F tests), compiled separately (see :func:`_loop_kernels`).
+_nominal_loop, _ordinal_loop = _loop_kernels(continuous=False)
+_nominal_f_loop, _ordinal_f_loop = _loop_kernels(continuous=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -1020,12 +1055,15 @@ def _run(state, max_neg_log_alpha, min_groups, max_groups, stop_on_compound, max
         float(max_neg_log_alpha), int(min_groups), int(max_groups),
         bool(stop_on_compound), int(max_work),
     )  # fmt: skip
+    continuous = state[_FLAGS][_TEST] == F_TEST
     if state[_FLAGS][_ORDINAL] == 1:
-        return _ordinal_loop(
+        loop = _ordinal_f_loop if continuous else _ordinal_loop
+        return loop(
             *state[_COUNTS:_KEYS + 1], state[_TREE], state[_FLAGS], state[_QUEUE],
             *rule,
         )  # fmt: skip
-    return _nominal_loop(*state[_COUNTS:], *rule)
+    loop = _nominal_f_loop if continuous else _nominal_loop
+    return loop(*state[_COUNTS:], *rule)
 
 
 def _profiles(counts, totals):

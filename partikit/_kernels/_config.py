@@ -10,6 +10,10 @@ saves about 0.1 s of their first compilation (measured in fresh processes,
 alternated), with the same run times. Kernels that branch on ``weights is None``
 need the rewrites (the branch is pruned after them).
 
+CHAID's nominal loop takes ``NO_REWRITES`` rather than ``no_rewrites=True``: numba's
+pipeline with its dead-branch pruning put back (the rewrites skip it too), so that a
+branch on a closure constant is not compiled where it is dead.
+
 CHAID's nominal loop, which allocates no array (its workspaces are the caller's), adds
 ``NO_REFCOUNTS``: numba's private ``_nrt=False``, which compiles no reference counting
 of the arrays it views (a view per row of its state, released at each of its return
@@ -61,6 +65,37 @@ def _no_refcounts():
 
 
 NO_REFCOUNTS = _no_refcounts()
+
+
+def _no_rewrites():
+    """``no_rewrites=True``, keeping the pruning of branches on constants.
+
+    numba's ``no_rewrites`` also skips its dead-branch pruning, which a kernel
+    built by a factory needs: a branch on a closure constant (CHAID's loops,
+    one source for two statistics) must not be compiled where it is dead, or
+    every fit compiles the other statistic's functions. The pipeline is numba's
+    with that one pass put back; where numba lacks these (private) classes the
+    rewrites stay on (the pruning with them).
+    """
+    try:
+        from numba.core.compiler import CompilerBase, DefaultPassBuilder
+        from numba.core.untyped_passes import DeadBranchPrune, InlineInlinables
+    except ImportError:  # a numba without these classes
+        return {}
+
+    class PruningCompiler(CompilerBase):
+        def define_pipelines(self):
+            pm = DefaultPassBuilder.define_nopython_pipeline(self.state)
+            if self.state.flags.no_rewrites:
+                pm.add_pass_after(DeadBranchPrune, InlineInlinables)
+                pm.finalize()
+            return [pm]
+
+    return {"no_rewrites": True, "pipeline_class": PruningCompiler}
+
+
+#: ``no_rewrites=True`` (see above), with the pruning of dead branches.
+NO_REWRITES = _no_rewrites()
 
 
 def is_ready(kernel):
