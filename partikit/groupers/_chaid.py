@@ -1069,14 +1069,17 @@ def chaid_feature_ranking(X, y, *, sample_weight=None, **params):
 
     Fits a :class:`CHAIDGrouper` and orders its columns by CHAID's selection rule:
     smallest adjusted p-value first, then larger statistic, then column order. The
-    column whose grouping is most significantly related to the class comes first.
+    column whose grouping is most significantly related to the target comes
+    first: to the class (chi-square test) or, for a continuous target, to its
+    mean (F test).
 
     Parameters
     ----------
     X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
         Categorical columns.
     y : array-like of shape (n_samples,)
-        Class labels.
+        Class labels, or a continuous target (floats, or any numbers with
+        ``target_type="continuous"`` in ``params``).
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights.
     **params

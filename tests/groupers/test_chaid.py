@@ -214,7 +214,12 @@ def test_loop_kernels_run_as_python(monkeypatch, ordinal, test):
     table = rng.integers(0, 30, size=(14, 4)).astype(float)
     table[:, 0] += 1
     compiled = _kernel_labels(table, 0.05, ordinal=ordinal, test=test)
-    for name in ("_nominal_loop", "_ordinal_loop"):
+    for name in (
+        "_nominal_loop",
+        "_ordinal_loop",
+        "_nominal_f_loop",
+        "_ordinal_f_loop",
+    ):
         monkeypatch.setattr(kernel, name, _py(getattr(kernel, name)))
     python = _kernel_labels(table, 0.05, ordinal=ordinal, test=test)
     assert_array_equal(python, compiled)

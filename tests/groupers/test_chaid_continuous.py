@@ -419,3 +419,143 @@ def test_bad_moment_tables():
         )
     with pytest.raises(ValueError, match="target_type"):
         chaid_grouping(np.ones((3, 3)), target_type="binary")
+
+
+# ----------------------------------------------------------------------------------
+# the loops as plain Python (NUMBA_DISABLE_JIT)
+# ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ordinal", [False, True])
+def test_f_loop_kernels_run_as_python(monkeypatch, ordinal):
+    """Check that the F loop kernels run as plain Python (as under
+    NUMBA_DISABLE_JIT, where the closure constant is read at run time) give the
+    compiled merges."""
+    table, _ = _random_problem(7)
+    compiled = _kernel_labels(table, 0.3, ordinal=ordinal)
+    for name in ("_nominal_f_loop", "_ordinal_f_loop"):
+        monkeypatch.setattr(kernel, name, _py(getattr(kernel, name)))
+    python = _kernel_labels(table, 0.3, ordinal=ordinal)
+    np.testing.assert_array_equal(python, compiled)
+
+
+# ----------------------------------------------------------------------------------
+# the estimator, end to end
+# ----------------------------------------------------------------------------------
+
+
+def _hidden_means(n_rows=3000, n_categories=24, n_groups=3, seed=0):
+    """Categories of a few hidden groups of different means, Gaussian noise."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, n_categories, n_rows)
+    hidden = np.arange(n_categories) % n_groups
+    y = hidden[x] * 1.0 + rng.normal(size=n_rows)
+    return x, y, hidden
+
+
+def test_estimator_is_the_core_on_the_moment_table():
+    """Check that CHAIDGrouper on a float target reads it as continuous (no
+    classes_), groups a column as chaid_grouping groups its moment table
+    (counted with numpy), never mixes hidden groups, recovers them with
+    max_groups, and reports the F test of the grouped table (scipy's one-way
+    ANOVA of the rows)."""
+    from partikit import CHAIDGrouper
+
+    x, y, hidden = _hidden_means()
+    grouper = CHAIDGrouper().fit(x.reshape(-1, 1), y)
+    assert grouper.target_type_ == "continuous"
+    assert not hasattr(grouper, "classes_")
+    table = moment_table(x, y, 24)
+    labels = chaid_grouping(table, target_type="continuous").group_ids
+    ids = grouper.group_ids_[0]
+    assert adjusted_rand_score(ids, labels) == 1.0
+    np.testing.assert_allclose(grouper.table_[0].sum(axis=0), table.sum(axis=0))
+    # no group mixes two hidden means (CHAID may leave a hidden group in parts:
+    # its last pair, the low and the high half of its categories, can differ)
+    for g in range(grouper.n_groups_[0]):
+        assert len(np.unique(hidden[ids == g])) == 1
+    grouper = CHAIDGrouper(max_groups=3).fit(x.reshape(-1, 1), y)
+    assert adjusted_rand_score(grouper.group_ids_[0], hidden) == 1.0
+    statistics = grouper.statistics_[0]
+    expected = stats.f_oneway(*[y[grouper.group_ids_[0][x] == g] for g in range(3)])
+    assert statistics["F"] == pytest.approx(expected.statistic, rel=1e-9)
+    assert (statistics["dfn"], statistics["dfd"]) == (2.0, len(y) - 3.0)
+    assert statistics["log10_pvalue"] < -300
+    assert statistics["significant"]
+
+
+def test_integer_target_declared_continuous():
+    """Check that integer labels are classes by default and a continuous target
+    with target_type="continuous" (TargetEncoder's vocabulary), grouped as the
+    core groups their moment table."""
+    from partikit import CHAIDGrouper
+
+    x, y, _ = _hidden_means()
+    y_int = np.round(2 * y).astype(int)
+    X = x.reshape(-1, 1)
+    assert CHAIDGrouper().fit(X, y_int).target_type_ == "multiclass"
+    declared = CHAIDGrouper(target_type="continuous").fit(X, y_int)
+    assert declared.target_type_ == "continuous"
+    assert not hasattr(declared, "classes_")
+    core = chaid_grouping(moment_table(x, y_int, 24), target_type="continuous")
+    np.testing.assert_array_equal(declared.group_ids_[0], core.group_ids)
+    assert declared.statistics_[0]["F"] == pytest.approx(core.statistics["F"])
+
+
+def test_encode_target_gives_shrunk_group_means():
+    """Check that encode="target" on a continuous target gives each row its
+    group's mean shrunk as TargetEncoder(smooth="auto") shrinks a category's."""
+    from partikit import CHAIDGrouper
+    from partikit._statistics._moments import shrunk_means
+
+    x, y, _ = _hidden_means()
+    X = x.reshape(-1, 1)
+    encoded = CHAIDGrouper(encode="target").fit(X, y).transform(X)
+    ids = CHAIDGrouper().fit(X, y).transform(X)[:, 0].astype(np.intp)
+    groups = moment_table(ids, y, int(ids.max()) + 1)
+    np.testing.assert_allclose(encoded[:, 0], shrunk_means(groups)[ids], rtol=1e-12)
+
+
+def test_fit_tables_partial_fit_and_weights_are_fit():
+    """Check that fit_tables on added chunk tables, partial_fit by chunks, and
+    integer weights (repeated rows) give the fit on all the rows."""
+    from partikit import CHAIDGrouper, column_tables
+
+    x, y, _ = _hidden_means(n_rows=1200, n_categories=15)
+    X = x.reshape(-1, 1)
+    full = CHAIDGrouper().fit(X, y)
+    tables = column_tables(X[:500], y[:500], categorical_features="all") + (
+        column_tables(X[500:], y[500:], categorical_features="all")
+    )
+    from_tables = CHAIDGrouper().fit_tables(tables)
+    partial = CHAIDGrouper()
+    for chunk in np.array_split(np.arange(len(y)), 3):
+        partial.partial_fit(X[chunk], y[chunk])
+    rng = np.random.default_rng(1)
+    weights = rng.integers(0, 4, len(y))
+    weighted = CHAIDGrouper().fit(X, y, sample_weight=weights)
+    repeated = CHAIDGrouper().fit(np.repeat(X, weights, 0), np.repeat(y, weights))
+    for other in (from_tables, partial):
+        assert other.target_type_ == "continuous"
+        np.testing.assert_array_equal(other.group_ids_[0], full.group_ids_[0])
+        assert other.statistics_[0]["F"] == pytest.approx(full.statistics_[0]["F"])
+    np.testing.assert_array_equal(weighted.group_ids_[0], repeated.group_ids_[0])
+    assert weighted.statistics_[0]["F"] == pytest.approx(
+        repeated.statistics_[0]["F"], rel=1e-9
+    )
+
+
+def test_feature_ranking_of_a_continuous_target():
+    """Check that chaid_feature_ranking ranks the columns of a continuous target
+    by the adjusted p-value of the F test, with the F test's columns."""
+    from partikit.groupers import chaid_feature_ranking
+
+    x, y, _ = _hidden_means()
+    noise = np.random.default_rng(5).integers(0, 6, len(y))
+    ranking = chaid_feature_ranking(np.column_stack([noise, x]), y)
+    assert ranking.index.tolist() == ["x1", "x0"]
+    assert {"F", "dfn", "dfd", "r2"} <= set(ranking.columns)
+    assert "chi2" not in ranking.columns
+    assert ranking.loc["x1", "significant"]
+    assert ranking.loc["x1", "n_groups"] >= 3
+    assert not ranking.loc["x0", "significant"]
