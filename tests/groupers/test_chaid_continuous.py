@@ -559,3 +559,23 @@ def test_feature_ranking_of_a_continuous_target():
     assert ranking.loc["x1", "significant"]
     assert ranking.loc["x1", "n_groups"] >= 3
     assert not ranking.loc["x0", "significant"]
+
+
+def test_dask_fit_is_fit():
+    """Check that a fit on Dask collections (tables counted per partition and
+    added) gives the fit on the rows of a continuous target."""
+    dd = pytest.importorskip("dask.dataframe")
+    import pandas as pd
+
+    from partikit import CHAIDGrouper
+
+    x, y, _ = _hidden_means(n_rows=1500, n_categories=12)
+    frame = pd.DataFrame({"c": x.astype(str)})
+    full = CHAIDGrouper().fit(frame, y)
+    distributed = CHAIDGrouper().fit(
+        dd.from_pandas(frame, npartitions=3),
+        dd.from_pandas(pd.Series(y), npartitions=3),
+    )
+    assert distributed.target_type_ == "continuous"
+    np.testing.assert_array_equal(distributed.group_ids_[0], full.group_ids_[0])
+    assert distributed.statistics_[0]["F"] == pytest.approx(full.statistics_[0]["F"])
