@@ -19,6 +19,34 @@ import numpy as np
 MP_DPS = 50
 
 
+def naive_log_f_sf(statistic, dfn, dfd):
+    """Return ``log P[F(dfn, dfd) >= statistic]`` by mpmath at 50 digits.
+
+    The tail is the regularized incomplete beta ``I_x(dfd / 2, dfn / 2)`` with
+    ``x = dfd / (dfd + dfn statistic)``: ``x^a (1 - x)^b / (a B(a, b))`` times
+    the power series ``sum_n prod_{i<n} (a + b + i) / (a + 1 + i) x^n`` of
+    positive terms, summed term by term until they stop counting.
+    """
+    with mpmath.workdps(MP_DPS):
+        f = mpmath.mpf(statistic)
+        a, b = mpmath.mpf(dfd) / 2, mpmath.mpf(dfn) / 2
+        x = a * 2 / (a * 2 + b * 2 * f)
+        one_minus_x = b * 2 * f / (a * 2 + b * 2 * f)
+        term, total, n = mpmath.mpf(1), mpmath.mpf(1), 0
+        while term > total * mpmath.mpf(10) ** (-MP_DPS):
+            term *= (a + b + n) / (a + 1 + n) * x
+            total += term
+            n += 1
+        log_tail = (
+            a * mpmath.log(x)
+            + b * mpmath.log(one_minus_x)
+            - mpmath.log(a)
+            - mpmath.log(mpmath.beta(a, b))
+            + mpmath.log(total)
+        )
+        return float(log_tail)
+
+
 def naive_log_chi2_sf(x, dof):
     """Return ``log P[chi2_dof >= x]`` by mpmath at 50 significant digits.
 
