@@ -479,7 +479,7 @@ def plot_continuous_partition_table(table, *, feature, statistics, ax=None):
     # a bar from the overall mean to the part's: its mean_difference
     ax.bar(
         x[filled], means[filled] - overall, BAR_WIDTH, bottom=overall,
-        color=color, alpha=0.35, linewidth=0.0,
+        color=color, alpha=0.6, linewidth=0.0,
     )  # fmt: skip
     ax.axhline(overall, color="black", linewidth=0.8, linestyle=":")
     ax.errorbar(

@@ -123,7 +123,11 @@ def report_command(args, out=None, err=None) -> int:
 
     from partikit import discretizers, groupers
     from partikit._counting._validation import TableSizeError
-    from partikit._reporting._report import default_estimators, report
+    from partikit._reporting._report import (
+        default_estimators,
+        describe_target,
+        report,
+    )
 
     frame = read_table(args.data, sep=args.sep)
     if args.target not in frame.columns:
@@ -191,7 +195,7 @@ def report_command(args, out=None, err=None) -> int:
         print(f"partikit report: {warning.message}", file=err)
     print(
         f"{result.n_samples:,} rows, {len(result.estimators)} columns against "
-        f"{args.target!r} ({result._target_description()}), "
+        f"{args.target!r} ({describe_target(result)}), "
         f"{result.fit_time:.2f} s:",
         file=out,
     )

@@ -455,6 +455,13 @@ def _find_pairs(X, estimators, kinds, y, target_type, sample_weight, grouper, pa
     return kept.drop(columns=["selected"])
 
 
+def describe_target(result):
+    """A report's target in a few words: ``"continuous"`` or ``"3 classes"``."""
+    if result.continuous:
+        return "continuous"
+    return f"{len(result.classes)} classes"
+
+
 class Report:
     """The partitions of a data set's columns against a target, ranked.
 
@@ -472,8 +479,6 @@ class Report:
         The target's classes (None for a continuous target).
     class_counts : ndarray
         The count of each class, or a continuous target's moments.
-    target_type : {"binary", "multiclass", "continuous"}
-        The kind of target.
     n_samples : int
         Rows of the data.
     skipped : dict
@@ -486,6 +491,9 @@ class Report:
         The settings used.
     fit_time : float
         Seconds spent in :func:`report`.
+    target_type : {"binary", "multiclass", "continuous"} or None, default=None
+        The kind of target; None: class labels (binary or multiclass by the
+        number of classes).
 
     Attributes
     ----------
@@ -547,15 +555,10 @@ class Report:
         """Whether the target is continuous (``target_type == "continuous"``)."""
         return self.target_type == CONTINUOUS
 
-    def _target_description(self):
-        if self.continuous:
-            return "continuous"
-        return f"{len(self.classes)} classes"
-
     def __repr__(self):
         return (
             f"<partikit Report: {len(self.estimators)} columns, {self.n_samples} "
-            f"rows, target {self.target or 'y'} ({self._target_description()})>"
+            f"rows, target {self.target or 'y'} ({describe_target(self)})>"
         )
 
     def _estimator(self, column):
@@ -1049,7 +1052,7 @@ def _render_html(report, standalone=True, plots=True):
         f"<div class='pk-report'><h1>partikit report</h1><p class='pk-muted'>"
         f"{report.n_samples:,} rows, {n_columns} columns reported against the target "
         f"<strong>{_e(report.target or 'y')}</strong> "
-        f"({_e(report._target_description())}), in {report.fit_time:.2f} s.</p>"
+        f"({_e(describe_target(report))}), in {report.fit_time:.2f} s.</p>"
         f"<h2>Target</h2>{_target_html(report)}"
         f"<h2>Columns, most informative first</h2>"
         "<p class='pk-muted'>Ranked by the Bonferroni-adjusted log10 p-value of the "
