@@ -301,7 +301,7 @@ def report(
         of integers (prices, counts): taken as thousands of classes, it makes
         tables too large and is refused.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     Returns
     -------
