@@ -20,7 +20,12 @@ from partikit.__main__ import main
 from partikit._estimator._inspection import CONTINUOUS_SUMMARY_COLUMNS
 from partikit._reporting._mapping import column_mapping, mapping_document, mapping_sql
 from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
-from partikit.groupers import CHAIDGrouper, MODLGrouper
+from partikit.groupers import (
+    AttributeAggregator,
+    CHAIDGrouper,
+    MaxCutGrouper,
+    MODLGrouper,
+)
 
 TABLE_COLUMNS = [
     "label", "count", "share", "mean", "std", "mean_difference", "missing",
@@ -326,3 +331,26 @@ def test_cli_guesses_floats_as_continuous_and_mean_needs_it(tmp_path, capsys):
     ])  # fmt: skip
     assert status == 1
     assert "--values mean needs a continuous target" in capsys.readouterr().err
+
+
+def test_aggregator_max_cut_and_the_report_pairs():
+    """Check the aggregator's grouper, MaxCutGrouper and the pair search."""
+    rng = np.random.default_rng(0)
+    n_samples = 3000
+    X = pd.DataFrame(
+        {name: rng.choice(list("xyz"), n_samples) for name in ("a", "b", "c")}
+    )
+    # an interaction: a and b tell little alone, their pair a lot
+    y = 2.0 * ((X["a"] == "x") ^ (X["b"] == "x")) + rng.normal(size=n_samples)
+    aggregator = AttributeAggregator(grouper=CHAIDGrouper()).fit(X, y)
+    summary = aggregator.partition_summary()
+    assert list(summary.columns) == list(CONTINUOUS_SUMMARY_COLUMNS)
+    assert summary.index[0] == "a*b*c"
+    assert summary["r2"].iloc[0] > 0.3
+    grouper = MaxCutGrouper().fit(X[["a"]], y)
+    table = grouper.partition_table("a")
+    ids = grouper.transform(X[["a"]])[:, 0].astype(np.intp)
+    _, means, _ = _raw_figures(ids, y.to_numpy(), len(table))
+    np.testing.assert_allclose(table["mean"], means)
+    result = report(X, y, pairs=True)
+    assert [tuple(m) for m in result.pairs["members"]] == [("a", "b")]
