@@ -168,7 +168,7 @@ def _resolve_weights(weights, target_type):
         return allowed[0]
     if weights not in _WEIGHTS:
         raise ValueError(
-            f"weights must be 'auto' or one of {sorted(_WEIGHTS)}, got {weights!r}."
+            f"weights must be one of {['auto', *sorted(_WEIGHTS)]}, got {weights!r}."
         )
     if weights not in allowed:
         kind = "a continuous target" if continuous else "a class target"
@@ -180,7 +180,9 @@ def _resolve_weights(weights, target_type):
 
 
 def _check(table, target_type):
-    return check_moment_table(table) if target_type == CONTINUOUS else check_table(table)
+    return (
+        check_moment_table(table) if target_type == CONTINUOUS else check_table(table)
+    )
 
 
 def check_moment_table(table):
@@ -898,7 +900,9 @@ def _mean_cells(sizes, z, max_cells=None):
     n_runs = int(run_of_sorted[-1]) + 1
     if n_runs > max_cells:
         run_weight = np.bincount(run_of_sorted, weights=sizes[by_mean])
-        quantile = np.floor(np.cumsum(run_weight)[:-1] * ((max_cells - 1) / sizes.sum()))
+        quantile = np.floor(
+            np.cumsum(run_weight)[:-1] * ((max_cells - 1) / sizes.sum())
+        )
         ends = np.empty(n_runs - 1, dtype=bool)
         ends[0] = True
         ends[1:] = quantile[1:] > quantile[:-1]
@@ -959,7 +963,14 @@ def _squared_error_running_sums_search(sizes, z):
         flipped = 0
         for start in range(0, n, chunk):
             flipped += squared_error_flip_pass(
-                sizes, z, side, side_sums, gains, tolerance, start, min(n, start + chunk)
+                sizes,
+                z,
+                side,
+                side_sums,
+                gains,
+                tolerance,
+                start,
+                min(n, start + chunk),
             )
         n_flips += flipped
         if flipped:
@@ -1224,7 +1235,10 @@ class MaxCutGrouper(BaseGrouper):
     how much the class distributions of ``i`` and ``j`` differ: the chi-square
     statistic of the two categories against the class (``weights="chi2"``, GLχ² in
     the thesis) or the squared-Gini weight (``weights="squared_gini"``, whose cut
-    is the Gini gain with squared side proportions). It scales to thousands of
+    is the Gini gain with squared side proportions). For a continuous target the
+    edge weighs how much the target means differ (``weights="squared_error"``,
+    ``n_i n_j (m_i - m_j)^2 / N^2``), and ``solver="sort_by_mean"`` gives the
+    exact best split for the squared error instead of a cut. It scales to thousands of
     categories and hundreds of classes, where the exact searches (exhaustive in
     the categories, Twoing exponential in the classes) cannot run, and to
     millions of categories (see Notes).
@@ -1233,13 +1247,26 @@ class MaxCutGrouper(BaseGrouper):
 
     Parameters
     ----------
-    weights : {"chi2", "squared_gini"}, default="chi2"
+    weights : {"auto", "chi2", "squared_gini", "squared_error"}, default="auto"
         Edge weights of the category graph; see :func:`edge_weights`.
-    solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
+        ``"auto"``: ``"chi2"`` for a class target, ``"squared_error"`` (the only
+        weights of a continuous target) for a continuous target.
+
+        .. versionchanged:: 0.3
+           The default ``"auto"`` is ``"chi2"`` for a class target, the former
+           default.
+    solver : {"local_search", "sdp", "exhaustive", "sort_by_mean"}, \
+            default="local_search"
         How the cut is found: greedy cut then local search (fast, at least half of
         the best cut); Goemans-Williamson SDP relaxation (needs ``cvxpy``; random
         hyperplanes, then local search), or enumeration of every cut (at most 20
-        categories per column).
+        categories per column); these three maximise the cut weight.
+        ``"sort_by_mean"`` (continuous target only) maximises the decrease of
+        the squared error instead, exactly, in O(n log n) (categories sorted by
+        mean, Fisher 1958): the two groups a regression tree would make.
+
+        .. versionadded:: 0.3
+           ``"sort_by_mean"``.
     n_hyperplanes : int, default=50
         Random hyperplanes tried by ``solver="sdp"``.
     random_state : int, RandomState instance or None, default=None
@@ -1283,7 +1310,8 @@ class MaxCutGrouper(BaseGrouper):
     default_group_ : ndarray of intp
         The group with more training weight (ties: group 0).
     table_ : list of ndarray
-        Class counts of each group.
+        Class counts of each group (for a continuous target, its moments:
+        weight, weighted sum and weighted sum of squares).
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     statistics_ : list of dict
@@ -1292,7 +1320,11 @@ class MaxCutGrouper(BaseGrouper):
         ``gini`` and ``entropy`` of the split, ``chi2``, ``dof``,
         ``log10_pvalue``, the local-search moves, ``graph`` and ``n_vertices``
         (the graph searched, pooled past 4096 categories with chi-square
-        weights); see :func:`max_cut_bipartition`.
+        weights); see :func:`max_cut_bipartition`. For a continuous target,
+        the F-test of the two groups (``f_statistic``, ``dfn``, ``dfd``,
+        ``log10_pvalue``), their ``r2``, ``squared_error`` and
+        ``squared_error_decrease`` in place of ``gini``, ``entropy``, ``chi2``
+        and ``dof``.
     classes_ : ndarray
         Class labels.
     n_features_in_ : int
@@ -1325,6 +1357,13 @@ class MaxCutGrouper(BaseGrouper):
     ``"running_sums"`` or ``"pooled"``); see :func:`max_cut_bipartition` and
     the User Guide. A million rows with a million categories fit in seconds.
 
+    *Continuous target.* The cut of the squared-error weights is ``V(S) -
+    p_L^2 V(L) - p_R^2 V(R)``, ``V`` the weighted variance of the category
+    means (Lemma 1 of the thesis with the variance in place of the Gini index);
+    it favours balanced groups and is not the decrease of the squared error,
+    which ``solver="sort_by_mean"`` maximises: see :func:`max_cut_bipartition`.
+    Both read only the categories' weights and means.
+
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` form one
     category, split like any other. Unseen categories go to the group with more
     training weight.
@@ -1349,6 +1388,9 @@ class MaxCutGrouper(BaseGrouper):
     .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
        Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
        its sign in scorecards.)
+    .. [5] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
 
     Examples
     --------
@@ -1367,7 +1409,7 @@ class MaxCutGrouper(BaseGrouper):
 
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
-        "weights": [StrOptions(set(_WEIGHTS))],
+        "weights": [StrOptions({"auto", *_WEIGHTS})],
         "solver": [StrOptions(set(_SOLVERS))],
         "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
@@ -1377,7 +1419,7 @@ class MaxCutGrouper(BaseGrouper):
     def __init__(
         self,
         *,
-        weights="chi2",
+        weights="auto",
         solver="local_search",
         n_hyperplanes=50,
         random_state=None,
@@ -1419,10 +1461,22 @@ class MaxCutGrouper(BaseGrouper):
                 else int(self._column_seeds[context.index])
             ),
             order=self.order,
+            target_type=self._table_target_type(),
         )
+
+    def _table_target_type(self):
+        """``"continuous"`` when the tables are moment tables, else None."""
+        continuous = getattr(self, "target_type_", None) == CONTINUOUS
+        return CONTINUOUS if continuous else None
 
     def _column_warning(self, result, table, context):
         if result.n_groups == 1 and table.shape[0] > 1:
+            if self._table_target_type() == CONTINUOUS:
+                return (
+                    f"Feature {context.name!r}: its categories have no informative "
+                    "split (their target means do not differ); it is encoded as "
+                    "one group."
+                )
             return (
                 f"Feature {context.name!r}: its categories have no informative "
                 "split (their class distributions do not differ); it is encoded as "
