@@ -146,9 +146,9 @@ def edge_weights(table, weights="auto", *, target_type=None):
     A continuous target: two categories of mean 1 and one of mean 3.
 
     >>> edge_weights([[1, 1, 1], [2, 2, 2], [1, 3, 9]], target_type="continuous")
-    array([[0.    , 0.    , 0.25  ],
-           [0.    , 0.    , 0.5   ],
-           [0.25  , 0.5   , 0.    ]])
+    array([[0.  , 0.  , 0.25],
+           [0.  , 0.  , 0.5 ],
+           [0.25, 0.5 , 0.  ]])
     """
     weights = _resolve_weights(weights, target_type)
     table = _check(table, target_type)
