@@ -116,7 +116,7 @@ def edge_weights(table, weights="auto", *, target_type=None):
     target_type : {None, "continuous"}, default=None
         ``"continuous"``: ``table`` is a moment table.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     Returns
     -------
@@ -387,7 +387,7 @@ def max_cut_bipartition(
         counts, ``"squared_error"`` (the only weights of a continuous target)
         for a moment table.
 
-        .. versionchanged:: 0.3
+        .. versionchanged:: 0.2
            The default ``"auto"`` is ``"chi2"`` on class counts, the former
            default.
     solver : {"local_search", "sdp", "exhaustive", "sort_by_mean"}, \
@@ -407,7 +407,7 @@ def max_cut_bipartition(
         ``n``; see :func:`~partikit.groupers._bipartition.sort_by_mean` and
         the Notes for how its objective relates to the cut.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
            ``"sort_by_mean"``.
     n_hyperplanes : int, default=50
         Random hyperplanes of the ``"sdp"`` rounding.
@@ -418,8 +418,9 @@ def max_cut_bipartition(
         ``"data"``: by decreasing weighted degree (the total weight of a row's
         edges), ties by increasing class counts compared class by class; a
         function of the counts only, so that permuting the rows (renaming the
-        categories) permutes the cut. ``"table"``: the rows' order in the
-        table, the thesis's.
+        categories) permutes the cut (a moment table's rows are first sorted
+        by mean, weight and sum of squares). ``"table"``: the rows' order in
+        the table, the thesis's.
 
         .. versionadded:: 0.2
 
@@ -1274,7 +1275,7 @@ class MaxCutGrouper(BaseGrouper):
         ``"auto"``: ``"chi2"`` for a class target, ``"squared_error"`` (the only
         weights of a continuous target) for a continuous target.
 
-        .. versionchanged:: 0.3
+        .. versionchanged:: 0.2
            The default ``"auto"`` is ``"chi2"`` for a class target, the former
            default.
     solver : {"local_search", "sdp", "exhaustive", "sort_by_mean"}, \
@@ -1287,7 +1288,7 @@ class MaxCutGrouper(BaseGrouper):
         the squared error instead, exactly, in O(n log n) (categories sorted by
         mean, Fisher 1958): the two groups a regression tree would make.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
            ``"sort_by_mean"``.
     n_hyperplanes : int, default=50
         Random hyperplanes tried by ``solver="sdp"``.
