@@ -48,9 +48,9 @@ from partikit._statistics._contingency import (
 from partikit._statistics._measures import chi2_test
 from partikit._statistics._moments import (
     CONTINUOUS,
-    N_MOMENTS,
     SUM,
     WEIGHT,
+    check_moment_table,
     f_test,
     squared_errors,
 )
@@ -183,27 +183,6 @@ def _check(table, target_type):
     return (
         check_moment_table(table) if target_type == CONTINUOUS else check_table(table)
     )
-
-
-def check_moment_table(table):
-    """Return a moment table as C-contiguous float64, checked.
-
-    Three columns (weight, weighted sum, weighted sum of squares), finite,
-    weights and sums of squares non-negative; the sums may be negative.
-    """
-    table = np.ascontiguousarray(table, dtype=np.float64)
-    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
-        raise ValueError(
-            "a moment table has 3 columns (weight, sum, sum of squares); got "
-            f"shape {table.shape}."
-        )
-    if not np.isfinite(table).all():
-        raise ValueError("a moment table must hold finite values.")
-    if (table[:, WEIGHT] < 0).any() or (table[:, 2] < 0).any():
-        raise ValueError(
-            "a moment table must hold non-negative weights and sums of squares."
-        )
-    return table
 
 
 def _weight_scale(table, weights):
@@ -1303,8 +1282,19 @@ class MaxCutGrouper(BaseGrouper):
         for its reproductions.
 
         .. versionadded:: 0.2
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a target of
+        integer amounts (prices, counts). A continuous target is read through
+        the weight, sum and sum of squares of its values in each category
+        (``target_type_`` says which kind the fit read; ``classes_`` is set
+        for class labels only).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output encoding of the groups.
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
@@ -1430,8 +1420,11 @@ class MaxCutGrouper(BaseGrouper):
     True
     """
 
+    _target_types = ("binary", "multiclass", "continuous")
+
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
+        "target_type": BaseGrouper._target_type_constraint,
         "weights": [StrOptions({"auto", *_WEIGHTS})],
         "solver": [StrOptions(set(_SOLVERS))],
         "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
@@ -1447,6 +1440,7 @@ class MaxCutGrouper(BaseGrouper):
         n_hyperplanes=50,
         random_state=None,
         order="data",
+        target_type="auto",
         encode="ordinal",
         woe_sign="event",
         handle_unknown="default_group",
@@ -1458,6 +1452,7 @@ class MaxCutGrouper(BaseGrouper):
             handle_unknown=handle_unknown,
             n_jobs=n_jobs,
         )
+        self.target_type = target_type
         self.weights = weights
         self.solver = solver
         self.n_hyperplanes = n_hyperplanes
