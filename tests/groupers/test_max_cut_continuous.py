@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 
+from partikit import MaxCutGrouper
 from partikit._kernels import _max_cut as kernel
+from partikit._statistics._moments import f_test
 from partikit.groupers import _max_cut as max_cut_module
 from partikit.groupers import edge_weights, max_cut_bipartition, split_cut_weights
 from partikit.groupers._bipartition import (
@@ -551,3 +553,90 @@ def test_regression_registry():
             )
         exhaustive = method(table, solver="exhaustive")
         assert exhaustive.criterion >= cut.criterion - 1e-12
+
+
+# --- the estimator -------------------------------------------------------------------
+
+
+def _city_data(n=3000, seed=0):
+    rng = np.random.RandomState(seed)
+    city = rng.choice(list("abcdefgh"), n)
+    high = np.isin(city, list("abdg"))
+    y = np.where(high, 3.0, -1.0) + rng.randn(n)
+    return city.reshape(-1, 1), y
+
+
+@pytest.mark.parametrize("solver", [*CUT_SOLVERS, "sort_by_mean"])
+def test_estimator_groups_a_continuous_target(solver):
+    X, y = _city_data()
+    grouper = MaxCutGrouper(solver=solver).fit(X, y)
+    assert grouper.target_type_ == "continuous"
+    assert not hasattr(grouper, "classes_")
+    assert [group.tolist() for group in grouper.groups_[0]] == [
+        ["a", "b", "d", "g"],
+        ["c", "e", "f", "h"],
+    ]
+    statistics = grouper.statistics_[0]
+    assert statistics["weights"] == "squared_error"
+    # the statistics are those of the groups' moment table
+    expected = f_test(grouper.table_[0])
+    assert statistics["f_statistic"] == expected[0]
+    assert statistics["r2"] == expected[4]
+    assert statistics["log10_pvalue"] == expected[3] < -100
+    # the same result as the core on the column's moment table
+    codes = np.unique(X[:, 0], return_inverse=True)[1]
+    core = max_cut_bipartition(
+        _moments(codes, y, np.ones(len(y)), 8), target_type=CONTINUOUS, solver=solver
+    )
+    assert_array_equal(grouper.group_ids_[0], core.group_ids)
+    assert statistics["cut_weight"] == core.statistics["cut_weight"]
+
+
+def test_estimator_integer_target_is_continuous_when_told():
+    X, y = _city_data()
+    counts = np.round(y * 10).astype(int) + 50
+    grouper = MaxCutGrouper(target_type="continuous").fit(X, counts)
+    assert grouper.target_type_ == "continuous"
+    assert grouper.statistics_[0]["weights"] == "squared_error"
+    assert len(grouper.groups_[0][0]) == 4
+
+
+def test_estimator_sample_weight_is_repeated_rows():
+    X, y = _city_data(600, seed=1)
+    weight = np.random.RandomState(2).randint(1, 4, size=len(y))
+    weighted = MaxCutGrouper().fit(X, y, sample_weight=weight)
+    repeated = MaxCutGrouper().fit(np.repeat(X, weight, axis=0), np.repeat(y, weight))
+    assert_array_equal(weighted.group_ids_[0], repeated.group_ids_[0])
+    for key in ("cut_weight", "r2", "f_statistic", "squared_error"):
+        assert math.isclose(
+            weighted.statistics_[0][key], repeated.statistics_[0][key], rel_tol=1e-9
+        )
+
+
+def test_estimator_refuses_weights_and_solvers_of_the_other_target():
+    X, y = _city_data(200)
+    with pytest.raises(ValueError, match="does not apply to a continuous target"):
+        MaxCutGrouper(weights="chi2").fit(X, y)
+    labels = y > 0
+    with pytest.raises(ValueError, match="does not apply to a class target"):
+        MaxCutGrouper(weights="squared_error").fit(X, labels)
+    with pytest.raises(ValueError, match="sort_by_mean"):
+        MaxCutGrouper(solver="sort_by_mean").fit(X, labels)
+
+
+def test_estimator_warns_when_the_means_do_not_differ():
+    X = np.array(["a", "b", "c", "a", "b", "c"]).reshape(-1, 1)
+    y = np.array([1.0, 2.0, 0.5, 2.0, 1.0, 2.5])
+    with pytest.warns(UserWarning, match="target means do not differ"):
+        grouper = MaxCutGrouper().fit(X, y)
+    assert grouper.n_groups_[0] == 1
+
+
+def test_group_table_reads_a_moment_table():
+    table = np.array([[1.0, -1.0, 2.0], [5.0, 0.0, 5.0], [1.0, 1.0, 2.0]])
+    result = MaxCutGrouper().group_table(table, target_type=CONTINUOUS)
+    assert_array_equal(result.group_ids, [0, 1, 0])
+    exact = MaxCutGrouper(solver="sort_by_mean").group_table(
+        table, target_type=CONTINUOUS
+    )
+    assert_array_equal(exact.group_ids, [0, 1, 1])
