@@ -10,8 +10,8 @@ weight ``sum_{i in L, j in R} w_ij`` is the criterion to maximise.
 Kernels here work on *raw* weights: the squared-Gini weight without its constant
 ``2 / N^2`` (an exact integer for integer counts), the chi-square weight without
 its ``1 / (n - 1)`` and the squared-error weight of a continuous target (a moment
-table's rows) without its ``1 / N^2``. The constant multiplies every cut alike, so it changes no
-decision; the caller applies it to the values it reports.
+table's rows) without its ``1 / N^2``. The constant multiplies every cut alike, so
+it changes no decision; the caller applies it to the values it reports.
 
 Sides are ``uint8`` arrays: 0 is the left side, 1 the right side.
 
