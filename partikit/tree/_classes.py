@@ -68,7 +68,288 @@ def _none_is_one(chi2_alpha):
     return 1.0 if chi2_alpha is None else chi2_alpha
 
 
-class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstimator):
+class _BasePartitionTree(BaseEstimator):
+    """What the partition trees share: input encoding, growth, traversal,
+    pruning path and importances. A subclass sets its target's validation,
+    its node statistics and its predictions."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # node PCA projects whole rows: a missing numeric value has no projection
+        tags.input_tags.allow_nan = getattr(self, "node_features", None) is None
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    def _categorical_mask(self, columns):
+        names = [feature_name(self, j) for j in range(len(columns))]
+        return categorical_mask(self.categorical_features, columns, names)
+
+    def _encode(self, columns, *, fit):
+        """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
+        n_samples = len(columns[0])
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        codes = np.empty((n_samples, len(categorical)), dtype=np.int32)
+        values = np.empty((n_samples, len(numeric)), dtype=np.float64)
+        if fit:
+            self.categories_ = [None] * len(columns)
+            self._kinds = [None] * len(columns)
+        for c, j in enumerate(categorical):
+            name = feature_name(self, j)
+            # predict only looks categories up: no sort of them
+            factorized = factorize_column(
+                columns[j], name, sort=fit, known=None if fit else self.categories_[j]
+            )
+            if fit:
+                has_missing = bool(np.any(factorized.raw_codes < 0))
+                categories = factorized.categories
+                if has_missing:
+                    categories = np.append(
+                        categories.astype(object), np.array([np.nan], dtype=object)
+                    )
+                self.categories_[j] = categories
+                self._kinds[j] = factorized.kind
+            categories = self.categories_[j]
+            lookup = category_lookup(
+                factorized, categories, np.arange(len(categories)), self._kinds[j], name
+            )
+            codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
+        for c, j in enumerate(numeric):
+            values[:, c] = numeric_values(columns[j], feature_name(self, j))
+        return codes, values
+
+    def _max_features(self):
+        """``max_features`` as a number of features, or None for all of them."""
+        n_features = self.n_features_in_
+        spec = self.max_features
+        if spec is None:
+            return None
+        if spec == "sqrt":
+            count = int(math.sqrt(n_features))
+        elif spec == "log2":
+            count = int(math.log2(n_features))
+        elif isinstance(spec, Integral):
+            if spec > n_features:
+                raise ValueError(
+                    f"max_features must be at most the number of features "
+                    f"({n_features}); got {spec}."
+                )
+            count = spec
+        else:
+            count = int(spec * n_features)
+        count = max(1, count)
+        return None if count >= n_features else count
+
+    def _grow(
+        self, codes, numeric, y, weights, *, n_classes, target_type, collapse,
+        **methods,
+    ):  # fmt: skip
+        """Grow ``tree_`` on the encoded rows (of positive weight), prune it by
+        ``ccp_alpha`` and, when ``collapse``, collapse the subtrees that predict
+        one class. ``methods``: the :class:`GrowthParameters` of the tree's
+        split methods, which the subclass chooses."""
+        total = float(weights.sum())
+        categorical = np.flatnonzero(self.categorical_features_)
+        data = TreeData(
+            codes=codes,
+            n_categories=np.array(
+                [len(self.categories_[j]) for j in categorical], dtype=np.intp
+            ),
+            numeric=numeric,
+            y=y,
+            weights=np.ascontiguousarray(weights, dtype=np.float64),
+            n_classes=n_classes,
+            target_type=target_type,
+        )
+        params = GrowthParameters(
+            max_depth=self.max_depth,
+            # a fraction rounds up to whole samples, as in scikit-learn's trees
+            min_samples_split=float(
+                math.ceil(resolve_count(self.min_samples_split, total))
+            ),
+            min_samples_leaf=float(
+                math.ceil(resolve_count(self.min_samples_leaf, total))
+            ),
+            min_impurity_decrease=self.min_impurity_decrease,
+            max_features=self._max_features(),
+            max_leaf_nodes=self.max_leaf_nodes,
+            random_state=check_random_state(self.random_state),
+            **methods,
+        )
+        # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
+        # collapse (which does not change predictions) then applies to the result
+        prune = self.ccp_alpha > 0.0
+        self.tree_, self.n_nodes_collapsed_ = grow_tree(
+            data, params, collapse=collapse and not prune
+        )
+        if prune:
+            self.tree_ = prune_tree(self.tree_, self.ccp_alpha)
+            if collapse:
+                self.tree_, self.n_nodes_collapsed_ = collapse_same_prediction(
+                    self.tree_
+                )
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The path of minimal cost-complexity pruning, as scikit-learn's trees.
+
+        Grows the tree with ``ccp_alpha=0`` (and, for the classifier,
+        ``collapse_same_prediction=False``): the tree that ``ccp_alpha`` prunes;
+        then prunes its weakest link over and over until the root is a leaf
+        (see the ``ccp_alpha`` parameter).
+        ``ccp_alpha`` set between two consecutive ``ccp_alphas`` gives the tree
+        pruned with the first of them.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``).
+        y : array-like of shape (n_samples,)
+            The target: class labels of any type for the classifier, numbers
+            for the regressor.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        ccp_path : :class:`~sklearn.utils.Bunch`
+            Dictionary-like object, with the following attributes.
+
+            ccp_alphas : ndarray
+                Effective alphas of the subtrees during pruning, non-decreasing,
+                0 first.
+            impurities : ndarray
+                Sum of ``N_t / N * impurity(t)`` over the leaves of the subtree
+                pruned with the corresponding alpha.
+        """
+        unpruned = {"ccp_alpha": 0.0}
+        if "collapse_same_prediction" in self.get_params():
+            unpruned["collapse_same_prediction"] = False
+        tree = clone(self).set_params(**unpruned)
+        tree.fit(X, y, sample_weight=sample_weight)
+        return Bunch(**ccp_pruning_path(tree.tree_))
+
+    def _check_node_features(self, numeric):
+        if getattr(self, "node_features", None) is None:
+            return
+        if np.isnan(numeric).any():
+            raise ValueError(
+                f"node_features={self.node_features!r} projects the numeric columns "
+                "and needs them without missing values (NaN); impute them first (e.g. "
+                "sklearn.impute.SimpleImputer)."
+            )
+
+    def _paths(self, X, *, whole=True):
+        check_is_fitted(self)
+        columns = check_categorical_X(self, X, reset=False)
+        codes, numeric = self._encode(columns, fit=False)
+        self._check_node_features(numeric)
+        return self.tree_.paths(
+            codes,
+            numeric,
+            stop_on_unknown=self.unknown_routing == "stop",
+            whole=whole,
+        )
+
+    def apply(self, X):
+        """Index of the node where each sample ends.
+
+        A leaf, or the node where an unknown value stopped the sample with
+        ``unknown_routing="stop"``.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        node : ndarray of intp of shape (n_samples,)
+            Index of that node in ``tree_``.
+        """
+        return self._paths(X, whole=False)[:, 0]
+
+    def decision_path(self, X):
+        """Nodes visited by each sample.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        indicator : sparse CSR matrix of shape (n_samples, n_nodes)
+            Non-zero where the sample passes through the node.
+        """
+        paths = self._paths(X)
+        visited = paths >= 0
+        indptr = np.concatenate([[0], np.cumsum(visited.sum(axis=1))])
+        indices = paths[visited]
+        data = np.ones(len(indices), dtype=np.intp)
+        return sparse.csr_matrix(
+            (data, indices, indptr), shape=(len(paths), self.tree_.n_nodes)
+        )
+
+    def get_depth(self):
+        """Depth of the tree (0 for a single leaf).
+
+        Returns
+        -------
+        depth : int
+            The largest depth of a node.
+        """
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves.
+
+        Returns
+        -------
+        n_leaves : int
+            Number of leaves of the fitted tree.
+        """
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Impurity decrease brought by each feature, normalised to sum to 1.
+
+        Each split adds ``N_t / N * (impurity - children impurity)`` to its
+        feature (impurity: entropy for ``split_score="entropy"``, the weighted
+        variance for the regressor, else Gini); a
+        projection shares it among the numeric columns in proportion to the
+        absolute entries of its direction. All zeros for a single leaf.
+        """
+        check_is_fitted(self)
+        tree = self.tree_
+        importances = np.zeros(self.n_features_in_)
+        weight = tree.weighted_n_node_samples
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        for node in np.flatnonzero(tree.kind != LEAF):
+            kids = tree.node_children(node)
+            decrease = (
+                weight[node] * tree.impurity[node]
+                - np.sum(weight[kids] * tree.impurity[kids])
+            ) / weight[0]
+            if tree.kind[node] == PROJECTION:
+                start = tree.projection_start[node]
+                direction = np.abs(tree.projections[start : start + len(numeric)])
+                importances[numeric] += decrease * direction / direction.sum()
+            elif tree.kind[node] == CATEGORICAL:
+                importances[categorical[tree.feature[node]]] += decrease
+            else:
+                importances[numeric[tree.feature[node]]] += decrease
+        total = importances.sum()
+        return importances / total if total > 0 else importances
+
+
+class PartitionTreeClassifier(
+    RenamedParametersMixin, ClassifierMixin, _BasePartitionTree
+):
     """A decision tree whose splits are partikit's groupings and thresholds.
 
     Categorical columns are split by grouping their categories, never one-hot
@@ -440,19 +721,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # node PCA projects whole rows: a missing numeric value has no projection
-        tags.input_tags.allow_nan = self.node_features is None
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        return tags
-
     # ------------------------------------------------------------------ input
-    def _categorical_mask(self, columns):
-        names = [feature_name(self, j) for j in range(len(columns))]
-        return categorical_mask(self.categorical_features, columns, names)
-
     def _check_split_parameters(self, n_classes):
         # the limits of the string methods; a grouper instance checks its own
         if not isinstance(self.categorical_split, str):
@@ -468,40 +737,6 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
                 f"is limited to {MAX_TWOING_CLASSES} classes; y has {n_classes}. Use "
                 "'maxcut_chi2' or 'maxcut_squared_gini' (linear in the classes)."
             )
-
-    def _encode(self, columns, *, fit):
-        """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
-        n_samples = len(columns[0])
-        categorical = np.flatnonzero(self.categorical_features_)
-        numeric = np.flatnonzero(~self.categorical_features_)
-        codes = np.empty((n_samples, len(categorical)), dtype=np.int32)
-        values = np.empty((n_samples, len(numeric)), dtype=np.float64)
-        if fit:
-            self.categories_ = [None] * len(columns)
-            self._kinds = [None] * len(columns)
-        for c, j in enumerate(categorical):
-            name = feature_name(self, j)
-            # predict only looks categories up: no sort of them
-            factorized = factorize_column(
-                columns[j], name, sort=fit, known=None if fit else self.categories_[j]
-            )
-            if fit:
-                has_missing = bool(np.any(factorized.raw_codes < 0))
-                categories = factorized.categories
-                if has_missing:
-                    categories = np.append(
-                        categories.astype(object), np.array([np.nan], dtype=object)
-                    )
-                self.categories_[j] = categories
-                self._kinds[j] = factorized.kind
-            categories = self.categories_[j]
-            lookup = category_lookup(
-                factorized, categories, np.arange(len(categories)), self._kinds[j], name
-            )
-            codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
-        for c, j in enumerate(numeric):
-            values[:, c] = numeric_values(columns[j], feature_name(self, j))
-        return codes, values
 
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=True)
@@ -559,75 +794,17 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
                     f"is limited to {MAX_EXHAUSTIVE_ROWS} categories; columns "
                     f"{too_many} have more. Use 'maxcut_chi2'."
                 )
-        total = float(weights.sum())
-        categorical = np.flatnonzero(self.categorical_features_)
-        data = TreeData(
-            codes=codes,
-            n_categories=np.array(
-                [len(self.categories_[j]) for j in categorical], dtype=np.intp
-            ),
-            numeric=numeric,
-            y=y_codes,
-            weights=np.ascontiguousarray(weights, dtype=np.float64),
-            n_classes=self.n_classes_,
-        )
         alpha_split = self._parameter("alpha_split")
-        params = GrowthParameters(
-            categorical_split=categorical_split,
-            numeric_split=numeric_split,
-            split_score=self.split_score,
+        self._grow(
+            codes, numeric, y_codes, weights, n_classes=self.n_classes_,
+            target_type=None, categorical_split=categorical_split,
+            numeric_split=numeric_split, split_score=self.split_score,
             node_features=self.node_features,
-            max_depth=self.max_depth,
-            # a fraction rounds up to whole samples, as in scikit-learn's trees
-            min_samples_split=float(
-                math.ceil(resolve_count(self.min_samples_split, total))
-            ),
-            min_samples_leaf=float(
-                math.ceil(resolve_count(self.min_samples_leaf, total))
-            ),
-            min_impurity_decrease=self.min_impurity_decrease,
             alpha_split=None if alpha_split >= 1.0 else alpha_split,
             min_second_value_count=self.min_second_value_count,
-            max_bins=self.max_bins,
-            max_features=self._max_features(),
-            max_leaf_nodes=self.max_leaf_nodes,
-            random_state=check_random_state(self.random_state),
-        )
-        # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
-        # collapse (which does not change predictions) then applies to the result
-        prune = self.ccp_alpha > 0.0
-        self.tree_, self.n_nodes_collapsed_ = grow_tree(
-            data, params, collapse=self.collapse_same_prediction and not prune
-        )
-        if prune:
-            self.tree_ = prune_tree(self.tree_, self.ccp_alpha)
-            if self.collapse_same_prediction:
-                self.tree_, self.n_nodes_collapsed_ = collapse_same_prediction(
-                    self.tree_
-                )
+            max_bins=self.max_bins, collapse=self.collapse_same_prediction,
+        )  # fmt: skip
         return self
-
-    def _max_features(self):
-        """``max_features`` as a number of features, or None for all of them."""
-        n_features = self.n_features_in_
-        spec = self.max_features
-        if spec is None:
-            return None
-        if spec == "sqrt":
-            count = int(math.sqrt(n_features))
-        elif spec == "log2":
-            count = int(math.log2(n_features))
-        elif isinstance(spec, Integral):
-            if spec > n_features:
-                raise ValueError(
-                    f"max_features must be at most the number of features "
-                    f"({n_features}); got {spec}."
-                )
-            count = spec
-        else:
-            count = int(spec * n_features)
-        count = max(1, count)
-        return None if count >= n_features else count
 
     def _class_weights(self, y, y_codes, weights):
         """The weight of each class of ``classes_`` under ``class_weight``."""
@@ -660,103 +837,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             )
         return class_weights
 
-    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
-        """The path of minimal cost-complexity pruning, as scikit-learn's trees.
-
-        Grows the tree with ``ccp_alpha=0`` and ``collapse_same_prediction=False``
-        (the tree that ``ccp_alpha`` prunes), then prunes its weakest link over
-        and over until the root is a leaf (see the ``ccp_alpha`` parameter).
-        ``ccp_alpha`` set between two consecutive ``ccp_alphas`` gives the tree
-        pruned with the first of them.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            Categorical and numeric columns (see ``categorical_features``).
-        y : array-like of shape (n_samples,)
-            Class labels of any type.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights; rows of zero weight are ignored.
-
-        Returns
-        -------
-        ccp_path : :class:`~sklearn.utils.Bunch`
-            Dictionary-like object, with the following attributes.
-
-            ccp_alphas : ndarray
-                Effective alphas of the subtrees during pruning, non-decreasing,
-                0 first.
-            impurities : ndarray
-                Sum of ``N_t / N * impurity(t)`` over the leaves of the subtree
-                pruned with the corresponding alpha.
-        """
-        tree = clone(self).set_params(ccp_alpha=0.0, collapse_same_prediction=False)
-        tree.fit(X, y, sample_weight=sample_weight)
-        return Bunch(**ccp_pruning_path(tree.tree_))
-
-    def _check_node_features(self, numeric):
-        if self.node_features is None:
-            return
-        if np.isnan(numeric).any():
-            raise ValueError(
-                f"node_features={self.node_features!r} projects the numeric columns "
-                "and needs them without missing values (NaN); impute them first (e.g. "
-                "sklearn.impute.SimpleImputer)."
-            )
-
     # ---------------------------------------------------------------- predict
-    def _paths(self, X, *, whole=True):
-        check_is_fitted(self)
-        columns = check_categorical_X(self, X, reset=False)
-        codes, numeric = self._encode(columns, fit=False)
-        self._check_node_features(numeric)
-        return self.tree_.paths(
-            codes,
-            numeric,
-            stop_on_unknown=self.unknown_routing == "stop",
-            whole=whole,
-        )
-
-    def apply(self, X):
-        """Index of the node where each sample ends.
-
-        A leaf, or the node where an unknown value stopped the sample with
-        ``unknown_routing="stop"``.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The columns seen in fit, of the same kinds.
-
-        Returns
-        -------
-        node : ndarray of intp of shape (n_samples,)
-            Index of that node in ``tree_``.
-        """
-        return self._paths(X, whole=False)[:, 0]
-
-    def decision_path(self, X):
-        """Nodes visited by each sample.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The columns seen in fit, of the same kinds.
-
-        Returns
-        -------
-        indicator : sparse CSR matrix of shape (n_samples, n_nodes)
-            Non-zero where the sample passes through the node.
-        """
-        paths = self._paths(X)
-        visited = paths >= 0
-        indptr = np.concatenate([[0], np.cumsum(visited.sum(axis=1))])
-        indices = paths[visited]
-        data = np.ones(len(indices), dtype=np.intp)
-        return sparse.csr_matrix(
-            (data, indices, indptr), shape=(len(paths), self.tree_.n_nodes)
-        )
-
     def predict_proba(self, X):
         """Class distribution of the node where each sample ends.
 
@@ -798,28 +879,6 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         return self.classes_[node_class[nodes]]
 
     # -------------------------------------------------------------- inspection
-    def get_depth(self):
-        """Depth of the tree (0 for a single leaf).
-
-        Returns
-        -------
-        depth : int
-            The largest depth of a node.
-        """
-        check_is_fitted(self)
-        return self.tree_.max_depth
-
-    def get_n_leaves(self):
-        """Number of leaves.
-
-        Returns
-        -------
-        n_leaves : int
-            Number of leaves of the fitted tree.
-        """
-        check_is_fitted(self)
-        return self.tree_.n_leaves
-
     @renamed_keywords(Renamed("max_categories", "max_members"))
     def plot_tree(
         self,
@@ -896,35 +955,3 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             filled=filled,
             fontsize=fontsize,
         )
-
-    @property
-    def feature_importances_(self):
-        """Impurity decrease brought by each feature, normalised to sum to 1.
-
-        Each split adds ``N_t / N * (impurity - children impurity)`` to its
-        feature (impurity: entropy for ``split_score="entropy"``, else Gini); a
-        projection shares it among the numeric columns in proportion to the
-        absolute entries of its direction. All zeros for a single leaf.
-        """
-        check_is_fitted(self)
-        tree = self.tree_
-        importances = np.zeros(self.n_features_in_)
-        weight = tree.value.sum(axis=1)
-        categorical = np.flatnonzero(self.categorical_features_)
-        numeric = np.flatnonzero(~self.categorical_features_)
-        for node in np.flatnonzero(tree.kind != LEAF):
-            kids = tree.node_children(node)
-            decrease = (
-                weight[node] * tree.impurity[node]
-                - np.sum(weight[kids] * tree.impurity[kids])
-            ) / weight[0]
-            if tree.kind[node] == PROJECTION:
-                start = tree.projection_start[node]
-                direction = np.abs(tree.projections[start : start + len(numeric)])
-                importances[numeric] += decrease * direction / direction.sum()
-            elif tree.kind[node] == CATEGORICAL:
-                importances[categorical[tree.feature[node]]] += decrease
-            else:
-                importances[numeric[tree.feature[node]]] += decrease
-        total = importances.sum()
-        return importances / total if total > 0 else importances

@@ -23,6 +23,10 @@ max-cut, the twoing value, an impurity decrease, a -log10 p-value, the max-cut
 metric of a threshold. ``split_score="raw"`` compares attributes by it, as the
 papers do.
 
+For a continuous target (the regressor) the tables hold moments (weight, sum,
+sum of squares of the target) instead of class counts, and the methods are
+those of :data:`REGRESSION_SPLITTERS`.
+
 A method is named by a string (the registry :data:`SPLITTERS`) or given as a
 configured estimator: a grouper's ``group_table`` or a discretizer's
 ``cut_table`` is the same core call with the estimator's own parameters
@@ -39,7 +43,8 @@ from partikit._kernels._bipartition import (
     candidate_twoing_values,
     node_impurity,
 )
-from partikit._kernels._codes import IMPURITY_CODES
+from partikit._kernels._codes import IMPURITY_CODES as CLASS_IMPURITY_CODES
+from partikit._kernels._codes import SQUARED_ERROR
 from partikit._statistics._contingency import midpoints
 from partikit._statistics._results import Grouping, Intervals
 from partikit.discretizers import (
@@ -55,6 +60,11 @@ from partikit.groupers import (
     modl_grouping,
     split_cut_weights,
 )
+from partikit.groupers._bipartition import sort_by_mean
+
+#: The nodes' impurities by name: the classifier's, and the regressor's
+#: weighted variance.
+IMPURITY_CODES = {**CLASS_IMPURITY_CODES, "squared_error": SQUARED_ERROR}
 
 
 def _no_split(values):
@@ -316,6 +326,29 @@ SPLITTERS = {
 }
 
 
+def split_sort_by_mean(table, impurity):
+    """The exact binary split of least squared error of a node's moment table.
+
+    The categories sorted by their mean target, the best of the prefixes
+    (:func:`~partikit.groupers._bipartition.sort_by_mean`, Fisher 1958): over
+    every binary partition of the categories, the one of least sum of squared
+    errors of its two sides. The criterion value is the decrease of the sum of
+    squared errors. ``impurity`` is not used (always squared error).
+    """
+    return sort_by_mean(table)
+
+
+#: The splitters of the regressor (a continuous target, moment tables), by kind
+#: and name. ``"squared_error"``, the threshold of least squared error, is one
+#: compiled pass over the node's sorted rows for every column at once
+#: (:func:`~partikit._kernels._tree.node_squared_error_thresholds`), called by
+#: the builder: it has no value-table splitter.
+REGRESSION_SPLITTERS = {
+    "categorical": {"sort_by_mean": split_sort_by_mean},
+    "numeric": {"squared_error": None},
+}
+
+
 def grouper_splitter(grouper):
     """A categorical splitter that groups a node's table with ``grouper``.
 
@@ -388,12 +421,17 @@ def discretizer_splitter(discretizer):
 def categorical_splitter(method):
     """The categorical splitter of ``categorical_split``: a name or a grouper."""
     if isinstance(method, str):
+        if method in REGRESSION_SPLITTERS["categorical"]:
+            return REGRESSION_SPLITTERS["categorical"][method]
         return SPLITTERS["categorical"][method]
     return grouper_splitter(method)
 
 
 def numeric_splitter(method):
-    """The numeric splitter of ``numeric_split``: a name or a discretizer."""
+    """The numeric splitter of ``numeric_split``: a name or a discretizer (None
+    for the regressor's ``"squared_error"``, which the builder streams)."""
     if isinstance(method, str):
+        if method in REGRESSION_SPLITTERS["numeric"]:
+            return REGRESSION_SPLITTERS["numeric"][method]
         return SPLITTERS["numeric"][method]
     return discretizer_splitter(method)
