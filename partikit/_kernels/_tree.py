@@ -383,8 +383,7 @@ def node_squared_error_thresholds(
                 continue
             right_sum = total_sum - left_sum
             proxy = (
-                left_sum * left_sum / left_weight
-                + right_sum * right_sum / right_weight
+                left_sum * left_sum / left_weight + right_sum * right_sum / right_weight
             )
             if proxy > best:
                 best = proxy

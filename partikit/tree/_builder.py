@@ -773,9 +773,7 @@ class _Grower:
         weighted = self.data.weights_of(value) / self.total_weight * decrease
         if weighted < self.params.min_impurity_decrease:
             return None
-        best.default_child = int(
-            np.argmax(self.data.weights_of(best.children_table))
-        )
+        best.default_child = int(np.argmax(self.data.weights_of(best.children_table)))
         return best, active, weighted
 
     def _split(self, record, best, active):

@@ -9,7 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
@@ -25,6 +25,7 @@ from partikit._counting._validation import (
     category_lookup,
     check_categorical_X,
     check_classification_y,
+    check_continuous_y,
     check_lengths,
     check_sample_weight,
     factorize_column,
@@ -40,14 +41,15 @@ from partikit._estimator._renames import (
 )
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._statistics._contingency import resolve_count
+from partikit._statistics._moments import CONTINUOUS
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._pruning import (
     ccp_pruning_path,
     collapse_same_prediction,
     prune_tree,
 )
-from partikit.tree._splitters import SPLITTERS
-from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
+from partikit.tree._splitters import REGRESSION_SPLITTERS, SPLITTERS
+from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION, node_means
 
 
 def _own_copy(method, name):
@@ -950,6 +952,323 @@ class PartitionTreeClassifier(
             max_depth=max_depth,
             feature_names=feature_names,
             class_names=class_names,
+            max_members=max_members,
+            precision=precision,
+            filled=filled,
+            fontsize=fontsize,
+        )
+
+
+class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
+    """A regression tree whose categorical splits group categories.
+
+    The regression counterpart of :class:`PartitionTreeClassifier`, grown by the
+    same builder: a node's statistics are the moments of the target (weight,
+    weighted sum, weighted sum of squares), its impurity the weighted variance
+    (squared error per unit of weight, scikit-learn's ``"squared_error"``), and
+    a split is chosen by the decrease of the weighted variance of its children.
+    Categorical columns are never one-hot or ordinal encoded: a node splits
+    them in two groups of categories, the exact best bipartition for squared
+    error (the categories sorted by their mean target, the best of the
+    prefixes: Fisher 1958; Breiman et al. 1984, section 9.4). Numeric columns
+    are split at the threshold of least squared error, all columns of a node
+    in one compiled pass over rows sorted once at the root.
+
+    Parameters
+    ----------
+    categorical_features : "from_dtype", array-like of int, str or bool, or None, \
+            default="from_dtype"
+        Which columns are categorical, as for :class:`PartitionTreeClassifier`:
+        ``"from_dtype"`` takes the DataFrame columns of dtype object,
+        ``category``, string or bool (for a numpy array: all columns when its
+        dtype is string, bool or holds non-numbers in an object array, none
+        when it is numeric); otherwise indices, names, or a boolean mask; None
+        means none.
+    categorical_split : {"sort_by_mean"}, default="sort_by_mean"
+        How a categorical column is split at a node. ``"sort_by_mean"``: the
+        exact binary split of least squared error, found in O(k log k) for
+        ``k`` categories at the node by sorting them by their mean target
+        (:func:`~partikit.groupers._bipartition.sort_by_mean`).
+    numeric_split : {"squared_error"}, default="squared_error"
+        How a numeric column is split at a node: the binary threshold of least
+        squared error, halfway between the values on each side; ties go to the
+        smallest threshold.
+    criterion : {"squared_error"}, default="squared_error"
+        The nodes' impurity: the weighted variance of the target (the squared
+        error of the node's mean per unit of weight), whose decrease compares
+        the splits of all columns, as scikit-learn's ``DecisionTreeRegressor``.
+    max_depth : int or None, default=None
+        Largest depth; None grows until the other rules stop.
+    min_samples_split : int or float, default=2
+        Smallest weighted number of samples of a node that is split (a float:
+        a fraction of the training weight).
+    min_samples_leaf : int or float, default=1
+        Smallest weighted number of samples of a child: thresholds that violate
+        it are not candidates, categorical splits that violate it are rejected.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if ``N_t / N * (impurity - children impurity)`` is
+        at least this.
+    min_second_value_count : float or None, default=None
+        A categorical column whose second most frequent category at a node has
+        a smaller weighted count is not used in the node's subtree (Pereira's
+        pre-filter; it reads only the weights, so it applies to any target).
+        None turns it off.
+    unknown_routing : {"largest_child", "stop"}, default="largest_child"
+        Where a sample goes when a node's rule does not know its value (a
+        category absent at that node in fit, a missing numeric value where none
+        was seen): to the child with the most training weight, or nowhere: it
+        stops and gets the node's mean.
+    ccp_alpha : float, default=0.0
+        Complexity parameter of minimal cost-complexity pruning (Breiman et al.
+        1984, chapter 3), as in scikit-learn's trees, with ``R(t)`` the node's
+        share of the training weight times its weighted variance (see
+        :class:`PartitionTreeClassifier` and
+        :meth:`cost_complexity_pruning_path`). 0 prunes nothing.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features searched at each node, as in scikit-learn's trees (see
+        :class:`PartitionTreeClassifier`); if none of those drawn splits the
+        node, the others are.
+    max_leaf_nodes : int or None, default=None
+        Grow the tree best first with at most this many leaves (the leaf whose
+        split decreases the weighted impurity most is split next). None grows
+        depth first with no such limit.
+    random_state : int, RandomState instance or None, default=None
+        Draws the order of the features at each node for ``max_features``.
+        Unused when ``max_features`` is None (the search is deterministic).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of str
+        Only when X has string column names.
+    categorical_features_ : ndarray of bool of shape (`n_features_in_`,)
+        Which features are categorical.
+    categories_ : list of (ndarray or None)
+        The categories of each categorical column (sorted, the missing value
+        last when seen), None for a numeric column.
+    tree_ : Tree
+        The fitted tree (``partikit/tree/_structure.py``); ``tree_.value`` holds
+        the moments of every node, ``value[:, 1] / value[:, 0]`` its mean, and
+        ``tree_.impurity`` its weighted variance.
+    feature_importances_ : ndarray of shape (`n_features_in_`,)
+        Decrease of the weighted variance brought by each feature, normalised
+        to sum to 1.
+
+    See Also
+    --------
+    PartitionTreeClassifier : The same tree for class targets.
+    sklearn.tree.DecisionTreeRegressor : scikit-learn's regression tree, on
+        encoded categories.
+
+    Notes
+    -----
+    The chi-square pre-filter of the classifier (``alpha_split``) and its
+    class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply
+    to a continuous target and are not offered; ``min_second_value_count``,
+    which reads only weights, is. A missing value of a categorical column is a
+    category; a missing numeric value goes to the side of least weighted
+    variance, learned at each split, or follows ``unknown_routing`` where the
+    node saw none. Ties between attributes go to the categorical columns, then
+    to the smallest column index. On numeric columns only, the tree is
+    scikit-learn's ``DecisionTreeRegressor`` up to ties (scikit-learn breaks
+    them by a random order of the features).
+
+    References
+    ----------
+    .. [1] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
+    .. [2] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
+       "Classification and Regression Trees", Wadsworth, 1984.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit.tree import PartitionTreeRegressor, export_text
+    >>> X = pd.DataFrame({"city": list("abcdabcdab"), "size": range(10)})
+    >>> y = [1.0, 5.0, 1.2, 5.1, 0.9, 4.8, 1.1, 5.2, 1.0, 5.0]
+    >>> tree = PartitionTreeRegressor(max_depth=1).fit(X, y)
+    >>> print(export_text(tree))
+    |--- city in {a, c}
+    |   |--- value: 1.04
+    |--- city in {b, d}
+    |   |--- value: 5.02
+    <BLANKLINE>
+    """
+
+    _parameter_constraints: dict = {
+        "categorical_features": [StrOptions({"from_dtype"}), "array-like", None],
+        "categorical_split": [StrOptions(set(REGRESSION_SPLITTERS["categorical"]))],
+        "numeric_split": [StrOptions(set(REGRESSION_SPLITTERS["numeric"]))],
+        "criterion": [StrOptions({"squared_error"})],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "min_samples_split": [
+            Interval(Integral, 2, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+        ],
+        "min_samples_leaf": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="neither"),
+        ],
+        "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
+        "min_second_value_count": [Interval(Real, 0.0, None, closed="left"), None],
+        "unknown_routing": [StrOptions({"largest_child", "stop"})],
+        "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
+        "max_features": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+            StrOptions({"sqrt", "log2"}),
+            None,
+        ],
+        "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        categorical_features="from_dtype",
+        categorical_split="sort_by_mean",
+        numeric_split="squared_error",
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        min_second_value_count=None,
+        unknown_routing="largest_child",
+        ccp_alpha=0.0,
+        max_features=None,
+        max_leaf_nodes=None,
+        random_state=None,
+    ):
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
+        self.numeric_split = numeric_split
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.min_second_value_count = min_second_value_count
+        self.unknown_routing = unknown_routing
+        self.ccp_alpha = ccp_alpha
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``). NaN,
+            None and ``pd.NA`` are missing values.
+        y : array-like of shape (n_samples,)
+            Finite numbers.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted tree.
+        """
+        columns = check_categorical_X(self, X, reset=True)
+        check_lengths(self, columns, y, sample_weight)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        n_samples = len(columns[0])
+        sample_weight = check_sample_weight(sample_weight, n_samples)
+        # a constant target is a one-leaf tree, not an error
+        y = check_continuous_y(y, sample_weight, min_values=1)
+        self.categorical_features_ = self._categorical_mask(columns)
+        weights = np.ones(n_samples) if sample_weight is None else sample_weight
+        keep = weights > 0
+        if not keep.all():
+            columns = [c[keep] for c in columns]
+            y, weights = y[keep], weights[keep]
+        codes, numeric = self._encode(columns, fit=True)
+        self._grow(
+            codes, numeric, y, weights, n_classes=0, target_type=CONTINUOUS,
+            categorical_split=self.categorical_split,
+            numeric_split=self.numeric_split, split_score=self.criterion,
+            node_features=None, alpha_split=None,
+            min_second_value_count=self.min_second_value_count, max_bins=None,
+            collapse=False,
+        )  # fmt: skip
+        return self
+
+    def predict(self, X):
+        """Mean target of the node where each sample ends.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        y : ndarray of float64 of shape (n_samples,)
+            The weighted mean of the training targets of that node.
+        """
+        nodes = self.apply(X)
+        return node_means(self.tree_)[nodes]
+
+    def plot_tree(
+        self,
+        ax=None,
+        *,
+        max_depth=None,
+        feature_names=None,
+        max_members=4,
+        precision=2,
+        filled=True,
+        fontsize=None,
+    ):
+        """Draw the tree: a box per node, each edge labelled with its part.
+
+        A node's box shows the column it splits, its samples (the weight, when
+        fitted with non-integer weights), its squared error (weighted variance)
+        and its mean; edges read as in
+        :meth:`PartitionTreeClassifier.plot_tree`. Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new pyplot figure sized for the tree.
+        max_depth : int or None, default=None
+            Deepest level drawn; None draws the whole tree.
+        feature_names : array-like of str, default=None
+            Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if
+            None.
+        max_members : int, default=4
+            Categories an edge label lists before ``... +N more``.
+        precision : int, default=2
+            Decimals of thresholds, means and non-integer weights.
+        filled : bool, default=True
+            Colour each box by its mean, from pale (the smallest mean) to dark
+            (the largest).
+        fontsize : float or None, default=None
+            Size of the text; None takes the largest (at most 10) at which boxes
+            and labels do not overlap.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+            The axes drawn on (``ax.figure`` is the figure).
+        """
+        from partikit.tree._plot import plot_tree
+
+        return plot_tree(
+            self,
+            ax=ax,
+            max_depth=max_depth,
+            feature_names=feature_names,
             max_members=max_members,
             precision=precision,
             filled=filled,

@@ -28,7 +28,15 @@ import numpy as np
 
 from partikit._kernels._tree import CATEGORICAL, LEAF, NUMERIC, PROJECTION, traverse
 
-__all__ = ["CATEGORICAL", "LEAF", "NUMERIC", "PROJECTION", "Tree", "TreeBuilder"]
+__all__ = [
+    "CATEGORICAL",
+    "LEAF",
+    "NUMERIC",
+    "PROJECTION",
+    "Tree",
+    "TreeBuilder",
+    "node_means",
+]
 
 
 @dataclass
@@ -276,3 +284,9 @@ class TreeBuilder:
             split_score=split_score,
             pooled=pooled,
         )
+
+
+def node_means(tree):
+    """The mean target of every node of a regression tree (its moments' sum
+    over their weight)."""
+    return tree.value[:, 1] / tree.value[:, 0]
