@@ -1347,3 +1347,64 @@ def naive_optimal_intervals_vectorised(cum, n_classes, factorials, max_intervals
         start[k, k:] = at + (k - 1)
         value[k, k:] = candidates[at, np.arange(m + 1 - k)]
     return value[:, m].copy(), start
+
+
+def naive_squared_error(y, weights):
+    """Sum of the weighted squared deviations of ``y`` from its weighted mean."""
+    y = np.asarray(y, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    if weights.sum() <= 0:
+        return 0.0
+    mean = np.sum(weights * y) / weights.sum()
+    return float(np.sum(weights * (y - mean) ** 2))
+
+
+def naive_moments(y, weights):
+    """(weight, sum, sum of squares) of ``y`` under ``weights``."""
+    y = np.asarray(y, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    return np.array([weights.sum(), np.sum(weights * y), np.sum(weights * y * y)])
+
+
+def naive_squared_error_thresholds(columns, rows, y, weights, min_leaf):
+    """Per numeric column of ``rows``: the threshold between consecutive distinct
+    known values of least summed squared error of the two sides (each side's
+    weight at least ``min_leaf``; ties: the smallest threshold), then the rows
+    with a missing value on the side of least weighted variance (ties: left).
+    Returns, per column, None or (threshold, moments of the two sides, side of
+    the missing rows or -1)."""
+    results = []
+    for x_all in columns:
+        known = [i for i in rows if not math.isnan(x_all[i])]
+        missing = [i for i in rows if math.isnan(x_all[i])]
+        values = np.unique([x_all[i] for i in known])
+        best, threshold = math.inf, None
+        for k in range(1, len(values)):
+            cut = values[k - 1] / 2 + values[k] / 2
+            left = [i for i in known if x_all[i] <= cut]
+            right = [i for i in known if x_all[i] > cut]
+            if weights[left].sum() < min_leaf or weights[right].sum() < min_leaf:
+                continue
+            error = naive_squared_error(y[left], weights[left]) + naive_squared_error(
+                y[right], weights[right]
+            )
+            if error < best:
+                best, threshold = error, cut
+        if threshold is None:
+            results.append(None)
+            continue
+        sides = [
+            [i for i in known if x_all[i] <= threshold],
+            [i for i in known if x_all[i] > threshold],
+        ]
+        side = -1
+        if missing:
+            trials = []
+            for slot in range(2):
+                trial = [s + missing if k == slot else s for k, s in enumerate(sides)]
+                trials.append(sum(naive_squared_error(y[s], weights[s]) for s in trial))
+            side = 0 if trials[0] <= trials[1] else 1
+            sides[side] = sides[side] + missing
+        children = np.array([naive_moments(y[s], weights[s]) for s in sides])
+        results.append((threshold, children, side))
+    return results
