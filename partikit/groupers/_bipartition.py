@@ -262,17 +262,20 @@ def sort_by_mean(table):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.groupers._bipartition import sort_by_mean
+    >>> from partikit.groupers import sort_by_mean
     >>> table = np.array([[2.0, 2.0, 2.0], [2.0, 10.0, 50.0], [2.0, 3.0, 4.5]])
     >>> sort_by_mean(table).group_ids
     array([0, 1, 0])
     """
-    table = check_table(table)
-    if table.shape[1] != N_MOMENTS:
+    # a moment table's sums may be negative: check_table's counts may not
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
         raise ValueError(
             "sort_by_mean reads a moment table (weight, sum, sum of squares: 3 "
-            f"columns); this table has {table.shape[1]}."
+            f"columns); got shape {table.shape}."
         )
+    if not np.isfinite(table).all() or (table[:, WEIGHT] < 0).any():
+        raise ValueError("a moment table must be finite with non-negative weights.")
     rows = np.flatnonzero(table[:, WEIGHT] > 0)
     group_ids = np.full(len(table), -1, dtype=np.intp)
     total = table[rows].sum(axis=0)
@@ -290,9 +293,7 @@ def sort_by_mean(table):
     side = side != side[0]
     group_ids[rows] = side
     value = float(errors[best])
-    return Grouping(
-        group_ids, 2, max(parent - value, 0.0), {"squared_error": value}
-    )
+    return Grouping(group_ids, 2, max(parent - value, 0.0), {"squared_error": value})
 
 
 def exhaustive(table, *, impurity="gini"):

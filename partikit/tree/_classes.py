@@ -988,7 +988,7 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         How a categorical column is split at a node. ``"sort_by_mean"``: the
         exact binary split of least squared error, found in O(k log k) for
         ``k`` categories at the node by sorting them by their mean target
-        (:func:`~partikit.groupers._bipartition.sort_by_mean`).
+        (:func:`~partikit.groupers.sort_by_mean`).
     numeric_split : {"squared_error"}, default="squared_error"
         How a numeric column is split at a node: the binary threshold of least
         squared error, halfway between the values on each side; ties go to the
@@ -1058,8 +1058,8 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
     See Also
     --------
     PartitionTreeClassifier : The same tree for class targets.
-    sklearn.tree.DecisionTreeRegressor : scikit-learn's regression tree, on
-        encoded categories.
+    sklearn.tree.DecisionTreeRegressor : The regression tree of scikit-learn,
+        on encoded categories.
 
     Notes
     -----

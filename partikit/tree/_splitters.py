@@ -58,9 +58,9 @@ from partikit.groupers import (
     chaid_grouping,
     khiops_grouping,
     modl_grouping,
+    sort_by_mean,
     split_cut_weights,
 )
-from partikit.groupers._bipartition import sort_by_mean
 
 #: The nodes' impurities by name: the classifier's, and the regressor's
 #: weighted variance.
@@ -330,7 +330,7 @@ def split_sort_by_mean(table, impurity):
     """The exact binary split of least squared error of a node's moment table.
 
     The categories sorted by their mean target, the best of the prefixes
-    (:func:`~partikit.groupers._bipartition.sort_by_mean`, Fisher 1958): over
+    (:func:`~partikit.groupers.sort_by_mean`, Fisher 1958): over
     every binary partition of the categories, the one of least sum of squared
     errors of its two sides. The criterion value is the decrease of the sum of
     squared errors. ``impurity`` is not used (always squared error).
