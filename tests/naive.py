@@ -1408,3 +1408,48 @@ def naive_squared_error_thresholds(columns, rows, y, weights, min_leaf):
         children = np.array([naive_moments(y[s], weights[s]) for s in sides])
         results.append((threshold, children, side))
     return results
+
+
+def naive_node_mean_splits(codes, rows, y, weights, min_second, min_leaf):
+    """Per categorical column (a row of ``codes``) at the node of ``rows``: the
+    categories present sorted by their weighted mean target (ties: first seen
+    first), the prefix of that order of least summed squared error of the two
+    sides (ties: the shortest), the side of the smallest category as child 0.
+    Returns, per column, "dropped" (one category, or a second most frequent
+    one lighter than ``min_second``), None (a child lighter than
+    ``min_leaf``), or ({category: child}, moments of the two children)."""
+    results = []
+    for column_codes in codes:
+        seen = []
+        for i in rows:
+            if column_codes[i] not in seen:
+                seen.append(int(column_codes[i]))
+        members = {c: [i for i in rows if column_codes[i] == c] for c in seen}
+        sizes = sorted((weights[members[c]].sum() for c in seen), reverse=True)
+        if len(seen) < 2 or sizes[1] < min_second:
+            results.append("dropped")
+            continue
+        ranked = sorted(
+            seen,
+            key=lambda c: (
+                np.sum(weights[members[c]] * y[members[c]]) / weights[members[c]].sum()
+            ),
+        )
+        best, best_k = math.inf, None
+        for k in range(1, len(ranked)):
+            left = [i for c in ranked[:k] for i in members[c]]
+            right = [i for c in ranked[k:] for i in members[c]]
+            error = naive_squared_error(y[left], weights[left]) + naive_squared_error(
+                y[right], weights[right]
+            )
+            if error < best:
+                best, best_k = error, k
+        smallest_left = min(seen) in ranked[:best_k]
+        child = {c: (0 if (c in ranked[:best_k]) == smallest_left else 1) for c in seen}
+        sides = [[i for c in seen if child[c] == k for i in members[c]] for k in (0, 1)]
+        children = np.array([naive_moments(y[s], weights[s]) for s in sides])
+        if children[:, 0].min() < min_leaf:
+            results.append(None)
+            continue
+        results.append((child, children))
+    return results

@@ -10,7 +10,11 @@ found through per-node start offsets.
 import numpy as np
 from numba import njit
 
-from partikit._kernels._bipartition import node_impurity, split_impurity
+from partikit._kernels._bipartition import (
+    best_mean_prefix,
+    node_impurity,
+    split_impurity,
+)
 from partikit._kernels._codes import SQUARED_ERROR
 from partikit._kernels._config import NJIT
 from partikit._kernels._max_cut import (
@@ -698,6 +702,158 @@ def node_max_cuts(
         ):
             best_column = column
     return best_column, n_too_many
+
+
+@njit(**NJIT, error_model="numpy")
+def node_mean_splits(
+    codes, order, start, end, y, weights, active, min_second, min_leaf,
+    parent_impurity, position, present, table, keys, sorted_rows, out, offsets,
+    children_of,
+):  # fmt: skip
+    """Best binary split of every categorical column at a node for squared
+    error, in one compiled call.
+
+    For each ``active`` column: the moments (weight, sum, sum of squares of the
+    target) of the categories present at the node, summed in row order, the
+    pre-filter on the second most frequent category, then the exact best
+    bipartition of those categories for squared error
+    (:func:`~partikit._kernels._bipartition.best_mean_prefix`, the computation
+    of the core ``sort_by_mean``), the side of the smallest category present
+    as child 0, and the children's moments.
+
+    Parameters
+    ----------
+    codes : ndarray of int32 of shape (n_categorical, n_samples)
+    order : ndarray of intp of shape (n_orders, n_samples)
+        Row 0 holds the node's rows in ``[start, end)``.
+    start, end : int
+    y : ndarray of float64 of shape (n_samples,)
+    weights : ndarray of float64 of shape (n_samples,)
+    active : ndarray of bool of shape (n_categorical,)
+        The columns to split; a ``DROPPED`` column is set False.
+    min_second : float
+        A column whose second most frequent category weighs less is
+        ``DROPPED``; negative: no such filter.
+    min_leaf : float
+        A split with a child lighter than this is ``NO_SPLIT``.
+    parent_impurity : float
+        The node's weighted variance: ``CAT_SCORE`` is it minus the children's.
+    position : ndarray of intp of shape (max n_categories,)
+        All -1; left so.
+    present : ndarray of intp of shape (max n_categories,)
+    table : ndarray of float64 of shape (max n_categories + 2, 3)
+    keys : ndarray of float64 of shape (max n_categories,)
+    sorted_rows : ndarray of intp of shape (max n_categories,)
+        Scratch space.
+    out : ndarray of float64 of shape (n_categorical, 6 + 2 * 3)
+        Per column, the fields of :func:`node_max_cuts`: ``STATUS``, the
+        decrease of the summed squared error (``CRITERION``), ``CAT_SCORE``,
+        ``N_PRESENT`` categories (``STATISTIC`` and ``DOF`` are 0), then the
+        children's moments (``CAT_CHILDREN``).
+    offsets : ndarray of intp of shape (n_categorical,)
+        Where each column's segment of ``children_of`` starts (the sum of the
+        numbers of categories of the columns before it).
+    children_of : ndarray of intp of shape (2, total n_categories)
+        Per column, from its offset: the present categories (row 0) and their
+        child (row 1). Memory linear in the categories, not in the columns
+        times the largest number of categories.
+
+    Returns
+    -------
+    best_column : int
+        The first candidate of largest ``CAT_SCORE``, -1 when there is none.
+    """
+    zero = start - start
+    two = zero + 2
+    kids = table[table.shape[0] - 2 :]
+    best_column = -1
+    for column in range(active.shape[0]):
+        out[column, STATUS] = NO_SPLIT
+        if not active[column]:
+            continue
+        out[column, CRITERION] = 0.0
+        out[column, CAT_SCORE] = np.nan
+        out[column, STATISTIC] = 0.0
+        out[column, DOF] = 0.0
+        column_codes = codes[column]
+        n = 0
+        smallest = -1
+        for r in range(start, end):
+            i = order[0, r]
+            code = column_codes[i]
+            k = position[code]
+            if k < 0:
+                k = n
+                position[code] = n
+                present[n] = code
+                for m in range(3):
+                    table[n, m] = 0.0
+                n += 1
+                if smallest < 0 or code < present[smallest]:
+                    smallest = k
+            w = weights[i]
+            table[k, 0] += w
+            table[k, 1] += w * y[i]
+            table[k, 2] += w * y[i] * y[i]
+        base = offsets[column]
+        for k in range(n):
+            position[present[k]] = -1
+            children_of[0, base + k] = present[k]
+        out[column, N_PRESENT] = n
+        if n < 2:
+            out[column, STATUS] = DROPPED
+            active[column] = False
+            continue
+        first = -1.0
+        second = -1.0
+        for k in range(n):
+            size = table[k, 0]
+            if size > first:
+                second = first
+                first = size
+            elif size > second:
+                second = size
+        if second < min_second:
+            out[column, STATUS] = DROPPED
+            active[column] = False
+            continue
+        n_left, error = best_mean_prefix(table, n, keys, sorted_rows)
+        # the side of the smallest category present is child 0
+        smallest_left = False
+        for k in range(n_left):
+            if sorted_rows[k] == smallest:
+                smallest_left = True
+        for m in range(3):
+            kids[0, m] = 0.0
+            kids[1, m] = 0.0
+        for k in range(n):
+            on_left = k < n_left
+            children_of[1, base + sorted_rows[k]] = 0 if on_left == smallest_left else 1
+        for k in range(n):
+            child = children_of[1, base + k]
+            for m in range(3):
+                kids[child, m] += table[k, m]
+        for child in range(2):
+            for m in range(3):
+                out[column, CAT_CHILDREN + 3 * child + m] = kids[child, m]
+        if kids[0, 0] < min_leaf or kids[1, 0] < min_leaf:
+            continue
+        parent_error = 0.0
+        total_weight = 0.0
+        total_sum = 0.0
+        for k in range(n):
+            total_weight += table[k, 0]
+            total_sum += table[k, 1]
+            parent_error += table[k, 2]
+        parent_error = max(parent_error - total_sum * total_sum / total_weight, 0.0)
+        out[column, STATUS] = CANDIDATE
+        out[column, CRITERION] = max(parent_error - error, 0.0)
+        out[column, CAT_SCORE] = parent_impurity - children_impurity(
+            kids, SQUARED_ERROR, zero, two
+        )
+        if best_column < 0 or out[column, CAT_SCORE] > out[best_column, CAT_SCORE]:
+            best_column = column
+    return best_column
 
 
 @njit(**NJIT, error_model="numpy")

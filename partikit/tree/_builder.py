@@ -51,6 +51,7 @@ from partikit._kernels._tree import (
     THRESHOLD,
     TOO_MANY,
     node_max_cuts,
+    node_mean_splits,
     node_squared_error_thresholds,
     node_thresholds,
     partition_rows,
@@ -307,6 +308,9 @@ class _Grower:
             params.alpha_split is None and params.split_score != "log_pvalue"
         )
         self.max_cut_ready = is_ready(node_max_cuts)
+        # sort by mean of every categorical column of a node in one compiled
+        # call (the regressor's categorical split)
+        self.compiled_mean_split = data.continuous and split == "sort_by_mean"
         self.splitter_columns = 0
         self.min_second_value_count = (
             -1.0
@@ -348,6 +352,8 @@ class _Grower:
         columns = np.flatnonzero(active)
         if len(columns) == 0:
             return None
+        if self.compiled_mean_split:
+            return self._compiled_mean_candidates(active, parent_impurity, start, end)
         if self.compiled_max_cut is not None and (
             self.max_cut_ready or self.splitter_columns >= COMPILE_MAX_CUT_AFTER
         ):
@@ -434,6 +440,50 @@ class _Grower:
             if split is not None and (best is None or split.score > best.score):
                 best = split
         return best
+
+    def _compiled_mean_space(self):
+        """Outputs and scratch of :func:`node_mean_splits`, made once per fit."""
+        data = self.data
+        n_categories = data.n_categories
+        size = int(n_categories.max(initial=0))
+        self.codes = np.ascontiguousarray(data.codes.T)
+        self.position = np.full(size, -1, dtype=np.intp)
+        self.present = np.empty(size, dtype=np.intp)
+        self.node_table = np.empty((size + 2, N_MOMENTS))
+        self.keys = np.empty(size)
+        self.sorted_rows = np.empty(size, dtype=np.intp)
+        self.max_cut_out = np.empty((len(n_categories), CAT_CHILDREN + 2 * N_MOMENTS))
+        offsets = np.concatenate([[0], np.cumsum(n_categories)[:-1]])
+        self.category_offsets = offsets.astype(np.intp)
+        self.children_of = np.empty((2, int(n_categories.sum())), dtype=np.intp)
+
+    def _compiled_mean_candidates(self, active, parent_impurity, start, end):
+        """The best sort-by-mean split of every categorical column in one
+        compiled call (:func:`node_mean_splits`), or None."""
+        data, params = self.data, self.params
+        column = node_mean_splits(
+            self.codes, self.order, start, end, data.y, data.weights, active,
+            self.min_second_value_count, float(params.min_samples_leaf),
+            parent_impurity, self.position, self.present, self.node_table,
+            self.keys, self.sorted_rows, self.max_cut_out, self.category_offsets,
+            self.children_of,
+        )  # fmt: skip
+        if column < 0:
+            return None
+        out = self.max_cut_out[column]
+        n_present = int(out[N_PRESENT])
+        base = self.category_offsets[column]
+        segment = self.children_of[:, base : base + n_present]
+        category_child = np.full(int(data.n_categories[column]), -1, dtype=np.intp)
+        category_child[segment[0]] = segment[1]
+        return Split(
+            kind=CATEGORICAL,
+            feature=int(column),
+            score=float(out[CAT_SCORE]),
+            n_children=2,
+            children_table=out[CAT_CHILDREN:].reshape(2, N_MOMENTS).copy(),
+            category_child=category_child,
+        )
 
     def _max_cut_children(self, column):
         return self.max_cut_out[column, CAT_CHILDREN:].reshape(2, self.data.n_classes)
@@ -824,6 +874,8 @@ class _Grower:
         )
         if self.compiled_max_cut is not None:
             self._compiled_max_cut_space()
+        if self.compiled_mean_split:
+            self._compiled_mean_space()
         n_rows = self.order.shape[1]
         self.slot_of_row = np.zeros(len(data.y), dtype=np.intp)
         self.buffer = np.empty(n_rows + 2, dtype=np.intp)
