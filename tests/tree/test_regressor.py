@@ -268,3 +268,24 @@ def test_plot_tree_renders():
     image = plt.imread(buffer)
     assert image.std() > 0.01  # not blank
     assert np.mean(image[..., :3] < 0.5) > 0.001  # some dark text
+
+
+def test_compiled_categorical_splits_match_the_splitter(monkeypatch):
+    """Check that the one compiled call per node (node_mean_splits) grows the
+    tree that the splitter (sort_by_mean on each column's node table) grows."""
+    from partikit.tree import _builder
+
+    X, y = _mixed(9)
+    X["other"] = np.random.default_rng(9).choice(list("pqrstu"), len(y))
+    compiled = PartitionTreeRegressor(max_depth=5, min_samples_leaf=3).fit(X, y)
+    original = _builder._Grower.__init__
+
+    def through_the_splitter(self, data, params):
+        original(self, data, params)
+        self.compiled_mean_split = False
+
+    monkeypatch.setattr(_builder._Grower, "__init__", through_the_splitter)
+    splitter = PartitionTreeRegressor(max_depth=5, min_samples_leaf=3).fit(X, y)
+    assert_array_equal(compiled.tree_.feature, splitter.tree_.feature)
+    assert_array_equal(compiled.tree_.category_child, splitter.tree_.category_child)
+    assert_allclose(compiled.predict(X), splitter.predict(X), rtol=1e-12)
