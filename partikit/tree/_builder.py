@@ -59,7 +59,12 @@ from partikit._kernels._tree import (
 from partikit._kernels._tree import children_impurity as impurity_of_children
 from partikit._statistics._contingency import merge_rows
 from partikit._statistics._measures import chi2_test, log10_chi2_sf
-from partikit._statistics._moments import CONTINUOUS, N_MOMENTS, WEIGHT
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    N_MOMENTS,
+    SUM_OF_SQUARES,
+    WEIGHT,
+)
 from partikit.tree._splitters import (
     IMPURITY_CODES,
     categorical_splitter,
@@ -67,10 +72,11 @@ from partikit.tree._splitters import (
 )
 from partikit.tree._structure import TreeBuilder
 
-#: A node of continuous target whose weighted variance is at most this is pure
-#: (scikit-learn's trees' ``EPSILON``): the variance from the moments is not
-#: exactly 0 for a constant target.
-PURE_VARIANCE = float(np.finfo(np.float64).eps)
+#: A node of continuous target whose weighted variance is at most this times
+#: its mean square (at least 1) is pure: the variance from the moments, ``mean
+#: square - mean^2``, carries the rounding of sums of many squares, some tens of
+#: machine epsilons of the mean square, and is not 0 for every constant target.
+PURE_VARIANCE = 64 * float(np.finfo(np.float64).eps)
 
 #: Singular values below this share of the largest are dropped from a node's basis.
 RANK_TOLERANCE = 1e-10
@@ -753,11 +759,11 @@ class _Grower:
     def _is_leaf(self, value, impurity, depth):
         params = self.params
         weight = self.data.weights_of(value)
-        pure = (
-            impurity <= PURE_VARIANCE
-            if self.data.continuous
-            else np.count_nonzero(value) < 2
-        )
+        if self.data.continuous:
+            mean_square = value[SUM_OF_SQUARES] / value[WEIGHT]
+            pure = impurity <= PURE_VARIANCE * max(mean_square, 1.0)
+        else:
+            pure = np.count_nonzero(value) < 2
         return (
             (params.max_depth is not None and depth >= params.max_depth)
             or weight < params.min_samples_split

@@ -212,12 +212,14 @@ def test_max_features_is_reproducible():
     assert_array_equal(a.predict(X), b.predict(X))
 
 
-def test_constant_target_is_one_leaf():
-    """Check that a constant target gives a single leaf predicting it."""
+@pytest.mark.parametrize("value", [3.25, -0.1, 123456.789])
+def test_constant_target_is_one_leaf(value):
+    """Check that a constant target gives a single leaf predicting it, also
+    when its variance from the moments rounds to more than 0."""
     X, _ = _mixed(7, n=50)
-    tree = PartitionTreeRegressor().fit(X, np.full(50, 3.25))
+    tree = PartitionTreeRegressor().fit(X, np.full(50, value))
     assert tree.get_n_leaves() == 1
-    assert_allclose(tree.predict(X), 3.25)
+    assert_allclose(tree.predict(X), value)
     assert np.all(tree.feature_importances_ == 0)
 
 
