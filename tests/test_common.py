@@ -66,6 +66,8 @@ OTHER_CONFIGURATIONS = [
         ccp_alpha=0.01,
     ),
     PartitionTreeRegressor(max_features="sqrt", max_depth=4, random_state=0),
+    PartitionTreeRegressor(categorical_split="chaid", min_samples_leaf=2),
+    PartitionTreeRegressor(categorical_split=CHAIDGrouper(alpha_merge=0.01)),
 ]
 
 

@@ -270,7 +270,9 @@ class _Grower:
         self.data = data
         self.params = params
         self.code = IMPURITY_CODES[params.impurity]
-        self.categorical_splitter = categorical_splitter(params.categorical_split)
+        self.categorical_splitter = categorical_splitter(
+            params.categorical_split, data.target_type
+        )
         self.numeric_splitter = numeric_splitter(params.numeric_split)
         # "gini" and "entropy" name the threshold search's impurity; the other
         # methods (and a discretizer's criterion value) use the nodes' impurity

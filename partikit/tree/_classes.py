@@ -984,11 +984,21 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         dtype is string, bool or holds non-numbers in an object array, none
         when it is numeric); otherwise indices, names, or a boolean mask; None
         means none.
-    categorical_split : {"sort_by_mean"}, default="sort_by_mean"
+    categorical_split : {"sort_by_mean", "chaid"} or grouper instance, \
+            default="sort_by_mean"
         How a categorical column is split at a node. ``"sort_by_mean"``: the
         exact binary split of least squared error, found in O(k log k) for
         ``k`` categories at the node by sorting them by their mean target
-        (:func:`~partikit.groupers.sort_by_mean`).
+        (:func:`~partikit.groupers.sort_by_mean`); all the categorical columns
+        of a node in one compiled call. ``"chaid"``: CHAID's multiway split
+        for a continuous target (categories merged by F tests of their means,
+        :func:`~partikit.groupers.chaid_grouping` with
+        ``target_type="continuous"``, default settings), one child per group.
+        A grouper instance (such as ``CHAIDGrouper(alpha_merge=0.01)``) splits
+        with its own parameters: each node's moment table goes to its
+        ``group_table(table, target_type="continuous")``, one child per group;
+        a grouper that does not read moment tables raises at fit. The grouper
+        is cloned at fit, never fitted nor changed.
     numeric_split : {"squared_error"}, default="squared_error"
         How a numeric column is split at a node: the binary threshold of least
         squared error, halfway between the values on each side; ties go to the
@@ -1066,10 +1076,11 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
     The chi-square pre-filter of the classifier (``alpha_split``) and its
     class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply
     to a continuous target and are not offered; ``min_second_value_count``,
-    which reads only weights, is. A missing value of a categorical column is a
-    category; a missing numeric value goes to the side of least weighted
-    variance, learned at each split, or follows ``unknown_routing`` where the
-    node saw none. Ties between attributes go to the categorical columns, then
+    which reads only weights, is. Whatever the method, the splits of all
+    columns are compared by the decrease of the weighted variance. A missing
+    value of a categorical column is a category; a missing numeric value goes
+    to the side of least weighted variance, learned at each split, or follows
+    ``unknown_routing`` where the node saw none. Ties between attributes go to the categorical columns, then
     to the smallest column index. On numeric columns only, the tree is
     scikit-learn's ``DecisionTreeRegressor`` up to ties (scikit-learn breaks
     them by a random order of the features).
@@ -1099,7 +1110,10 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
 
     _parameter_constraints: dict = {
         "categorical_features": [StrOptions({"from_dtype"}), "array-like", None],
-        "categorical_split": [StrOptions(set(REGRESSION_SPLITTERS["categorical"]))],
+        "categorical_split": [
+            StrOptions(set(REGRESSION_SPLITTERS["categorical"])),
+            HasMethods(["group_table"]),
+        ],
         "numeric_split": [StrOptions(set(REGRESSION_SPLITTERS["numeric"]))],
         "criterion": [StrOptions({"squared_error"})],
         "max_depth": [Interval(Integral, 1, None, closed="left"), None],
@@ -1195,7 +1209,7 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         codes, numeric = self._encode(columns, fit=True)
         self._grow(
             codes, numeric, y, weights, n_classes=0, target_type=CONTINUOUS,
-            categorical_split=self.categorical_split,
+            categorical_split=_own_copy(self.categorical_split, "categorical_split"),
             numeric_split=self.numeric_split, split_score=self.criterion,
             node_features=None, alpha_split=None,
             min_second_value_count=self.min_second_value_count, max_bins=None,

@@ -46,6 +46,7 @@ from partikit._kernels._bipartition import (
 from partikit._kernels._codes import IMPURITY_CODES as CLASS_IMPURITY_CODES
 from partikit._kernels._codes import SQUARED_ERROR
 from partikit._statistics._contingency import midpoints
+from partikit._statistics._moments import CONTINUOUS
 from partikit._statistics._results import Grouping, Intervals
 from partikit.discretizers import (
     choose_arity,
@@ -338,18 +339,31 @@ def split_sort_by_mean(table, impurity):
     return sort_by_mean(table)
 
 
+def split_chaid_continuous(table, impurity):
+    """Multiway split by CHAID merging on a moment table (default settings).
+
+    The categories merged by F tests of their means (Kass 1980, the
+    continuous-target CHAID), one child per group. The criterion value is -log10
+    of the Bonferroni-adjusted p-value. ``impurity`` is not used.
+    """
+    return _grouping_split(chaid_grouping(table, target_type=CONTINUOUS))
+
+
 #: The splitters of the regressor (a continuous target, moment tables), by kind
 #: and name. ``"squared_error"``, the threshold of least squared error, is one
 #: compiled pass over the node's sorted rows for every column at once
 #: (:func:`~partikit._kernels._tree.node_squared_error_thresholds`), called by
 #: the builder: it has no value-table splitter.
 REGRESSION_SPLITTERS = {
-    "categorical": {"sort_by_mean": split_sort_by_mean},
+    "categorical": {
+        "sort_by_mean": split_sort_by_mean,
+        "chaid": split_chaid_continuous,
+    },
     "numeric": {"squared_error": None},
 }
 
 
-def grouper_splitter(grouper):
+def grouper_splitter(grouper, target_type=None):
     """A categorical splitter that groups a node's table with ``grouper``.
 
     Parameters
@@ -357,6 +371,10 @@ def grouper_splitter(grouper):
     grouper : object
         A configured grouper (it has ``group_table``). Its own parameters make the
         grouping; it is called, never changed or fitted.
+    target_type : {None, "continuous"}, default=None
+        ``"continuous"``: the node tables are moment tables, passed on to
+        ``group_table(table, target_type="continuous")`` (a grouper that does
+        not read them raises).
 
     Returns
     -------
@@ -369,7 +387,9 @@ def grouper_splitter(grouper):
     """
 
     def split(table, impurity):
-        return _grouping_split(grouper.group_table(table))
+        if target_type is None:
+            return _grouping_split(grouper.group_table(table))
+        return _grouping_split(grouper.group_table(table, target_type=target_type))
 
     split.__name__ = f"split_{type(grouper).__name__}"
     return split
@@ -418,13 +438,13 @@ def discretizer_splitter(discretizer):
     return split
 
 
-def categorical_splitter(method):
-    """The categorical splitter of ``categorical_split``: a name or a grouper."""
+def categorical_splitter(method, target_type=None):
+    """The categorical splitter of ``categorical_split``: a name or a grouper,
+    for class counts or (``target_type="continuous"``) moment tables."""
     if isinstance(method, str):
-        if method in REGRESSION_SPLITTERS["categorical"]:
-            return REGRESSION_SPLITTERS["categorical"][method]
-        return SPLITTERS["categorical"][method]
-    return grouper_splitter(method)
+        registry = SPLITTERS if target_type is None else REGRESSION_SPLITTERS
+        return registry["categorical"][method]
+    return grouper_splitter(method, target_type)
 
 
 def numeric_splitter(method):

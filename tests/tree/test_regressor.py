@@ -291,3 +291,39 @@ def test_compiled_categorical_splits_match_the_splitter(monkeypatch):
     assert_array_equal(compiled.tree_.feature, splitter.tree_.feature)
     assert_array_equal(compiled.tree_.category_child, splitter.tree_.category_child)
     assert_allclose(compiled.predict(X), splitter.predict(X), rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", ["chaid", "grouper"])
+def test_chaid_splits_are_the_cores(method):
+    """Check that ``categorical_split="chaid"`` (and a CHAIDGrouper) splits the
+    root as chaid_grouping does on the root's moment table, one child per
+    group."""
+    from partikit.groupers import CHAIDGrouper, chaid_grouping
+
+    rng = np.random.default_rng(10)
+    levels = np.array([0.0, 0.0, 2.0, 2.0, 4.0, 4.0, 4.0, 0.0])
+    codes = rng.integers(0, len(levels), 3000)
+    y = levels[codes] + rng.normal(size=len(codes))
+    X = pd.DataFrame({"c": pd.Categorical([f"k{c}" for c in codes])})
+    split = "chaid" if method == "chaid" else CHAIDGrouper(alpha_merge=0.01)
+    tree = PartitionTreeRegressor(categorical_split=split, max_depth=1).fit(X, y)
+    table = np.column_stack(
+        [np.bincount(codes, weights=w) for w in (np.ones_like(y), y, y * y)]
+    )
+    options = {} if method == "chaid" else {"alpha_merge": 0.01}
+    expected = chaid_grouping(table, target_type="continuous", **options)
+    assert expected.n_groups == 3
+    assert tree.tree_.n_children[0] == expected.n_groups
+    root = tree.tree_.category_child[: len(levels)]
+    assert_array_equal(root, expected.group_ids)
+    assert tree.score(X, y) > 0.7
+
+
+def test_a_grouper_of_class_counts_is_refused():
+    """Check that a grouper that does not read moment tables raises at fit."""
+    from partikit.groupers import KhiopsGrouper
+
+    X, y = _mixed(11, n=100)
+    tree = PartitionTreeRegressor(categorical_split=KhiopsGrouper())
+    with pytest.raises(ValueError, match="continuous"):
+        tree.fit(X, y)
