@@ -1074,16 +1074,16 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
     Notes
     -----
     The chi-square pre-filter of the classifier (``alpha_split``) and its
-    class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply
-    to a continuous target and are not offered; ``min_second_value_count``,
-    which reads only weights, is. Whatever the method, the splits of all
-    columns are compared by the decrease of the weighted variance. A missing
-    value of a categorical column is a category; a missing numeric value goes
-    to the side of least weighted variance, learned at each split, or follows
-    ``unknown_routing`` where the node saw none. Ties between attributes go to the categorical columns, then
-    to the smallest column index. On numeric columns only, the tree is
-    scikit-learn's ``DecisionTreeRegressor`` up to ties (scikit-learn breaks
-    them by a random order of the features).
+    class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply to a
+    continuous target and are not offered; ``min_second_value_count``, which reads
+    only weights, is. Whatever the method, the splits of all columns are compared by
+    the decrease of the weighted variance. A missing value of a categorical column
+    is a category; a missing numeric value goes to the side of least weighted
+    variance, learned at each split, or follows ``unknown_routing`` where the node
+    saw none. Ties between attributes go to the categorical columns, then to the
+    smallest column index. On numeric columns only, the tree is scikit-learn's
+    ``DecisionTreeRegressor`` up to ties (scikit-learn breaks them by a random order
+    of the features).
 
     References
     ----------
