@@ -17,6 +17,7 @@ from scipy import stats
 
 from partikit import report
 from partikit.__main__ import main
+from partikit._counting._validation import MAX_TABLE_CELLS
 from partikit._estimator._inspection import CONTINUOUS_SUMMARY_COLUMNS
 from partikit._reporting._mapping import column_mapping, mapping_document, mapping_sql
 from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
@@ -238,7 +239,7 @@ def test_values_that_do_not_fit_the_target_are_refused():
         column_mapping(grouper, 0, values="median")
 
 
-def _prices_csv(path, n_samples=6000, random_state=0):
+def _prices_csv(path, n_samples=9000, random_state=0):
     """A diamonds-like file: an integer price of thousands of distinct values
     and an index column of one value per row (the CSV's unnamed index)."""
     rng = np.random.default_rng(random_state)
@@ -265,7 +266,7 @@ def test_cli_refuses_an_integer_quantity_taken_as_classes(tmp_path, capsys):
     """The memory guard's refusal is one line naming --target-type continuous."""
     frame = _prices_csv(tmp_path / "prices.csv")
     n_classes = frame["price"].nunique()
-    assert (len(frame) + 1) * n_classes > 1 << 25  # past the guard
+    assert (len(frame) + 1) * n_classes > MAX_TABLE_CELLS  # past the guard
     status = main(["report", str(tmp_path / "prices.csv"), "--target", "price"])
     captured = capsys.readouterr()
     assert status == 1

@@ -471,9 +471,9 @@ def _translate_pieces(pieces, n_rows, recode):
     return codes
 
 
-#: Most cells (float64) of one column's table: 256 MiB. A fit of many classes
+#: Most cells (float64) of one column's table: 512 MiB. A fit of many classes
 #: and many values past it is refused before the table is allocated.
-MAX_TABLE_CELLS = 1 << 25
+MAX_TABLE_CELLS = 1 << 26
 
 
 class TableSizeError(ValueError):
@@ -485,7 +485,7 @@ class TableSizeError(ValueError):
 
 
 def check_table_size(n_rows, n_classes, feature_name):
-    """Raise a ``ValueError`` before a table of more than 256 MiB is allocated.
+    """Raise a ``ValueError`` before a table of more than 512 MiB is allocated.
 
     The error is a :class:`TableSizeError`.
 
