@@ -14,6 +14,10 @@ TWOING = 2
 #: The impurity codes by name, as the estimators' parameters spell them.
 IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}
 
+#: The sum of squared errors of a continuous target (moment tables), a criterion
+#: of the multisplit kernels only.
+SQUARED_ERROR = 3
+
 #: Statistics of CHAID's pairwise tests.
 PEARSON = 0
 LIKELIHOOD_RATIO = 1
