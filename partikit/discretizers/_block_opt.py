@@ -176,7 +176,7 @@ def optimal_multisplit(
        doi:10.1023/A:1007674919412
     .. [3] Elomaa, T. and Rousu, J. (2004). Efficient multisplitting revisited:
        optima-preserving elimination of partition candidates. Data Mining and
-       Knowledge Discovery 8(2), 97-126. doi:10.1023/B:DAMI.0000015868.85039.e6
+       Knowledge Discovery 8, 97-126.
     .. [4] Killick, R., Fearnhead, P. and Eckley, I. A. (2012). Optimal
        detection of changepoints with a linear computational cost. Journal of
        the American Statistical Association 107(500), 1590-1598.
