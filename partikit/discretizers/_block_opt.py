@@ -32,6 +32,7 @@ from partikit._statistics._moments import (
     SUM,
     SUM_OF_SQUARES,
     WEIGHT,
+    f_test,
     squared_errors,
 )
 from partikit._statistics._results import Intervals, Multisplit
@@ -820,17 +821,26 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     """Optimal supervised discretization (Elomaa & Rousu's Block-Opt with pruning).
 
     For each numeric column, finds the cut points that minimise the class
-    entropy (or Gini impurity) of the intervals, exactly, over all combinations
-    of cut points, for every number of intervals up to ``max_bins`` in one
-    dynamic-programming pass; then keeps the arity chosen by ``n_bins``.
+    entropy (or Gini impurity) of the intervals, or for a continuous target
+    their sum of squared errors, exactly, over all combinations of cut points,
+    for every number of intervals up to ``max_bins`` in one dynamic-programming
+    pass; then keeps the arity chosen by ``n_bins``.
 
     Read more in the :ref:`User Guide <discretization>`.
 
     Parameters
     ----------
-    criterion : {"entropy", "gini"}, default="entropy"
-        Impurity of an interval, weighted by its size (entropy: average class
-        entropy, i.e. information gain).
+    criterion : {"auto", "entropy", "gini", "squared_error"}, default="auto"
+        Cost of an interval. For a class target, its impurity weighted by its
+        size (entropy: average class entropy, i.e. information gain); for a
+        continuous target, ``"squared_error"``: the sum of squared deviations
+        of its target values from their mean. ``"auto"``: ``"entropy"`` for a
+        class target, ``"squared_error"`` for a continuous one; a criterion
+        that does not fit the target raises a ``ValueError`` in ``fit``.
+
+        .. versionchanged:: 0.2
+           ``"auto"`` (the default; it is ``"entropy"`` for a class target, the
+           default before) and ``"squared_error"`` added.
     max_bins : int or None, default=10
         Most intervals of a column: ``n_bins="auto"`` chooses among 1 to
         ``max_bins`` intervals. None: no limit; the search then runs one pass
@@ -848,9 +858,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     arity_selection : {"mdl", "balanced"}, default="mdl"
         How ``n_bins="auto"`` chooses the number of intervals. ``"mdl"`` (the
         default) minimises a two-part code length: which candidate cuts are used,
-        the class counts of each interval, and the classes given those counts;
-        it leaves a column independent of the class in one interval and adds an
-        interval only when it pays for itself. ``"balanced"`` maximises the
+        the class counts of each interval, and the classes given those counts
+        (for a continuous target: each interval's mean and the values' Gaussian
+        code given the means, see :func:`mdl_code_length`); it leaves a column
+        independent of the target in one interval and adds an interval only
+        when it pays for itself. ``"balanced"`` maximises the
         balanced gain ``gain_k / log2 k`` of Elomaa & Rousu, which never chooses
         one interval when some cut lowers the impurity, so noise gets cut too.
     algorithm : {"block_opt_pruned", "block_opt", "bin_opt"}, \
@@ -939,10 +951,15 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Per feature: ``n_units`` (units searched), ``exact`` (False when the
         search ran on pre-bins, see ``exact_limit``), ``values`` (optimal
         impurity per arity, of the partitions found), ``scores`` (arity selection
-        scores, with ``n_bins="auto"``), ``n_evaluations``.
-        With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
-        its table that pool several values) and ``max_pooled_share`` (the
-        largest weight of such a row over the column's).
+        scores, with ``n_bins="auto"``), ``n_evaluations``. For a continuous
+        target (``values``: the least sum of squared errors per arity) also the
+        one-way analysis of variance of the bins (empty bins left out):
+        ``f_statistic``, its degrees of freedom ``f_dfn`` and ``f_dfd``,
+        ``log10_pvalue`` and ``r2``, the share of the target's squared error
+        the bins explain. With ``max_values``, a pooled column also has
+        ``pooled_rows`` (rows of its table that pool several values) and
+        ``max_pooled_share`` (the largest weight of such a row over the
+        column's).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -1000,7 +1017,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
 
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
-        "criterion": [StrOptions(set(IMPURITY_CODES))],
+        "criterion": [StrOptions(set(CRITERIA))],
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "arity_selection": [StrOptions(set(ARITY_SELECTIONS))],
@@ -1019,7 +1036,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     def __init__(
         self,
         *,
-        criterion="entropy",
+        criterion="auto",
         max_bins=10,
         n_bins="auto",
         arity_selection="mdl",
@@ -1047,13 +1064,23 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             [s.get("n_evaluations", 0) for s in self.statistics_], dtype=np.int64
         )
 
+    def _continuous_target(self):
+        """Whether the tables being cut are moment tables (a continuous target)."""
+        return getattr(self, "target_type_", None) == CONTINUOUS
+
     def _cut_table(self, table, context):
+        continuous = self._continuous_target()
+        criterion = _resolve_criterion(
+            self.criterion, CONTINUOUS if continuous else None
+        )
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
         if max_parts is None:
             max_parts = max(table.shape[0], 1)
-        split = _optimal_multisplit(
+        search = _squared_error_multisplit if continuous else _optimal_multisplit
+        arguments = () if continuous else (criterion,)
+        split = search(
             table,
-            self.criterion,
+            *arguments,
             max_parts,
             self.algorithm,
             self._parameter("exact_limit"),
@@ -1072,7 +1099,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         if self.n_bins == "auto":
             result.statistics["scores"] = scores
         elif len(result.cuts) < self.n_bins - 1:
-            cuts = add_neutral_cuts(result.cuts, table, self.n_bins - 1)
+            # the weight of a moment table's rows is its first column only
+            weights = table[:, : WEIGHT + 1] if continuous else table
+            cuts = add_neutral_cuts(result.cuts, weights, self.n_bins - 1)
             if len(cuts) < self.n_bins - 1:
                 result.statistics["warning"] = (
                     f"n_bins={self.n_bins} asks for more intervals than the "
@@ -1082,5 +1111,17 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             # the added cuts keep the optimal impurity, so the criterion stays
             result = Intervals.from_cuts(
                 cuts, table.shape[0], result.criterion, result.statistics
+            )
+        if continuous:
+            bins = segment_sums(
+                table, np.concatenate([[0], result.cuts]).astype(np.intp)
+            )
+            statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
+            result.statistics.update(
+                f_statistic=float(statistic),
+                f_dfn=dfn,
+                f_dfd=dfd,
+                log10_pvalue=float(log10_pvalue),
+                r2=float(r2),
             )
         return result
