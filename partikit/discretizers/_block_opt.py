@@ -617,14 +617,6 @@ def mdl_code_length(table, cuts, *, target_type=None):
     bits : float
         The total code length, in bits.
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from partikit.discretizers import mdl_code_length
-    >>> table = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]])
-    >>> round(mdl_code_length(table, []), 4)  # log2 C(11, 1) + 10 H(S)
-    12.2723
-
     References
     ----------
     .. [1] Rissanen, J. (1983). A universal prior for integers and estimation by
@@ -634,6 +626,14 @@ def mdl_code_length(table, cuts, *, target_type=None):
        Structural break estimation for nonstationary time series models.
        Journal of the American Statistical Association 101(473), 223-239.
        doi:10.1198/016214505000000745
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.discretizers import mdl_code_length
+    >>> table = np.array([[2, 0], [1, 0], [1, 1], [0, 1], [0, 1], [2, 0], [1, 0]])
+    >>> round(mdl_code_length(table, []), 4)  # log2 C(11, 1) + 10 H(S)
+    12.2723
     """
     if target_type == CONTINUOUS:
         table = check_moment_table(table)
