@@ -19,6 +19,34 @@ import numpy as np
 MP_DPS = 50
 
 
+def naive_log_f_sf(statistic, dfn, dfd):
+    """Return ``log P[F(dfn, dfd) >= statistic]`` by mpmath at 50 digits.
+
+    The tail is the regularized incomplete beta ``I_x(dfd / 2, dfn / 2)`` with
+    ``x = dfd / (dfd + dfn statistic)``: ``x^a (1 - x)^b / (a B(a, b))`` times
+    the power series ``sum_n prod_{i<n} (a + b + i) / (a + 1 + i) x^n`` of
+    positive terms, summed term by term until they stop counting.
+    """
+    with mpmath.workdps(MP_DPS):
+        f = mpmath.mpf(statistic)
+        a, b = mpmath.mpf(dfd) / 2, mpmath.mpf(dfn) / 2
+        x = a * 2 / (a * 2 + b * 2 * f)
+        one_minus_x = b * 2 * f / (a * 2 + b * 2 * f)
+        term, total, n = mpmath.mpf(1), mpmath.mpf(1), 0
+        while term > total * mpmath.mpf(10) ** (-MP_DPS):
+            term *= (a + b + n) / (a + 1 + n) * x
+            total += term
+            n += 1
+        log_tail = (
+            a * mpmath.log(x)
+            + b * mpmath.log(one_minus_x)
+            - mpmath.log(a)
+            - mpmath.log(mpmath.beta(a, b))
+            + mpmath.log(total)
+        )
+        return float(log_tail)
+
+
 def naive_log_chi2_sf(x, dof):
     """Return ``log P[chi2_dof >= x]`` by mpmath at 50 significant digits.
 
@@ -211,10 +239,35 @@ def naive_pair_test(u, v, test="pearson"):
     return statistic, dof, float(chi2.logsf(statistic, dof))
 
 
+def naive_f_pair_test(u, v):
+    """F statistic, denominator dof and log p-value of two moment rows (CHAID).
+
+    ``u`` and ``v`` are ``(sum w, sum w y, sum w y^2)``: the one-way analysis of
+    variance of the two parts, F(1, n_u + n_v - 2), p-value from scipy
+    (``logsf``). No test (p-value 1) when the means are equal or ``n_u + n_v <=
+    2``; p-value 0 when the means differ and neither part varies.
+    """
+    from scipy.stats import f
+
+    (n_u, s_u, q_u), (n_v, s_v, q_v) = u, v
+    dfd = max(n_u + n_v - 2.0, 0.0)
+    between = (s_u / n_u - s_v / n_v) ** 2 * n_u * n_v / (n_u + n_v)
+    within = max(q_u - s_u * s_u / n_u, 0.0) + max(q_v - s_v * s_v / n_v, 0.0)
+    if dfd <= 0 or between <= 0:
+        return 0.0, dfd, 0.0
+    if within <= 0:
+        return math.inf, dfd, -math.inf
+    statistic = between / (within / dfd)
+    return statistic, dfd, float(f.logsf(statistic, 1.0, dfd))
+
+
 def naive_chaid_merges(
     table, alpha_merge, *, ordinal=False, min_groups=1, max_groups=None, test="pearson"
 ):
     """CHAID's merge loop, every allowed pair re-tested at every step.
+
+    ``test="f"``: ``table`` is a moment table and pairs are compared by
+    :func:`naive_f_pair_test`.
 
     Returns the groups (lists of rows, each sorted, in order of first row) and the
     merged pairs in order. Pairs are ordered by larger p-value, then smaller
@@ -231,7 +284,10 @@ def naive_chaid_merges(
                     continue
                 u = table[groups[a]].sum(axis=0)
                 v = table[groups[b]].sum(axis=0)
-                statistic, _, log_p = naive_pair_test(u, v, test)
+                if test == "f":
+                    statistic, _, log_p = naive_f_pair_test(u, v)
+                else:
+                    statistic, _, log_p = naive_pair_test(u, v, test)
                 candidates.append((-log_p, statistic, groups[a][0], groups[b][0], a, b))
         if not candidates:
             break

@@ -20,20 +20,23 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator
 
 from partikit._counting._validation import (
+    MAX_TABLE_CELLS,
     NUMERIC_KIND,
     STRING_KIND,
     arrow_contingency_table,
     categorical_mask,
     check_categorical_X,
-    check_classification_y,
     check_sample_weight,
+    check_table_size,
+    check_target,
     factorize_column,
     numeric_values,
     small_integer_range,
     sorting_order,
 )
 from partikit._kernels._multisplit import value_table
-from partikit._statistics._contingency import build_table
+from partikit._statistics._contingency import build_table, moment_weights
+from partikit._statistics._moments import CONTINUOUS, N_MOMENTS, part_weights
 
 #: Kinds of the columns of a :class:`ColumnTables`.
 CATEGORICAL = "categorical"
@@ -85,11 +88,12 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
         )
         categories = (np.arange(n_values) + low).astype(values.dtype)
         return categories, NUMERIC_KIND, table
-    if sample_weight is None:
+    if sample_weight is None and y_codes.dtype.kind != "f":
         counted = arrow_contingency_table(column, name, y_codes, n_classes)
         if counted is not None:
             return counted
     factorized = factorize_column(column, name)
+    check_table_size(len(factorized.categories) + 1, n_classes, name)
     table = build_table(
         factorized.raw_codes,
         y_codes,
@@ -101,7 +105,7 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     return factorized.categories, factorized.kind, table
 
 
-def count_numeric(x, y_codes, sample_weight, n_classes):
+def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
     """Distinct values of a numeric column and their table, the missing row last.
 
     Rows of zero weight are left out (their values are not values of the
@@ -114,6 +118,8 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
     y_codes : ndarray of intp of shape (n_samples,)
     sample_weight : ndarray of float64 of shape (n_samples,) or None
     n_classes : int
+    name : str, default="x"
+        The column's name, for error messages.
 
     Returns
     -------
@@ -122,6 +128,8 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
     table : ndarray of float64 of shape (len(values) + 1, n_classes)
         Class counts of each value, in value order, then of the missing values.
     """
+    if y_codes.dtype.kind == "f":
+        return _count_numeric_moments(x, y_codes, sample_weight)
     # + 0.0 turns -0.0 into 0.0: they are one value.
     x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
     missing = np.isnan(x)
@@ -134,6 +142,9 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
         weights = sample_weight[keep]
     every_row = bool(keep.all())
     kept = x if every_row else x[keep]
+    if (len(kept) + 1) * n_classes > MAX_TABLE_CELLS:
+        # as many rows as distinct values: counted before the table is made
+        check_table_size(len(np.unique(kept)) + 1, n_classes, name)
     if weights is None:
         # Rows of equal value add up to the same integer counts in any order,
         # so the unstable sort (4 times faster on a million floats) gives the
@@ -156,6 +167,36 @@ def count_numeric(x, y_codes, sample_weight, n_classes):
         minlength=n_classes,
     )
     return values, table
+
+
+def _count_numeric_moments(x, y, sample_weight):
+    """:func:`count_numeric` of a continuous target: a moment table.
+
+    The values and their order are found once; each moment is counted as the
+    weights of one class by the class-count kernel.
+    """
+    x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
+    missing = np.isnan(x)
+    keep = ~missing
+    if sample_weight is not None:
+        positive = sample_weight > 0
+        keep &= positive
+        missing &= positive
+    every_row = bool(keep.all())
+    kept = x if every_row else x[keep]
+    order = np.argsort(kept, kind="stable")
+    zeros = np.zeros(len(kept), dtype=np.intp)
+    columns = []
+    for moment in moment_weights(y, sample_weight):
+        if moment is None:  # unweighted: the weight of a row is 1
+            kept_moment, missing_sum = None, float(missing.sum())
+        else:
+            kept_moment = np.ascontiguousarray(moment if every_row else moment[keep])
+            missing_sum = float(moment[missing].sum())
+        values, column = value_table(kept, order, zeros, kept_moment, 1, extra_rows=1)
+        column[-1] = missing_sum
+        columns.append(column[:, 0])
+    return values, np.column_stack(columns)
 
 
 def _float_keys(values):
@@ -184,7 +225,7 @@ def _dyadic_nodes(keys, levels):
     return first, last
 
 
-def pool_values(lower, upper, counts, max_values):
+def pool_values(lower, upper, counts, max_values, weights=None):
     """Pool the rows of a value table into at most ``max_values`` rows.
 
     The rows stand for disjoint ranges of the float64 order, each within one
@@ -212,6 +253,9 @@ def pool_values(lower, upper, counts, max_values):
         The class counts of each row (no missing row).
     max_values : int
         At least 2.
+    weights : ndarray of float64 of shape (n_rows,), default=None
+        The weight of each row; None: the sum of its class counts (a moment
+        table gives its weight column).
 
     Returns
     -------
@@ -229,7 +273,9 @@ def pool_values(lower, upper, counts, max_values):
     first, last = _dyadic_nodes(keys[:-1], levels)
     start = np.searchsorted(keys, first, side="left")
     end = np.searchsorted(keys, last, side="right")
-    cumulative = np.concatenate([[0.0], np.cumsum(counts.sum(axis=1))])
+    if weights is None:
+        weights = counts.sum(axis=1)
+    cumulative = np.concatenate([[0.0], np.cumsum(weights)])
     # monotone: a node never weighs less than a node inside it, in float too
     # (rounded subtraction is monotone in each argument)
     weights = cumulative[end] - cumulative[start]
@@ -320,7 +366,7 @@ class ColumnTables:
         the tables then has ``feature_names_in_``.
     classes : ndarray or None
         The sorted class labels seen with positive weight; None for tables
-        counted without a target (one count column).
+        counted without a target (one count column) or with a continuous one.
     kinds : list of {"categorical", "numeric"}
         How each column was counted.
     values : list of ndarray
@@ -350,6 +396,12 @@ class ColumnTables:
         The cap on the rows of a numeric column (:func:`column_tables`'s
         ``max_values``); a sum keeps the smaller cap of its terms and pools
         again the columns past it.
+    target_type : {"binary", "multiclass", "continuous"} or None, default=None
+        The kind of target counted. ``"continuous"``: each table has three
+        columns, the weight, the weighted sum and the weighted sum of squares
+        of the target of each value (a moment table, additive as class counts
+        are). None: ``"binary"`` or ``"multiclass"`` by the number of
+        ``classes``, or no target when ``classes`` is None.
 
     Attributes
     ----------
@@ -384,7 +436,7 @@ class ColumnTables:
     def __init__(
         self, *, feature_names, has_feature_names, classes, kinds, values, tables,
         value_kinds, ordered_categories, joint=None, upper_values=None,
-        max_values=None,
+        max_values=None, target_type=None,
     ):  # fmt: skip
         self.feature_names = np.asarray(feature_names, dtype=object)
         self.has_feature_names = bool(has_feature_names)
@@ -399,6 +451,11 @@ class ColumnTables:
             [None] * len(self.kinds) if upper_values is None else list(upper_values)
         )
         self.max_values = max_values
+        if target_type is None and classes is not None:
+            target_type = "binary" if len(classes) <= 2 else "multiclass"
+        if target_type == CONTINUOUS and classes is not None:
+            raise ValueError("Tables of a continuous target have no classes.")
+        self.target_type = target_type
 
     @property
     def pooled(self):
@@ -435,7 +492,7 @@ class ColumnTables:
         for j in range(self.n_features):
             lower, upper, table = _pool_column(
                 self.kinds[j], self.values[j], self.upper_values[j], self.tables[j],
-                cap,
+                cap, self.target_type,
             )  # fmt: skip
             values.append(lower)
             upper_values.append(upper)
@@ -452,6 +509,7 @@ class ColumnTables:
             joint=self.joint,
             upper_values=upper_values,
             max_values=cap,
+            target_type=self.target_type,
         )
 
     def select(self, columns):
@@ -519,6 +577,7 @@ class ColumnTables:
             joint=joint,
             upper_values=[self.upper_values[j] for j in positions],
             max_values=self.max_values,
+            target_type=self.target_type,
         )
 
     @property
@@ -528,11 +587,23 @@ class ColumnTables:
 
     @property
     def n_classes(self):
-        """Number of table columns (1 without a target)."""
+        """Number of table columns (1 without a target, 3 for a continuous one)."""
+        if self.target_type == CONTINUOUS:
+            return N_MOMENTS
         return 1 if self.classes is None else len(self.classes)
 
+    @property
+    def has_target(self):
+        """Whether the tables were counted with a target (classes or continuous)."""
+        return self.target_type is not None
+
     def __repr__(self):
-        target = "no target" if self.classes is None else f"{len(self.classes)} classes"
+        if self.target_type == CONTINUOUS:
+            target = "continuous target"
+        elif self.classes is None:
+            target = "no target"
+        else:
+            target = f"{len(self.classes)} classes"
         columns = ", ".join(
             f"{name!r} ({kind}, {len(values)} "
             f"{'pooled rows' if upper is not None else 'values'})"
@@ -564,13 +635,19 @@ class ColumnTables:
                 "These tables count other columns and cannot be added: "
                 f"{_describe(self)} against {_describe(other)}."
             )
-        if (self.classes is None) != (other.classes is None):
+        if (self.target_type == CONTINUOUS) != (other.target_type == CONTINUOUS) or (
+            self.has_target != other.has_target
+        ):
             raise ValueError(
-                "Tables counted with a target and tables counted without one "
-                "cannot be added."
+                "Tables counted with other kinds of target cannot be added: "
+                f"{self.target_type or 'no target'} and "
+                f"{other.target_type or 'no target'}."
             )
+        continuous = self.target_type == CONTINUOUS
         classes, columns_a, columns_b = _merge_classes(self.classes, other.classes)
-        n_classes = 1 if classes is None else len(classes)
+        if continuous:
+            columns_a = columns_b = np.arange(N_MOMENTS)
+        n_classes = self.n_classes if classes is None else len(classes)
         cap = _merged_cap(self.max_values, other.max_values)
         values, tables, value_kinds, ordered, upper_values = [], [], [], [], []
         for j in range(self.n_features):
@@ -608,7 +685,9 @@ class ColumnTables:
             table[np.ix_(np.append(rows_b, len(merged)), columns_b)] += other.tables[j]
             upper = None
             if self.kinds[j] == NUMERIC:
-                merged, upper, table = _pool_column(NUMERIC, merged, None, table, cap)
+                merged, upper, table = _pool_column(
+                    NUMERIC, merged, None, table, cap, self.target_type
+                )
             values.append(merged)
             upper_values.append(upper)
             tables.append(table)
@@ -638,16 +717,18 @@ class ColumnTables:
             joint=joint,
             upper_values=upper_values,
             max_values=cap,
+            target_type=CONTINUOUS if continuous else None,
         )
 
 
-def _pool_column(kind, lower, upper, table, cap):
+def _pool_column(kind, lower, upper, table, cap, target_type=None):
     """(lower, upper or None, table) of a column pooled to ``cap`` rows."""
     if kind != NUMERIC or cap is None or len(lower) <= cap:
         return lower, upper, table
     lower, upper, counts = pool_values(
-        lower, lower if upper is None else upper, table[:-1], cap
-    )
+        lower, lower if upper is None else upper, table[:-1], cap,
+        weights=part_weights(table[:-1], target_type),
+    )  # fmt: skip
     return lower, upper, np.vstack([counts, table[-1:]])
 
 
@@ -668,7 +749,9 @@ def _add_pooled(a, b, j, columns_a, columns_b, n_classes, cap):
     )
     missing = parts[0][2][-1] + parts[1][2][-1]
     if cap is not None:
-        lower, upper, counts = pool_values(lower, upper, counts, cap)
+        lower, upper, counts = pool_values(
+            lower, upper, counts, cap, weights=part_weights(counts, a.target_type)
+        )
     return lower, upper, np.vstack([counts, missing[None, :]])
 
 
@@ -896,7 +979,7 @@ class _Counter(BaseEstimator):
 
 def column_tables(
     X, y=None, sample_weight=None, *, categorical_features="from_dtype", joint=None,
-    max_values=None, n_jobs=None,
+    max_values=None, target_type="auto", n_jobs=None,
 ):  # fmt: skip
     """Count the contingency table of every column of X against y.
 
@@ -914,7 +997,9 @@ def column_tables(
         The columns; NaN, None and ``pd.NA`` are missing values (the last row
         of each table).
     y : array-like of shape (n_samples,), default=None
-        Class labels; None counts the rows only (one count column), which an
+        Class labels, or the values of a continuous target (each table then
+        holds the weight, the sum and the sum of squares of the target of
+        each value); None counts the rows only (one count column), which an
         unsupervised :class:`~partikit.groupers.AttributeAggregator` needs.
     sample_weight : array-like of shape (n_samples,), default=None
         Frequency weights; rows of zero weight add nothing (their categories,
@@ -941,6 +1026,11 @@ def column_tables(
         between any two rows, at the threshold an exact table gives there
         (see :class:`ColumnTables`, Notes, for the error and the sums). The
         tables then stay small however many rows are counted and added.
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of ``y``, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels (``type_of_target``); say ``"continuous"``
+        for a numeric target of integers (prices, counts).
     n_jobs : int or None, default=None
         Columns counted in parallel (threads); None means 1.
 
@@ -981,19 +1071,22 @@ def column_tables(
             )
     sample_weight = check_sample_weight(sample_weight, n_samples)
     if y is None:
-        y_codes, classes = np.zeros(n_samples, dtype=np.intp), None
+        y_codes, classes, kind = np.zeros(n_samples, dtype=np.intp), None, None
     else:
-        y_codes, classes = check_classification_y(y, sample_weight, min_classes=1)
+        y_codes, classes, kind = check_target(
+            y, sample_weight, target_type=target_type, min_classes=1
+        )
     mask = categorical_mask(categorical_features, columns, names)
     return count_tables(
         columns, names, hasattr(counter, "feature_names_in_"), y_codes, classes,
         sample_weight, mask, joint=joint, max_values=max_values, n_jobs=n_jobs,
+        target_type=kind,
     )  # fmt: skip
 
 
 def count_tables(
     columns, names, has_feature_names, y_codes, classes, sample_weight, mask, *,
-    joint=None, max_values=None, n_jobs=None,
+    joint=None, max_values=None, n_jobs=None, target_type=None,
 ):  # fmt: skip
     """The :class:`ColumnTables` of checked columns and target.
 
@@ -1007,9 +1100,11 @@ def count_tables(
         the float64 columns of :func:`~partikit._counting._validation.check_numeric_X`).
     names : list of str
     has_feature_names : bool
-    y_codes : ndarray of intp of shape (n_samples,)
+    y_codes : ndarray of intp or float64 of shape (n_samples,)
+        Class indices; the target's values (float64) for a continuous target.
     classes : ndarray or None
-        None: no target (``y_codes`` all 0, one count column).
+        None: no target (``y_codes`` all 0, one count column) or a continuous
+        one.
     sample_weight : ndarray of float64 of shape (n_samples,) or None
     mask : ndarray of bool of shape (n_features,)
         The categorical columns.
@@ -1018,12 +1113,17 @@ def count_tables(
         Checked (at least 2); numeric columns with more distinct values are
         pooled (:func:`pool_values`).
     n_jobs : int or None, default=None
+    target_type : {"binary", "multiclass", "continuous"} or None, default=None
+        None: guessed from ``classes`` (no target when it is None).
 
     Returns
     -------
     tables : ColumnTables
     """
-    n_classes = 1 if classes is None else len(classes)
+    if target_type == CONTINUOUS:
+        n_classes = N_MOMENTS
+    else:
+        n_classes = 1 if classes is None else len(classes)
     arguments = [
         (columns[j], names[j], bool(mask[j]), y_codes, sample_weight, n_classes)
         for j in range(len(columns))
@@ -1057,6 +1157,7 @@ def count_tables(
         value_kinds=[c[2] for c in counted],
         ordered_categories=[_ordered_categories(c) for c in columns],
         joint=joint_tables,
+        target_type=target_type,
     )
     return tables.pool(max_values)
 
@@ -1075,7 +1176,7 @@ def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
             table = table[np.append(seen, True)]
         return categories, table, kind
     values, table = count_numeric(
-        numeric_values(column, name), y_codes, sample_weight, n_classes
+        numeric_values(column, name), y_codes, sample_weight, n_classes, name
     )
     return values, table, None
 
@@ -1093,6 +1194,7 @@ def count_joint(columns, names, members, y_codes, sample_weight, n_classes):
         kinds.append(factorized.kind)
     sizes = [len(v) + 1 for v in values]
     unique, inverse = _unique_rows(np.column_stack(codes), sizes)
+    check_table_size(len(unique), n_classes, " x ".join(names))
     table = build_table(inverse, y_codes, sample_weight, len(unique), n_classes)
     return JointTable(members, values, kinds, unique, table)
 

@@ -48,7 +48,9 @@ class TablesMixin:
         X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
             The chunk; the same columns in every call.
         y : array-like of shape (n_samples,)
-            Its class labels.
+            Its class labels, or its continuous target values (give the
+            transformer ``target_type="continuous"`` then: each chunk's guess
+            of the kind of its target could differ).
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights of its rows.
         classes : array-like of shape (n_classes,), default=None
@@ -122,7 +124,7 @@ def check_tables(estimator, tables, kind, *, target=True):
             f"{name}.fit_tables takes the ColumnTables that partikit.column_tables "
             f"returns, got {type(tables).__name__}."
         )
-    if target and tables.classes is None:
+    if target and not tables.has_target:
         raise ValueError(
             f"These tables were counted without a target; {name} learns from one: "
             "pass y to column_tables."
@@ -185,6 +187,11 @@ def partial_tables(estimator, tables, classes, first):
     if first:
         forget_chunks(estimator)
     declared = getattr(estimator, "_declared_classes", None)
+    if classes is not None and tables.target_type == "continuous":
+        raise ValueError(
+            "partial_fit was given classes, but y is a continuous target, which has "
+            "none: leave classes=None (or give y as class labels)."
+        )
     if classes is not None:
         given = np.unique(np.asarray(classes))
         if declared is not None and not np.array_equal(given, declared):

@@ -471,6 +471,40 @@ def _translate_pieces(pieces, n_rows, recode):
     return codes
 
 
+#: Most cells (float64) of one column's table: 256 MiB. A fit of many classes
+#: and many values past it is refused before the table is allocated.
+MAX_TABLE_CELLS = 1 << 25
+
+
+def check_table_size(n_rows, n_classes, feature_name):
+    """Raise a ``ValueError`` before a table of more than 256 MiB is allocated.
+
+    A target of thousands of classes (a numeric target taken as labels) times
+    a column of thousands of values makes a dense table of gigabytes: the
+    message names the sizes and the ways out instead of letting the operating
+    system kill the process.
+
+    Parameters
+    ----------
+    n_rows : int
+        Rows of the table (the column's values, and the missing row).
+    n_classes : int
+    feature_name : str
+    """
+    if n_rows * n_classes <= MAX_TABLE_CELLS:
+        return
+    size = n_rows * n_classes * 8 / 2**30
+    raise ValueError(
+        f"Column {feature_name!r} has {n_rows - 1:,} distinct values and y has "
+        f"{n_classes:,} classes: its table of {n_rows:,} x {n_classes:,} counts "
+        f"would take {size:.1f} GiB (the limit is "
+        f"{MAX_TABLE_CELLS * 8 / 2**20:.0f} MiB). If y is a quantity rather than "
+        "class labels, say so with target_type='continuous' (the table then has "
+        "3 columns: weight, sum, sum of squares); otherwise group the classes of "
+        "y, or bin the column first."
+    )
+
+
 def arrow_contingency_table(column, feature_name, y_codes, n_classes):
     """Sorted categories and table of an Arrow string column, counted in threads.
 
@@ -509,6 +543,7 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         uniques.to_numpy(zero_copy_only=False), feature_name
     )
     n_rows = len(categories) + 1
+    check_table_size(n_rows, n_classes, feature_name)
     if any(piece[3] is None for piece in pieces):
         # a table per slice would cost more than the rows (many categories):
         # the rows' table rows are written in the threads, counted in one table
@@ -941,14 +976,20 @@ def check_target(y, sample_weight=None, *, target_type="auto", min_classes=2):
     if target_type == "auto":
         target_type = guess_target_type(y)
     if target_type != "continuous":
-        y_codes, classes = check_classification_y(y, sample_weight, min_classes=min_classes)
+        y_codes, classes = check_classification_y(
+            y, sample_weight, min_classes=min_classes
+        )
         if target_type == "binary" and len(classes) > 2:
             raise ValueError(
                 f"target_type='binary' but y has {len(classes)} classes; use "
                 "target_type='multiclass' (or 'auto')."
             )
         return y_codes, classes, "binary" if len(classes) <= 2 else "multiclass"
-    return check_continuous_y(y, sample_weight, min_values=min_classes), None, target_type
+    return (
+        check_continuous_y(y, sample_weight, min_values=min_classes),
+        None,
+        target_type,
+    )
 
 
 def check_continuous_y(y, sample_weight=None, *, min_values=2):

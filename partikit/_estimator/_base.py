@@ -25,8 +25,9 @@ from partikit._counting._partial import (
     forget_chunks,
     set_input_features,
 )
+from partikit._counting._validation import TARGET_TYPES
 from partikit._estimator._column_fit import fit_columns
-from partikit._estimator._encoding import check_woe_target
+from partikit._estimator._encoding import check_encoded_target, check_target_type
 from partikit._estimator._inspection import PartitionInspectionMixin
 
 
@@ -52,10 +53,18 @@ class BasePartitioner(
 
     _table_kind = None
 
+    #: The kinds of target the class partitions from: a class that reads a
+    #: continuous target (moment tables) adds "continuous" and takes a
+    #: ``target_type`` parameter.
+    _target_types = ("binary", "multiclass")
+
+    #: the constraint of the ``target_type`` parameter of such a class
+    _target_type_constraint = [StrOptions(set(TARGET_TYPES))]
+
     #: what every grouper and discretizer takes: the output, the sign of its
     #: weight of evidence, the columns fitted in parallel
     _parameter_constraints: dict = {
-        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe"})],
+        "encode": [StrOptions({"ordinal", "onehot", "onehot-dense", "woe", "target"})],
         "woe_sign": [StrOptions({"event", "non_event"})],
         "n_jobs": [Integral, None],
     }
@@ -75,8 +84,9 @@ class BasePartitioner(
             by partition where it lives, and the tables added (the same
             transformer as in memory).
         y : array-like of shape (n_samples,)
-            Class labels (any type, two classes or more); a dask Series
-            partitioned like X when X is a dask DataFrame.
+            Class labels (any type, two classes or more), or a continuous
+            target for the transformers that take one (``target_type``); a
+            dask Series partitioned like X when X is a dask DataFrame.
         sample_weight : array-like of shape (n_samples,), default=None
             Frequency weights. Rows of zero weight are ignored, also when
             categories and classes are learned.
@@ -117,10 +127,14 @@ class BasePartitioner(
         """
 
     def _check_target(self):
-        """Raise unless the parameters suit ``classes_`` (set by this fit):
-        ``encode="woe"`` needs a binary target."""
-        if self.encode == "woe":
-            check_woe_target(self.classes_)
+        """Raise unless the parameters suit the target of this fit
+        (``target_type_``, ``classes_``): ``encode="woe"`` needs a binary
+        target, ``encode="target"`` a binary or a continuous one."""
+        check_encoded_target(self.encode, self.target_type_)
+
+    def _target_type_in(self):
+        """``target_type`` as the parameter says it ("auto" when the class has none)."""
+        return getattr(self, "target_type", "auto")
 
     def _fit_tables(self, tables, stacklevel=4):
         """Fit from tables whose columns and names are already checked.
@@ -131,10 +145,15 @@ class BasePartitioner(
         are one level deeper.
         """
         set_input_features(self, tables)
+        check_target_type(self, tables.target_type, self._target_type_in())
         check_classes(tables)
         tables = self._prepare_tables(tables)
         self._start_fit()
-        self.classes_ = tables.classes
+        self.target_type_ = tables.target_type
+        if tables.classes is None:
+            self.__dict__.pop("classes_", None)
+        else:
+            self.classes_ = tables.classes
         self._check_target()
         fitted = fit_columns(
             self._fit_column,

@@ -9,6 +9,14 @@ merges the least significant allowed pair (largest p-value) while its p-value is
 above ``alpha_merge``. Allowed pairs are all pairs (nominal predictor) or the pairs
 of adjacent groups (ordinal predictor, rows in their order).
 
+A continuous target's groups are rows of a moment table (weight, sum and sum
+of squares of the target) and are compared by the F test of the one-way
+analysis of variance of their own cases, F(1, n_g + n_h - 2) (SPSS's CHAID for
+a continuous dependent variable): the same loops, with the statistic code
+``F_TEST`` (one compiled loop for both kinds of target). Its p-value is not a
+function of F alone, so a scan computes every pair's F and the tail probability
+only of the pairs that may come first (see :func:`_nominal_loop`).
+
 The order of pairs, "more similar first", is the key
 ``(-log p, statistic, lower representative, higher representative)``: largest
 p-value, then smaller statistic, then the lexicographically smallest pair. A group
@@ -45,6 +53,8 @@ References
 ----------
 .. [1] G. V. Kass, "An exploratory technique for investigating large quantities of
    categorical data", Applied Statistics 29(2):119-127, 1980, doi:10.2307/2986296.
+.. [2] IBM SPSS Statistics, "CHAID and Exhaustive CHAID Algorithms", IBM SPSS
+   Statistics Algorithms (the F test of a continuous dependent variable).
 """
 
 import math
@@ -52,9 +62,45 @@ import math
 import numpy as np
 from numba import njit
 
-from partikit._kernels._codes import PEARSON
+from partikit._kernels._codes import F_TEST, PEARSON
 from partikit._kernels._config import NJIT, NO_REFCOUNTS
-from partikit._kernels._special import log_chi2_sf
+from partikit._kernels._special import log_chi2_sf, log_f_sf
+
+
+@njit(**NJIT)
+def f_pair_statistic(w_a, s_a, q_a, w_b, s_b, q_b):
+    """F statistic of the one-way analysis of variance of two parts.
+
+    The parts are the rows ``(sum w, sum w y, sum w y^2)`` of a moment table
+    (:mod:`partikit._statistics._moments`), both of positive weight.
+
+    Returns
+    -------
+    statistic : float
+        ``between / (within / (n_a + n_b - 2))`` with ``between = (s_a n_b -
+        s_b n_a)^2 / (n_a n_b (n_a + n_b))`` (one degree of freedom) and
+        ``within`` the two parts' squared errors about their own means; 0.0
+        when the means are equal or ``n_a + n_b <= 2`` (no test: p-value 1, as
+        :func:`partikit._statistics._moments.f_test`), ``inf`` when the means
+        differ and neither part varies (p-value 0).
+    dfd : float
+        ``n_a + n_b - 2`` (at least 0), the denominator degrees of freedom.
+    """
+    total = w_a + w_b
+    dfd = total - 2.0
+    d = s_a * w_b - s_b * w_a
+    between = d * d / (w_a * w_b * total)
+    within_a = q_a - s_a * s_a / w_a
+    within_b = q_b - s_b * s_b / w_b
+    # (the differences of large sums may round below zero)
+    within = (within_a if within_a > 0.0 else 0.0) + (
+        within_b if within_b > 0.0 else 0.0
+    )
+    if dfd <= 0.0 or not between > 0.0:
+        return 0.0, (dfd if dfd > 0.0 else 0.0)
+    if within <= 0.0:
+        return np.inf, dfd
+    return between / (within / dfd), dfd
 
 
 @njit(**NJIT)
@@ -356,7 +402,19 @@ def _nominal_loop(
                         low = key_lo[h]
                         high = key_hi[h]
                         statistic = stats[kk, s]
-                        dof = present[kk, s] - 1
+                        if test == F_TEST:
+                            dof = counts[0, slot[partner_g]] + counts[0, s] - 2.0
+                            dof = dof if dof > 0.0 else 0.0
+                            # no smaller F and no fewer degrees of freedom: not
+                            # before h's key (see the scan)
+                            if (
+                                low >= 0
+                                and statistic > key_stat[h]
+                                and dof > key_dof[h]
+                            ):
+                                continue
+                        else:
+                            dof = float(present[kk, s] - 1)
                         # same degrees of freedom: the statistic orders the
                         # p-values, so the tail probability waits until the pair
                         # wins (most offers lose on the statistic alone)
@@ -365,7 +423,10 @@ def _nominal_loop(
                             continue
                         lo_f = float(partner_g if partner_g < h else h)
                         hi_f = float(h if partner_g < h else partner_g)
-                        nlp = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                        if test == F_TEST:
+                            nlp = -log_f_sf(statistic, 1.0, dof)
+                        else:
+                            nlp = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
                         # at the same degrees of freedom the statistics compare
                         # (the tail probabilities may round alike)
                         compared = key_nlp[h] if same else nlp
@@ -378,7 +439,11 @@ def _nominal_loop(
                             key_dof[h] = dof
                             key_lo[h] = lo_f
                             key_hi[h] = hi_f
-                            bars[s] = statistic if dof == n_classes - 1 else np.inf
+                            bars[s] = (
+                                statistic
+                                if test != F_TEST and dof == n_classes - 1
+                                else np.inf
+                            )
                             mark[h] = 0
                             queue[flags[_QUEUED]] = h
                             flags[_QUEUED] += 1
@@ -476,201 +541,305 @@ def _nominal_loop(
         # exact term is what a test costs)
         s_g = slot[g]
         n_g = totals[s_g]
-        # unsigned bounds: numba then knows the index is not negative and drops
-        # the wrap-around that keeps LLVM from vectorising
-        stop = np.uintp(n_live)
-        # classes present: g's, and those absent from g where column s has cases
-        # (counted apart, so that the usual loop, every class present in g, adds
-        # no count)
-        present_g = 0
-        for j in range(n_classes):
-            present_g += 1 if counts[j, s_g] > 0.0 else 0
-        for s in range(stop):
-            cnt[s] = present_g
-        # every pair has every class present when g has them all
-        dense = present_g == n_classes
-        # the bound settles few pairs of a group that lacks classes (pairs of
-        # many numbers of classes present, each compared within its number only):
-        # then every Pearson statistic, class by class in SIMD lanes, with the
-        # arithmetic of _pair_statistic term for term (the same bits); a pair's
-        # likelihood ratio costs logarithms: it stays settled by the bound
-        every = not dense and test == PEARSON
-        if every:
-            for s in range(stop):
-                acc[s] = 0.0
-                err[s] = 0.0
+        if test == F_TEST:
+            # ---- a continuous target: every pair's F statistic (a few
+            # operations), then the tail probability only for the pairs that
+            # may come first. The p-value of F(1, d) decreases as F grows and as
+            # d grows (the t distribution's tails thin as its degrees of freedom
+            # grow), so (1) a pair of larger F and no fewer degrees of freedom
+            # than g's best so far is not before it, and (2) with d_low the
+            # fewest degrees of freedom of g's pairs, every pair of F above
+            # f_bar, where F(1, d_low) already has a p-value below that of the
+            # pair of least F, is not before that pair
+            out = stats[k]
+            n_found = 0
+            w_g = counts[0, s_g]
+            sum_g = counts[1, s_g]
+            squares_g = counts[2, s_g]
+            least = -1
+            least_weight = np.inf
+            for s in range(n_live):
+                h = group[s]
+                if h == g:
+                    continue
+                statistic, dfd = f_pair_statistic(
+                    w_g, sum_g, squares_g, counts[0, s], counts[1, s], counts[2, s]
+                )
+                acc[s] = statistic
+                err[s] = dfd
+                if counts[0, s] < least_weight:
+                    least_weight = counts[0, s]
+                if least < 0 or statistic < acc[least]:
+                    least = s
+                if offering:
+                    # offered in the pass that follows
+                    out[s] = statistic
+                    found[k, n_found] = s
+                    n_found += 1
+            f_bar = np.inf
+            if least >= 0 and acc[least] < np.inf:
+                bar = -log_f_sf(acc[least], 1.0, err[least])
+                d_low = w_g + least_weight - 2.0
+                if d_low > 0.0:
+                    # the least F whose tail at d_low is below the bar, by
+                    # doubling and bisection (a few tail probabilities a scan)
+                    low = acc[least]
+                    high = low + 1.0
+                    for _ in range(64):
+                        if -log_f_sf(high, 1.0, d_low) >= bar:
+                            f_bar = high
+                            break
+                        low = high
+                        high *= 2.0
+                    if f_bar < np.inf:
+                        for _ in range(30):
+                            middle = 0.5 * (low + f_bar)
+                            if -log_f_sf(middle, 1.0, d_low) >= bar:
+                                f_bar = middle
+                            else:
+                                low = middle
+            chosen = -1
+            chosen_nlp = np.inf
+            chosen_stat = np.inf
+            chosen_dof = 0.0
+            for s in range(n_live):
+                h = group[s]
+                if h == g:
+                    continue
+                statistic = acc[s]
+                dfd = err[s]
+                if chosen >= 0 and statistic > chosen_stat:
+                    # (the chosen pair has the smaller F: it wins an equal p-value)
+                    if statistic > f_bar or dfd >= chosen_dof:
+                        continue
+                nlp = -log_f_sf(statistic, 1.0, dfd)
+                if (
+                    chosen < 0
+                    or nlp < chosen_nlp
+                    or (
+                        nlp == chosen_nlp
+                        and (
+                            statistic < chosen_stat
+                            or (statistic == chosen_stat and h < chosen)
+                        )
+                    )
+                ):
+                    chosen = h
+                    chosen_nlp = nlp
+                    chosen_stat = statistic
+                    chosen_dof = dfd
+            if offering:
+                flags[_N_FOUND + k] = n_found
+            work += n_live
         else:
+            # unsigned bounds: numba then knows the index is not negative and drops
+            # the wrap-around that keeps LLVM from vectorising
+            stop = np.uintp(n_live)
+            # classes present: g's, and those absent from g where column s has cases
+            # (counted apart, so that the usual loop, every class present in g, adds
+            # no count)
+            present_g = 0
+            for j in range(n_classes):
+                present_g += 1 if counts[j, s_g] > 0.0 else 0
             for s in range(stop):
-                bound[s] = 0.0
-        for j in range(n_classes):
-            u = counts[j, s_g]
-            column = counts[j]
-            if u <= 0.0:
-                for s in range(stop):
-                    cnt[s] += column[s] > 0.0
+                cnt[s] = present_g
+            # every pair has every class present when g has them all
+            dense = present_g == n_classes
+            # the bound settles few pairs of a group that lacks classes (pairs of
+            # many numbers of classes present, each compared within its number only):
+            # then every Pearson statistic, class by class in SIMD lanes, with the
+            # arithmetic of _pair_statistic term for term (the same bits); a pair's
+            # likelihood ratio costs logarithms: it stays settled by the bound
+            every = not dense and test == PEARSON
             if every:
                 for s in range(stop):
-                    v = column[s]
-                    t = u + v
-                    d = u * totals[s] - v * n_g
-                    term = d * d / t if t > 0.0 else 0.0
-                    # Knuth's TwoSum (a zero term changes nothing)
-                    following = acc[s] + term
-                    term_part = following - acc[s]
-                    err[s] += (acc[s] - (following - term_part)) + (term - term_part)
-                    acc[s] = following
+                    acc[s] = 0.0
+                    err[s] = 0.0
             else:
-                # the bound: with p and q the class shares of g and h, X2 and G2
-                # are both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
-                # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
-                share_g = shares[j, s_g]
-                inverse_g = inverses[j, s_g]
-                share = shares[j]
-                inverse = inverses[j]
                 for s in range(stop):
-                    d = share_g - share[s]
-                    larger = inverse[s]
-                    bound[s] += d * d * (inverse_g if inverse_g < larger else larger)
-        # each pair's statistic (or its bound) is compared as acc[s] against a
-        # statistic times err[s]: the bound's denominator n_g + n_h moves to the
-        # other side of the comparison, so that no pair costs a division
-        if every:
-            for s in range(stop):
-                statistic = acc[s] + err[s]
-                acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
-                err[s] = 1.0
-        else:
-            for s in range(stop):
-                n_h = totals[s]
-                total = n_g + n_h
-                # the bound times n_g + n_h (> 0), lowered by more than the
-                # rounding errors of the bound and of the exact statistic
-                # (relative, and relative to the counts)
-                acc[s] = (
-                    np.float64(bound[s]) * (n_g * n_h) * relative - 1e-6 * total * total
-                )
-                err[s] = total
-        out = stats[k]
-        n_present = present[k]
-        n_found = 0
-        for n in range(n_classes + 1):
-            partner[n] = -1
-            best[n] = np.inf
-        # (the statistics to beat of a group with every class present are read
-        # without the count)
-        for s in range(n_live):
-            lower = acc[s]
-            weight = err[s]
-            if (
-                dense
-                and lower > best[n_classes] * weight
-                and (not offering or lower > bars[s] * weight)
-            ):
-                continue
-            n = cnt[s]
-            # the exact statistic is needed where it may be at most g's best
-            # statistic for n classes present, or (an offer of a changed group)
-            # h's key at the same degrees of freedom (any pair at other degrees)
-            h = group[s]
-            if h == g:
-                continue
-            bar = best[n]
-            if offering:
-                if key_lo[h] < 0 or n - 1 != key_dof[h]:
-                    bar = np.inf
-                elif key_stat[h] > bar:
-                    bar = key_stat[h]
-            if lower > bar * weight:
-                continue
-            # the exact statistic (computed above for a group that lacks classes)
-            statistic = lower
-            if not every:
-                # the arithmetic of _pair_statistic (the same bits)
-                n_h = totals[s]
-                total = n_g + n_h
-                statistic = 0.0
-                error = 0.0
-                for j in range(n_classes):
-                    u = counts[j, s_g]
-                    v = counts[j, s]
-                    t = u + v
-                    if t <= 0.0:
-                        continue
-                    if test == PEARSON:
-                        d = u * n_h - v * n_g
-                        term = d * d / t
-                    else:
-                        term = 0.0
-                        if u > 0.0:
-                            term += u * math.log(u * total / (n_g * t))
-                        if v > 0.0:
-                            term += v * math.log(v * total / (n_h * t))
-                    following = statistic + term
-                    term_part = following - statistic
-                    error += (statistic - (following - term_part)) + (term - term_part)
-                    statistic = following
-                statistic += error
-                if n < 2:
-                    statistic = 0.0
-                elif test == PEARSON:
-                    statistic /= n_g * n_h
+                    bound[s] = 0.0
+            for j in range(n_classes):
+                u = counts[j, s_g]
+                column = counts[j]
+                if u <= 0.0:
+                    for s in range(stop):
+                        cnt[s] += column[s] > 0.0
+                if every:
+                    for s in range(stop):
+                        v = column[s]
+                        t = u + v
+                        d = u * totals[s] - v * n_g
+                        term = d * d / t if t > 0.0 else 0.0
+                        # Knuth's TwoSum (a zero term changes nothing)
+                        following = acc[s] + term
+                        term_part = following - acc[s]
+                        err[s] += (acc[s] - (following - term_part)) + (
+                            term - term_part
+                        )
+                        acc[s] = following
                 else:
-                    statistic = 2.0 * statistic
-                    if statistic < 0.0:
-                        statistic = 0.0
-            if offering:
-                # offered in the pass that follows
-                out[s] = statistic
-                n_present[s] = n
-                found[k, n_found] = s
-                n_found += 1
-            # g's best partner for each number of classes present (the smaller
-            # statistic, then the lower group)
-            if (
-                partner[n] < 0
-                or statistic < best[n]
-                or (statistic == best[n] and h < partner[n])
-            ):
-                best[n] = statistic
-                partner[n] = h
-        if offering:
-            flags[_N_FOUND + k] = n_found
-        # in pair tests of about ten classes (a pair of 500 classes is 50)
-        work += n_live * (n_classes // 10 + 1)
-
-        # ---- g's key: the first of its best partners by number of classes present;
-        # within one number the smaller statistic is the larger p-value, so only
-        # these candidates need a tail probability
-        chosen = -1
-        chosen_present = 0
-        chosen_nlp = np.inf
-        chosen_stat = np.inf
-        for n in range(n_classes + 1):
-            h = partner[n]
-            if h < 0:
-                continue
-            statistic = best[n]
-            nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
-            if chosen < 0:
-                first_pair = True
-            elif nlp != chosen_nlp:
-                first_pair = nlp < chosen_nlp
-            elif statistic != chosen_stat:
-                first_pair = statistic < chosen_stat
+                    # the bound: with p and q the class shares of g and h, X2 and G2
+                    # are both at least n_g n_h / (n_g + n_h) sum_j (p_j - q_j)^2 /
+                    # max(p_j, q_j) (docs/design.rst, "The CHAID kernel")
+                    share_g = shares[j, s_g]
+                    inverse_g = inverses[j, s_g]
+                    share = shares[j]
+                    inverse = inverses[j]
+                    for s in range(stop):
+                        d = share_g - share[s]
+                        larger = inverse[s]
+                        bound[s] += (
+                            d * d * (inverse_g if inverse_g < larger else larger)
+                        )
+            # each pair's statistic (or its bound) is compared as acc[s] against a
+            # statistic times err[s]: the bound's denominator n_g + n_h moves to the
+            # other side of the comparison, so that no pair costs a division
+            if every:
+                for s in range(stop):
+                    statistic = acc[s] + err[s]
+                    acc[s] = statistic / (n_g * totals[s]) if cnt[s] >= 2 else 0.0
+                    err[s] = 1.0
             else:
-                # the pairs (g, h) and (g, chosen): the lower other group first
-                first_pair = h < chosen
-            if first_pair:
-                chosen = h
-                chosen_nlp = nlp
-                chosen_stat = statistic
-                chosen_present = n
+                for s in range(stop):
+                    n_h = totals[s]
+                    total = n_g + n_h
+                    # the bound times n_g + n_h (> 0), lowered by more than the
+                    # rounding errors of the bound and of the exact statistic
+                    # (relative, and relative to the counts)
+                    acc[s] = (
+                        np.float64(bound[s]) * (n_g * n_h) * relative
+                        - 1e-6 * total * total
+                    )
+                    err[s] = total
+            out = stats[k]
+            n_present = present[k]
+            n_found = 0
+            for n in range(n_classes + 1):
+                partner[n] = -1
+                best[n] = np.inf
+            # (the statistics to beat of a group with every class present are read
+            # without the count)
+            for s in range(n_live):
+                lower = acc[s]
+                weight = err[s]
+                if (
+                    dense
+                    and lower > best[n_classes] * weight
+                    and (not offering or lower > bars[s] * weight)
+                ):
+                    continue
+                n = cnt[s]
+                # the exact statistic is needed where it may be at most g's best
+                # statistic for n classes present, or (an offer of a changed group)
+                # h's key at the same degrees of freedom (any pair at other degrees)
+                h = group[s]
+                if h == g:
+                    continue
+                bar = best[n]
+                if offering:
+                    if key_lo[h] < 0 or n - 1 != key_dof[h]:
+                        bar = np.inf
+                    elif key_stat[h] > bar:
+                        bar = key_stat[h]
+                if lower > bar * weight:
+                    continue
+                # the exact statistic (computed above for a group that lacks classes)
+                statistic = lower
+                if not every:
+                    # the arithmetic of _pair_statistic (the same bits)
+                    n_h = totals[s]
+                    total = n_g + n_h
+                    statistic = 0.0
+                    error = 0.0
+                    for j in range(n_classes):
+                        u = counts[j, s_g]
+                        v = counts[j, s]
+                        t = u + v
+                        if t <= 0.0:
+                            continue
+                        if test == PEARSON:
+                            d = u * n_h - v * n_g
+                            term = d * d / t
+                        else:
+                            term = 0.0
+                            if u > 0.0:
+                                term += u * math.log(u * total / (n_g * t))
+                            if v > 0.0:
+                                term += v * math.log(v * total / (n_h * t))
+                        following = statistic + term
+                        term_part = following - statistic
+                        error += (statistic - (following - term_part)) + (
+                            term - term_part
+                        )
+                        statistic = following
+                    statistic += error
+                    if n < 2:
+                        statistic = 0.0
+                    elif test == PEARSON:
+                        statistic /= n_g * n_h
+                    else:
+                        statistic = 2.0 * statistic
+                        if statistic < 0.0:
+                            statistic = 0.0
+                if offering:
+                    # offered in the pass that follows
+                    out[s] = statistic
+                    n_present[s] = n
+                    found[k, n_found] = s
+                    n_found += 1
+                # g's best partner for each number of classes present (the smaller
+                # statistic, then the lower group)
+                if (
+                    partner[n] < 0
+                    or statistic < best[n]
+                    or (statistic == best[n] and h < partner[n])
+                ):
+                    best[n] = statistic
+                    partner[n] = h
+            if offering:
+                flags[_N_FOUND + k] = n_found
+            # in pair tests of about ten classes (a pair of 500 classes is 50)
+            work += n_live * (n_classes // 10 + 1)
+
+            # ---- g's key: the first of its best partners by number of classes present;
+            # within one number the smaller statistic is the larger p-value, so only
+            # these candidates need a tail probability
+            chosen = -1
+            chosen_present = 0
+            chosen_nlp = np.inf
+            chosen_stat = np.inf
+            for n in range(n_classes + 1):
+                h = partner[n]
+                if h < 0:
+                    continue
+                statistic = best[n]
+                nlp = -log_chi2_sf(statistic, float(n - 1)) if n > 1 else 0.0
+                if chosen < 0:
+                    first_pair = True
+                elif nlp != chosen_nlp:
+                    first_pair = nlp < chosen_nlp
+                elif statistic != chosen_stat:
+                    first_pair = statistic < chosen_stat
+                else:
+                    # the pairs (g, h) and (g, chosen): the lower other group first
+                    first_pair = h < chosen
+                if first_pair:
+                    chosen = h
+                    chosen_nlp = nlp
+                    chosen_stat = statistic
+                    chosen_present = n
+            chosen_dof = float(chosen_present - 1) if chosen_present > 0 else 0.0
         key_nlp[g] = chosen_nlp
         key_stat[g] = chosen_stat
-        key_dof[g] = chosen_present - 1 if chosen_present > 0 else 0
+        key_dof[g] = chosen_dof
         key_lo[g] = g if g < chosen else chosen
         key_hi[g] = -1 if chosen < 0 else (chosen if g < chosen else g)
-        bars[slot[g]] = chosen_stat if chosen_present == n_classes else np.inf
+        # (a continuous target's scan reads no bar)
+        bars[slot[g]] = (
+            chosen_stat
+            if test != F_TEST and chosen_dof == n_classes - 1 and chosen >= 0
+            else np.inf
+        )
         queue[flags[_QUEUED]] = g
         flags[_QUEUED] += 1
 
@@ -725,6 +894,16 @@ def _ordinal_loop(
                 keys[_DOF, g] = 0.0
                 keys[_LO, g] = -1.0
                 keys[_HI, g] = -1.0
+            elif test == F_TEST:
+                statistic, dof = f_pair_statistic(
+                    counts[0, g], counts[1, g], counts[2, g],
+                    counts[0, h], counts[1, h], counts[2, h],
+                )  # fmt: skip
+                keys[_NLP, g] = -log_f_sf(statistic, 1.0, dof)
+                keys[_STAT, g] = statistic
+                keys[_DOF, g] = dof
+                keys[_LO, g] = g
+                keys[_HI, g] = h
             else:
                 # the arithmetic of _pair_statistic, on columns g and h
                 n_a = totals[g]
@@ -762,8 +941,8 @@ def _ordinal_loop(
                     statistic = 2.0 * statistic
                     if statistic < 0.0:
                         statistic = 0.0
-                dof = n_present - 1
-                keys[_NLP, g] = -log_chi2_sf(statistic, float(dof)) if dof > 0 else 0.0
+                dof = float(n_present - 1)
+                keys[_NLP, g] = -log_chi2_sf(statistic, dof) if dof > 0 else 0.0
                 keys[_STAT, g] = statistic
                 keys[_DOF, g] = dof
                 keys[_LO, g] = g
@@ -868,7 +1047,8 @@ def init_state(table, ordinal, test, pool=None, n_threads=1):
     ordinal : bool
         Allowed pairs: adjacent rows only (True) or all pairs.
     test : int
-        ``PEARSON`` or ``LIKELIHOOD_RATIO``.
+        ``PEARSON`` or ``LIKELIHOOD_RATIO``, or ``F_TEST`` for a moment table
+        (columns weight, sum and sum of squares of a continuous target).
     pool : concurrent.futures.Executor or None, default=None
         Threads that share out the initial tests of a large nominal table
         (:func:`_initial_tests_in_threads`); the state is the same.
@@ -882,10 +1062,15 @@ def init_state(table, ordinal, test, pool=None, n_threads=1):
     table = np.ascontiguousarray(table, dtype=np.float64)
     n_rows, n_classes = table.shape
     counts = np.ascontiguousarray(table.T)
-    # in class order, as the kernels add a row, so that totals match theirs
-    totals = np.zeros(n_rows)
-    for j in range(n_classes):
-        totals += counts[j]
+    continuous = test == F_TEST
+    if continuous:
+        # a moment table: a group's size is its weight
+        totals = counts[0].copy()
+    else:
+        # in class order, as the kernels add a row, so that totals match theirs
+        totals = np.zeros(n_rows)
+        for j in range(n_classes):
+            totals += counts[j]
     # a few numpy calls (a tree calls this for every node and column)
     rows = np.arange(n_rows)
     links = np.zeros((11, n_rows), dtype=np.intp)
@@ -917,7 +1102,10 @@ def init_state(table, ordinal, test, pool=None, n_threads=1):
             np.zeros((2, n_rows), dtype=np.intp),
             np.full(n_classes + 1, np.inf),
             np.full(n_classes + 1, -1, dtype=np.intp),
-            _profiles(counts, totals),
+            # (the F test reads no class shares)
+            np.zeros((2, n_classes, n_rows), np.float32)
+            if continuous
+            else _profiles(counts, totals),
             tree,
             # between two updates of the tree: a key per group at the start, or
             # the offers of two changed groups and a few keys
@@ -1061,8 +1249,11 @@ def split_group(state, g, part):
         links[_SLOT, rep] = column
         # row by row and class by class from zero, as the kernels add (same bits)
         counts[:, column] = np.cumsum(table[side], axis=0)[-1]
-        totals[column] = np.cumsum(counts[:, column])[-1]
-        if not ordinal:
+        if flags[_TEST] == F_TEST:
+            totals[column] = counts[0, column]
+        else:
+            totals[column] = np.cumsum(counts[:, column])[-1]
+        if not ordinal and flags[_TEST] != F_TEST:
             profiles = _profiles(counts[:, column : column + 1], totals[column])
             state[_PROFILES][:, :, column] = profiles[:, :, 0]
             # the group's key is set by the kernel's scan that follows
@@ -1167,3 +1358,20 @@ def pair_statistics(counts, rows_a, rows_b, test):
     for k in range(n):
         statistics[k], n_present[k] = pair_statistic(counts, rows_a[k], rows_b[k], test)
     return statistics, n_present
+
+
+@njit(**NJIT)
+def f_pair_statistics(table, rows_a, rows_b):
+    """:func:`f_pair_statistic` of the pairs ``(rows_a[k], rows_b[k])`` of a
+    moment table of shape (n_rows, 3): statistics and denominator degrees of
+    freedom."""
+    n = rows_a.shape[0]
+    statistics = np.empty(n)
+    dfd = np.empty(n)
+    for k in range(n):
+        a = rows_a[k]
+        b = rows_b[k]
+        statistics[k], dfd[k] = f_pair_statistic(
+            table[a, 0], table[a, 1], table[a, 2], table[b, 0], table[b, 1], table[b, 2]
+        )
+    return statistics, dfd

@@ -24,3 +24,7 @@ LIKELIHOOD_RATIO = 1
 
 #: The test codes by name, as the estimators' parameters spell them.
 TEST_CODES = {"pearson": PEARSON, "likelihood_ratio": LIKELIHOOD_RATIO}
+#: CHAID's pairwise test of a continuous target: the F test of the one-way
+#: analysis of variance of two parts of a moment table (chosen by the target
+#: type, not by the ``test`` parameter).
+F_TEST = 2

@@ -30,13 +30,15 @@ def build_table(
         Category code of each row. A negative code is a missing value and is counted
         in the last row of the table, ``n_categories - 1``.
     y_codes : ndarray of int of shape (n_samples,)
-        Class index of each row, in ``[0, n_classes)``.
+        Class index of each row, in ``[0, n_classes)``; or, float64, the values
+        of a continuous target: the table is then a moment table (weight, sum,
+        sum of squares of the target, :mod:`partikit._statistics._moments`).
     sample_weight : ndarray of float64 of shape (n_samples,) or None
         Frequency weights; None counts every row once (a faster kernel).
     n_categories : int
         Number of table rows, the missing row included when there is one.
     n_classes : int
-        Number of table columns.
+        Number of table columns (3 for a continuous target).
     lookup : ndarray of intp of shape (n_codes + 1,), default=None
         Translation of the codes: a row goes to table row ``lookup[code + 1]``
         (negative entries: the missing row). Lets a pandas ``category`` column be
@@ -67,11 +69,40 @@ def build_table(
     if lookup is None:
         lookup = np.arange(-1, n_categories, dtype=np.intp)
     weights = None if sample_weight is None else np.asarray(sample_weight)
+    if y_codes.dtype.kind == "f":
+        # a continuous target: one count column per moment, each the
+        # class-count kernel with every row in class 0 and the moment as weight
+        zeros = np.zeros(len(codes), dtype=np.intp)
+        return np.column_stack(
+            [
+                contingency_table(
+                    codes, lookup, zeros, moment, n_categories, 1, offset
+                )[:, 0]
+                for moment in moment_weights(y_codes, weights)
+            ]
+        )
     # The kernel sees the rows in chunks converted to intp / float64 (see
     # partikit._kernels._tables): one compiled kernel whatever the code width.
     return contingency_table(
         codes, lookup, y_codes, weights, n_categories, n_classes, offset
     )
+
+
+def moment_weights(y, sample_weight):
+    """The weights whose sums are the moments of a continuous target.
+
+    Parameters
+    ----------
+    y : ndarray of float64 of shape (n_samples,)
+    sample_weight : ndarray of float64 of shape (n_samples,) or None
+
+    Returns
+    -------
+    weights : tuple of (ndarray or None, ndarray, ndarray)
+        ``w`` (None: every row once), ``w y`` and ``w y^2``.
+    """
+    weighted = y if sample_weight is None else sample_weight * y
+    return sample_weight, weighted, weighted * y
 
 
 def midpoints(values, cuts):

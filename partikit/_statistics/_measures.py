@@ -22,6 +22,7 @@ import operator
 import numpy as np
 
 from partikit._kernels._special import log_chi2_sf, log_chi2_sf_array
+from partikit._statistics._moments import WEIGHT, f_test
 
 __all__ = [
     "LN10",
@@ -566,7 +567,7 @@ def bonferroni_adjust(log10_p, log10_multiplier):
     return adjusted
 
 
-def grouped_significance(grouped_table, n_categories):
+def grouped_significance(grouped_table, n_categories, target_type=None):
     """Bonferroni-adjusted significance of a grouped attribute, in log10.
 
     The chi-square test of the grouped table (groups x classes), adjusted by
@@ -581,6 +582,11 @@ def grouped_significance(grouped_table, n_categories):
         Class counts of each group.
     n_categories : int
         Number of categories that were grouped.
+    target_type : str or None, default=None
+        ``"continuous"``: ``grouped_table`` is a moment table (groups x
+        (weight, sum, sum of squares)), tested by the F-test of the one-way
+        analysis of variance (CHAID's test for an interval target) instead of
+        the chi-square.
 
     Returns
     -------
@@ -600,9 +606,13 @@ def grouped_significance(grouped_table, n_categories):
     -7.86
     """
     grouped_table = np.asarray(grouped_table, dtype=np.float64)
-    statistic, dof = chi2_statistic(grouped_table)
-    log10_p = float(log10_chi2_sf(statistic, dof)) if dof > 0 else 0.0
-    n_groups = int((grouped_table.sum(axis=1) > 0).sum())
+    if target_type == "continuous":
+        log10_p = float(f_test(grouped_table)[3])
+        n_groups = int((grouped_table[:, WEIGHT] > 0).sum())
+    else:
+        statistic, dof = chi2_statistic(grouped_table)
+        log10_p = float(log10_chi2_sf(statistic, dof)) if dof > 0 else 0.0
+        n_groups = int((grouped_table.sum(axis=1) > 0).sum())
     if n_categories < 1 or n_groups < 1:
         return 0.0
     return bonferroni_adjust(

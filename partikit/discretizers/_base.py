@@ -15,15 +15,20 @@ from partikit._compat import Interval, _check_feature_names_in
 from partikit._counting._column_tables import NUMERIC, count_tables
 from partikit._counting._dask import dask_aware
 from partikit._counting._validation import (
-    check_classification_y,
     check_lengths,
     check_numeric_X,
     check_sample_weight,
+    check_target,
     feature_name,
 )
 from partikit._estimator._base import BasePartitioner
 from partikit._estimator._column_fit import ColumnContext, ColumnFit
-from partikit._estimator._encoding import onehot, woe_columns
+from partikit._estimator._encoding import (
+    check_target_type,
+    onehot,
+    part_value_columns,
+    target_encodings,
+)
 from partikit._estimator._inspection import ColumnParts, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
@@ -55,10 +60,13 @@ class BaseDiscretizer(BasePartitioner):
 
     Parameters
     ----------
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
         or the weight of evidence of each bin, the missing bin included (binary
         targets only; the groupers' formula on the bins' class counts).
+        ``"target"``: the bin's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence: ``"event"`` is positive where the second
         class of ``classes_`` is over-represented; ``"non_event"`` is its
@@ -136,15 +144,17 @@ class BaseDiscretizer(BasePartitioner):
         X = check_numeric_X(self, X, reset=reset)
         check_lengths(self, [X], y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, X.shape[0])
-        y_codes, classes = check_classification_y(
-            y, sample_weight, min_classes=min_classes
-        )
+        y_codes, classes, target_type = check_target(
+            y, sample_weight, target_type=self._target_type_in(),
+            min_classes=min_classes,
+        )  # fmt: skip
+        check_target_type(self, target_type)
         names = [feature_name(self, j) for j in range(X.shape[1])]
         return count_tables(
             [X[:, j] for j in range(X.shape[1])], names,
             hasattr(self, "feature_names_in_"), y_codes, classes, sample_weight,
             np.zeros(X.shape[1], dtype=bool), max_values=self.max_values,
-            n_jobs=self.n_jobs,
+            n_jobs=self.n_jobs, target_type=target_type,
         )  # fmt: skip
 
     def _prepare_tables(self, tables):
@@ -165,13 +175,19 @@ class BaseDiscretizer(BasePartitioner):
             # row) gets its weight of evidence too, 0 when fit saw no missing
             # value (no evidence either way)
             self.woe_ = [weight_of_evidence(t, sign=self.woe_sign) for t in self.table_]
+        if self.encode == "target":
+            # the missing bin's too: the overall mean when fit saw no missing
+            # value (an empty part)
+            self.encodings_ = [
+                target_encodings(t, self.target_type_) for t in self.table_
+            ]
         self._end_fit()
 
     def _fit_column(self, tables, j):
         values, table = tables.values[j], tables.tables[j]
         upper = tables.upper_values[j]
         name = feature_name(self, j)
-        n_classes = len(self.classes_)
+        n_classes = tables.n_classes
         missing_row = table[-1]
         # (rows of zero weight add no value to a column's table: every row has
         # weight)
@@ -276,7 +292,9 @@ class BaseDiscretizer(BasePartitioner):
         if self.encode == "ordinal":
             return codes.astype(np.float64)
         if self.encode == "woe":
-            return woe_columns(codes, self.woe_)
+            return part_value_columns(codes, self.woe_)
+        if self.encode == "target":
+            return part_value_columns(codes, self.encodings_)
         has_missing = self._has_missing_column()
         codes[(codes == self.missing_bin_) & ~has_missing] = -1
         return onehot(
@@ -303,7 +321,7 @@ class BaseDiscretizer(BasePartitioner):
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
-        if self.encode in ("ordinal", "woe"):
+        if self.encode in ("ordinal", "woe", "target"):
             return np.asarray(input_features, dtype=object)
         check_is_fitted(self, "n_bins_")
         names = []

@@ -899,7 +899,16 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         distribution): see :ref:`pooled_values`. ``statistics_[j]`` records
         it. ``partial_fit`` then equals ``fit`` on the concatenation while the
         tables are exact, and is within that bound after.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a target of
+        integer amounts (prices, counts). A continuous target is read through
+        the weight, sum and sum of squares of its values at each distinct
+        value of a column
+        (``target_type_`` says which kind the fit read; ``classes_`` is set
+        for class labels only).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
         or the weight of evidence of each bin, the missing bin included (binary
         targets only; computed from the bins' class counts with the regularised
@@ -907,6 +916,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
 
         .. versionchanged:: 0.2
            ``"woe"`` added.
+        ``"target"``: the bin's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
@@ -1015,8 +1027,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
            [3.]])
     """
 
+    _target_types = ("binary", "multiclass", "continuous")
+
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
+        "target_type": BaseDiscretizer._target_type_constraint,
         "criterion": [StrOptions(set(CRITERIA))],
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
@@ -1043,6 +1058,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         algorithm="block_opt_pruned",
         exact_limit="auto",
         max_values=None,
+        target_type="auto",
         encode="ordinal",
         woe_sign="event",
         n_jobs=None,
@@ -1051,6 +1067,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         super().__init__(
             encode=encode, woe_sign=woe_sign, n_jobs=n_jobs, max_values=max_values
         )
+        self.target_type = target_type
         self.criterion = criterion
         self.max_bins = max_bins
         self.n_bins = n_bins

@@ -443,7 +443,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         distribution): see :ref:`pooled_values`. ``statistics_[j]`` records
         it. ``partial_fit`` then equals ``fit`` on the concatenation while the
         tables are exact, and is within that bound after.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
         or the weight of evidence of each bin, the missing bin included (binary
         targets only; computed from the bins' class counts with the regularised
@@ -451,6 +451,9 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
 
         .. versionchanged:: 0.2
            ``"woe"`` added.
+        ``"target"``: the bin's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,

@@ -406,11 +406,14 @@ class MODLDiscretizer(BaseDiscretizer):
         ``fit_tables`` alike, so the tables stay small however many rows are
         seen; the cuts inside a pooled row are lost (see
         :ref:`pooled_values`). ``statistics_[j]`` records it.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: bin ids as float64; one-hot of the bins (sparse CSR or dense);
         or the weight of evidence of each bin, the missing bin included (binary
         targets only; computed from the bins' class counts with the regularised
         formula of ``category_encoders.WOEEncoder``, as the groupers do).
+        ``"target"``: the bin's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,

@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import warnings
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -42,12 +43,13 @@ from partikit._counting._partial import (
 from partikit._counting._validation import (
     STRING_KIND,
     check_categorical_X,
-    check_classification_y,
     check_lengths,
     check_sample_weight,
+    check_target,
     feature_name,
     sorting_order,
 )
+from partikit._estimator._encoding import check_target_type
 from partikit._estimator._inspection import PartitionInspectionMixin
 from partikit._estimator._renames import (
     DEPRECATED,
@@ -57,6 +59,7 @@ from partikit._estimator._renames import (
 )
 from partikit._statistics._contingency import merge_rows
 from partikit._statistics._measures import grouped_significance
+from partikit._statistics._moments import CONTINUOUS, N_MOMENTS
 from partikit.groupers._base import BaseGrouper, group_feature_names
 from partikit.groupers._chaid import CHAIDGrouper
 from partikit.groupers._combinations import (
@@ -118,6 +121,13 @@ class AttributeAggregator(
         seen in fit follow its ``handle_unknown``. None: aggregates are output as
         the codes of their combinations (``combinations_``) and the kept columns
         as they are.
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it
+        (``"auto"``: floats that are not all integers are continuous, anything
+        else class labels). A continuous target is counted by the weight, sum
+        and sum of squares of each combination; ``grouper`` must take one (for
+        instance :class:`~partikit.groupers.CHAIDGrouper`), and ``search``
+        tests each grouped candidate by the F-test instead of the chi-square.
     keep_original : bool, default=True
         Whether the members of the aggregates stay in the output (in front of the
         aggregates). Columns in no aggregate are always kept.
@@ -255,6 +265,7 @@ class AttributeAggregator(
     _parameter_constraints: dict = {
         "aggregates": [list, None],
         "grouper": [BaseGrouper, None],
+        "target_type": BaseGrouper._target_type_constraint,
         "keep_original": ["boolean"],
         "search": [StrOptions({"pairs", "greedy"}), None],
         "max_order": [Interval(Integral, 2, None, closed="left"), None],
@@ -271,6 +282,7 @@ class AttributeAggregator(
         aggregates=None,
         *,
         grouper=None,
+        target_type="auto",
         keep_original=True,
         search=None,
         max_order=None,
@@ -282,6 +294,7 @@ class AttributeAggregator(
     ):
         self.aggregates = aggregates
         self.grouper = grouper
+        self.target_type = target_type
         self.keep_original = keep_original
         self.search = search
         self.max_order = max_order
@@ -367,8 +380,9 @@ class AttributeAggregator(
         """Checked columns, target and weights of a fit or a chunk.
 
         Returns the columns, the aggregates (None with ``search``), the class
-        codes and classes (all 0 and None without a grouper nor search: y is
-        then ignored) and the weights.
+        codes (or a continuous target's values) and classes (all 0 and None
+        without a grouper nor search: y is then ignored), the kind of target
+        (None without one) and the weights.
         """
         columns = check_categorical_X(self, X, reset=reset)
         aggregates = self._checked_aggregates()
@@ -379,12 +393,15 @@ class AttributeAggregator(
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
         if self._supervised():
             # fail early on a bad target, before any aggregate is built
-            y_codes, classes = check_classification_y(
-                y, sample_weight, min_classes=min_classes
-            )
+            y_codes, classes, kind = check_target(
+                y, sample_weight, target_type=self.target_type,
+                min_classes=min_classes,
+            )  # fmt: skip
         else:
             y_codes, classes = np.zeros(len(columns[0]), dtype=np.intp), None
-        return columns, aggregates, y_codes, classes, sample_weight
+            kind = None
+        target = _Target(y_codes, classes, kind)
+        return columns, aggregates, target, sample_weight
 
     # fit, fit_tables and partial_fit are declared here rather than inherited:
     # y is optional (without grouper nor search the aggregator learns no
@@ -425,10 +442,10 @@ class AttributeAggregator(
         if is_dask_collection(X) or is_dask_collection(y):
             counter = estimator_counter(self)
             return self._fit_tables(dask_tables(X, y, sample_weight, counter))
-        columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
+        columns, aggregates, target, sample_weight = self._check_rows(
             X, y, sample_weight, reset=True, min_classes=2
         )
-        source = _RowSource(self, columns, y_codes, classes, sample_weight)
+        source = _RowSource(self, columns, target, sample_weight)
         return self._fit_source(source, aggregates, stacklevel=4)
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -499,15 +516,16 @@ class AttributeAggregator(
 
     def _count(self, X, y, sample_weight, *, reset, min_classes):
         """The tables ``fit_tables`` reads, of one chunk of rows."""
-        columns, aggregates, y_codes, classes, sample_weight = self._check_rows(
+        columns, aggregates, target, sample_weight = self._check_rows(
             X, y, sample_weight, reset=reset, min_classes=min_classes
         )
         names = self._input_names()
         tables = count_tables(
-            columns, names, hasattr(self, "feature_names_in_"), y_codes, classes,
-            sample_weight, np.ones(len(columns), dtype=bool),
+            columns, names, hasattr(self, "feature_names_in_"), target.y_codes,
+            target.classes, sample_weight, np.ones(len(columns), dtype=bool),
+            target_type=target.target_type,
         )  # fmt: skip
-        source = _RowSource(self, columns, y_codes, classes, sample_weight)
+        source = _RowSource(self, columns, target, sample_weight)
         needed = [tuple(range(len(columns)))] if aggregates is None else aggregates
         tables.joint = {members: source.joint(members) for members in needed}
         return tables
@@ -521,6 +539,8 @@ class AttributeAggregator(
         aggregates = self._checked_aggregates()
         if self._supervised():
             check_classes(tables)
+            if self.target_type != "auto":
+                check_target_type(self, tables.target_type, self.target_type)
         source = _TableSource(self, tables, aggregates)
         return self._fit_source(source, aggregates, stacklevel=stacklevel + 1)
 
@@ -605,6 +625,7 @@ class AttributeAggregator(
             feature_names=self._output_names(self._input_names()),
             has_feature_names=True,
             classes=kept.classes,
+            target_type=kept.target_type,
             kinds=[CATEGORICAL] * len(values),
             values=values,
             tables=counts,
@@ -657,10 +678,13 @@ class AttributeAggregator(
         scores = []
         for candidate in candidates:
             table = source.candidate_table(candidate)
-            result = scorer.group_table(table)
+            result = scorer.group_table(
+                table,
+                target_type=CONTINUOUS if source.target_type == CONTINUOUS else None,
+            )
             grouped = merge_rows(table, result.group_ids, result.n_groups)
             n_values = len(table)
-            value = grouped_significance(grouped, n_values)
+            value = grouped_significance(grouped, n_values, source.target_type)
             scores.append((value, n_values, int(result.n_groups)))
         return scores
 
@@ -924,6 +948,14 @@ class AttributeAggregator(
         return tags
 
 
+class _Target(NamedTuple):
+    """The target of a fit as the counting reads it."""
+
+    y_codes: np.ndarray  # class indices, or the values of a continuous target
+    classes: np.ndarray | None  # None: no target, or a continuous one
+    target_type: str | None  # None: no target
+
+
 class _JointSource:
     """Where a fit's aggregates come from: the joint table of their columns."""
 
@@ -936,6 +968,7 @@ class _JointSource:
                 members,
                 aggregator.max_categories,
                 aggregator.separator,
+                self.target_type,
             )  # fmt: skip
             for members in aggregates
         ]
@@ -952,14 +985,18 @@ class _RowSource(_JointSource):
     are learned by :func:`fit_joint_aggregate` from the same table.
     """
 
-    def __init__(self, aggregator, columns, y_codes, classes, sample_weight):
+    def __init__(self, aggregator, columns, target, sample_weight):
         self._aggregator = aggregator
         self._columns = columns
         self._digits = {}
-        self.y_codes = y_codes
-        self.classes = classes
+        self.y_codes = target.y_codes
+        self.classes = target.classes
+        self.target_type = target.target_type
         self.sample_weight = sample_weight
-        self.n_classes = 1 if classes is None else len(classes)
+        if self.target_type == CONTINUOUS:
+            self.n_classes = N_MOMENTS
+        else:
+            self.n_classes = 1 if self.classes is None else len(self.classes)
 
     def digits(self, members):
         """The :class:`Digits` of every column, those of ``members`` read."""
@@ -971,12 +1008,15 @@ class _RowSource(_JointSource):
 
     def joint(self, members):
         """The :class:`~partikit.JointTable` of some columns."""
-        joint = joint_of_digits(
-            members, self.digits(members), self.y_codes, self.sample_weight,
-            self.n_classes,
-        )  # fmt: skip
-        if joint is not None:
-            return joint
+        if self.target_type != CONTINUOUS:
+            # (the digits' kernels count classes; a continuous target's moments
+            # are counted by count_joint)
+            joint = joint_of_digits(
+                members, self.digits(members), self.y_codes, self.sample_weight,
+                self.n_classes,
+            )  # fmt: skip
+            if joint is not None:
+                return joint
         return count_joint(
             [self._columns[j] for j in members],
             [feature_name(self._aggregator, j) for j in members],
@@ -984,7 +1024,7 @@ class _RowSource(_JointSource):
         )  # fmt: skip
 
     def _counted(self, members, separator):
-        if self.classes is None:
+        if self.classes is None:  # no target, or a continuous one
             return None
         return fit_counted_aggregate(
             members, self.digits(members), self.y_codes, self.sample_weight,
@@ -997,7 +1037,7 @@ class _RowSource(_JointSource):
         if counted is None:
             counted = fit_joint_aggregate(
                 self.joint(candidate), candidate, self._aggregator.max_categories,
-                None,
+                None, self.target_type,
             )  # fmt: skip
         return counted[2]
 
@@ -1021,6 +1061,7 @@ class _RowSource(_JointSource):
             [frame.iloc[:, k] for k in range(len(kept))], list(frame.columns), True,
             self.y_codes, self.classes, self.sample_weight,
             np.ones(len(kept), dtype=bool), n_jobs=self._aggregator.grouper_.n_jobs,
+            target_type=self.target_type,
         )  # fmt: skip
 
 
@@ -1035,6 +1076,7 @@ class _TableSource(_JointSource):
     def __init__(self, aggregator, tables, aggregates):
         self._aggregator = aggregator
         self._tables = tables
+        self.target_type = tables.target_type
         names = [str(n) for n in tables.feature_names]
         if aggregates is None:
             needed = [tuple(range(tables.n_features))]
@@ -1065,7 +1107,11 @@ class _TableSource(_JointSource):
     def candidate_table(self, candidate):
         """A candidate's table of codes x classes (``search``)."""
         return fit_joint_aggregate(
-            self.joint(candidate), candidate, self._aggregator.max_categories, None
+            self.joint(candidate),
+            candidate,
+            self._aggregator.max_categories,
+            None,
+            self.target_type,
         )[2]
 
     def kept_tables(self, kept):

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 from abc import abstractmethod
 
 import numpy as np
@@ -17,19 +18,25 @@ from partikit._counting._validation import (
     append_missing,
     category_lookup,
     check_categorical_X,
-    check_classification_y,
     check_lengths,
     check_sample_weight,
+    check_target,
     factorize_column,
     feature_name,
 )
 from partikit._estimator._base import BasePartitioner
 from partikit._estimator._column_fit import ColumnContext, ColumnFit
-from partikit._estimator._encoding import onehot, woe_columns
+from partikit._estimator._encoding import (
+    check_target_type,
+    onehot,
+    part_value_columns,
+    target_encodings,
+)
 from partikit._estimator._inspection import ColumnParts, members_label
 from partikit._kernels._tables import apply_lookup
 from partikit._statistics._contingency import check_table, merge_rows
 from partikit._statistics._measures import weight_of_evidence
+from partikit._statistics._moments import check_moment_table, part_weights
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
 _MAX_UNSEEN_SHOWN = 5
@@ -39,9 +46,9 @@ def group_feature_names(input_features, encode, n_groups):
     """Output names of a grouping: the input names, or one per group.
 
     ``"{name}_g{k}"`` for group ``k`` of each feature with the one-hot encodings;
-    the input names for ``"ordinal"`` and ``"woe"``.
+    the input names for ``"ordinal"``, ``"woe"`` and ``"target"``.
     """
-    if encode in ("ordinal", "woe"):
+    if encode in ("ordinal", "woe", "target"):
         return np.asarray(input_features, dtype=object)
     return np.asarray(
         [
@@ -64,11 +71,14 @@ class BaseGrouper(BasePartitioner):
 
     Parameters
     ----------
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, computed
         from the groups' class counts with the formula of
         ``category_encoders.WOEEncoder``).
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence (``encode="woe"``, the ``woe`` column of
         :meth:`partition_table`, the plots): ``"event"`` is positive where the
@@ -111,7 +121,7 @@ class BaseGrouper(BasePartitioner):
         core's :class:`~partikit._statistics._results.Grouping`.
         """
 
-    def group_table(self, table):
+    def group_table(self, table, *, target_type=None):
         """Group the rows of one contingency table with this grouper's parameters.
 
         The pure core call that ``fit`` makes on each column's table, for a
@@ -125,7 +135,13 @@ class BaseGrouper(BasePartitioner):
         ----------
         table : array-like of shape (n_categories, n_classes)
             Class counts (weighted) of each category; an empty row is a category
-            absent from the table.
+            absent from the table. For a continuous target, the moments of each
+            category: its weight, the sum and the sum of squares of its target
+            values (shape ``(n_categories, 3)``).
+        target_type : {None, "continuous"}, default=None
+            ``"continuous"``: ``table`` is a table of moments (a grouper whose
+            ``target_type`` parameter takes ``"continuous"``); None: class
+            counts.
 
         Returns
         -------
@@ -138,7 +154,16 @@ class BaseGrouper(BasePartitioner):
             ``rare_group`` (-1 if none) and ``pooled``.
         """
         self._validate_params()
-        return self._group_table(check_table(table), None)
+        if target_type is None:
+            table = check_table(table)
+        else:
+            check_target_type(self, target_type)
+            table = check_moment_table(table)
+        # the kind of table is the one named here, also for a fitted grouper:
+        # a copy reads it (the grouper itself is not changed)
+        reader = copy.copy(self)
+        reader.target_type_ = target_type
+        return reader._group_table(table, None)
 
     def _column_warning(self, result, table, context):
         """Message of a ``UserWarning`` about one column's grouping, or None.
@@ -161,13 +186,16 @@ class BaseGrouper(BasePartitioner):
         columns = check_categorical_X(self, X, reset=reset)
         check_lengths(self, columns, y, sample_weight)
         sample_weight = check_sample_weight(sample_weight, len(columns[0]))
-        y_codes, classes = check_classification_y(
-            y, sample_weight, min_classes=min_classes
-        )
+        y_codes, classes, target_type = check_target(
+            y, sample_weight, target_type=self._target_type_in(),
+            min_classes=min_classes,
+        )  # fmt: skip
+        check_target_type(self, target_type)
         names = [feature_name(self, j) for j in range(len(columns))]
         return count_tables(
             columns, names, hasattr(self, "feature_names_in_"), y_codes, classes,
             sample_weight, np.ones(len(columns), dtype=bool), n_jobs=self.n_jobs,
+            target_type=target_type,
         )  # fmt: skip
 
     def _set_fitted(self, fitted):
@@ -186,6 +214,10 @@ class BaseGrouper(BasePartitioner):
         ]
         if self.encode == "woe":
             self.woe_ = self._fit_woe()
+        if self.encode == "target":
+            self.encodings_ = [
+                target_encodings(t, self.target_type_) for t in self.table_
+            ]
 
     def _fit_column(self, tables, j):
         name = feature_name(self, j)
@@ -193,7 +225,7 @@ class BaseGrouper(BasePartitioner):
         table, ordered = tables.tables[j], tables.ordered_categories[j]
         # Categories seen only with zero weight (or not at all) are unseen: they are
         # dropped here, so that a weight of 0 is the same as removing the row.
-        present = table.sum(axis=1) > 0
+        present = part_weights(table, tables.target_type) > 0
         if present[:-1].all():
             # the usual case: a view, not a copy of a table of every category
             table = table if present[-1] else table[:-1]
@@ -226,7 +258,7 @@ class BaseGrouper(BasePartitioner):
             default_group = result.rare_group
         else:
             # The largest group; ties go to the lower group id (argmax).
-            default_group = int(np.argmax(grouped.sum(axis=1)))
+            default_group = int(np.argmax(part_weights(grouped, tables.target_type)))
         return ColumnFit(
             categories=categories,
             group_ids=group_ids,
@@ -335,7 +367,9 @@ class BaseGrouper(BasePartitioner):
         if self.encode == "ordinal":
             return groups
         if self.encode == "woe":
-            return woe_columns(groups, self.woe_)
+            return part_value_columns(groups, self.woe_)
+        if self.encode == "target":
+            return part_value_columns(groups, self.encodings_)
         return onehot(groups, self.n_groups_, dense=self.encode == "onehot-dense")
 
     def get_feature_names_out(self, input_features=None):
@@ -354,7 +388,7 @@ class BaseGrouper(BasePartitioner):
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
-        if self.encode not in ("ordinal", "woe"):
+        if self.encode not in ("ordinal", "woe", "target"):
             check_is_fitted(self, "n_groups_")
         return group_feature_names(
             input_features, self.encode, getattr(self, "n_groups_", None)

@@ -267,12 +267,15 @@ def sort_by_mean(table):
     >>> sort_by_mean(table).group_ids
     array([0, 1, 0])
     """
-    table = check_table(table)
-    if table.shape[1] != N_MOMENTS:
+    # (not check_table: a moment table's sums may be negative)
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
         raise ValueError(
             "sort_by_mean reads a moment table (weight, sum, sum of squares: 3 "
-            f"columns); this table has {table.shape[1]}."
+            f"columns); this table has shape {table.shape}."
         )
+    if not np.isfinite(table).all() or (table[:, WEIGHT] < 0).any():
+        raise ValueError("A moment table must be finite, with non-negative weights.")
     rows = np.flatnonzero(table[:, WEIGHT] > 0)
     group_ids = np.full(len(table), -1, dtype=np.intp)
     total = table[rows].sum(axis=0)
@@ -290,9 +293,7 @@ def sort_by_mean(table):
     side = side != side[0]
     group_ids[rows] = side
     value = float(errors[best])
-    return Grouping(
-        group_ids, 2, max(parent - value, 0.0), {"squared_error": value}
-    )
+    return Grouping(group_ids, 2, max(parent - value, 0.0), {"squared_error": value})
 
 
 def exhaustive(table, *, impurity="gini"):

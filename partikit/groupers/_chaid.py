@@ -21,6 +21,7 @@ from partikit._estimator._renames import (
 )
 from partikit._kernels._chaid import (
     COMPOUND,
+    f_pair_statistics,
     group_labels,
     init_state,
     members,
@@ -29,7 +30,8 @@ from partikit._kernels._chaid import (
     pair_statistics,
     split_group,
 )
-from partikit._kernels._codes import TEST_CODES
+from partikit._kernels._codes import F_TEST, TEST_CODES
+from partikit._kernels._special import log_f_sf
 from partikit._statistics._contingency import (
     merge_rows,
     number_by_first_row,
@@ -45,10 +47,19 @@ from partikit._statistics._measures import (
     log10_chi2_sf,
     significance_order,
 )
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    LN10,
+    WEIGHT,
+    check_moment_table,
+    f_test,
+    part_means,
+    squared_errors,
+)
 from partikit._statistics._results import Grouping
 from partikit._threads import n_cpus, shared_threads
 from partikit.groupers._base import BaseGrouper
-from partikit.groupers._bipartition import best_chi2_bipartition
+from partikit.groupers._bipartition import best_chi2_bipartition, sort_by_mean
 
 _MULTIPLIERS = {
     "nominal": log10_bonferroni_nominal,
@@ -63,35 +74,60 @@ _RESPLITS_PER_CATEGORY = 10
 AUTO_EXACT_LIMIT = 1024
 #: Threads sharing out the initial pair tests of a large table, at most.
 _MAX_THREADS = 4
+#: Pools of the rare categories of a continuous target past ``exact_limit``:
+#: the rare categories are pooled by the rank of their target mean, in this
+#: many pools of about equal weight (a classification target pools them by
+#: their most frequent class).
+MEAN_POOLS = 10
+#: The name of the F test in ``statistics["test"]`` (continuous targets).
+F_TEST_NAME = "f"
 
 
 def table_test(table, test="pearson"):
-    """Chi-square test of a groups x classes table with the chosen statistic.
+    """Chi-square test of a groups x classes table with the chosen statistic,
+    or the F test of a moment table.
 
     Parameters
     ----------
-    table : array-like of shape (n_groups, n_classes)
-    test : {"pearson", "likelihood_ratio"}, default="pearson"
+    table : array-like of shape (n_groups, n_classes) or (n_groups, 3)
+    test : {"pearson", "likelihood_ratio", "f"}, default="pearson"
+        ``"f"``: ``table`` is a moment table (continuous target), tested by the
+        F test of its one-way analysis of variance.
 
     Returns
     -------
     statistic : float
-        Pearson's ``X2`` or the likelihood ratio ``G2``.
-    dof : int
+        Pearson's ``X2``, the likelihood ratio ``G2`` or ``F``.
+    dof : int or float
+        Degrees of freedom (``F``: of the numerator).
     log10_pvalue : float
     """
+    if test == F_TEST_NAME:
+        statistic, dfn, _, log10_p, _ = f_test(table)
+        return statistic, dfn, log10_p
     statistic, dof = (chi2_statistic if test == "pearson" else g2_statistic)(table)
     return statistic, dof, log10_chi2_sf(statistic, dof)
+
+
+def _pair_tests(counts, g, partners, test):
+    """Statistics and log10 p-values of the pairs of row g with each partner."""
+    partners = np.asarray(partners, dtype=np.intp)
+    rows_g = np.full(len(partners), g, dtype=np.intp)
+    if test == F_TEST_NAME:
+        statistics, dfd = f_pair_statistics(counts, rows_g, partners)
+        log10_p = np.array(
+            [log_f_sf(f, 1.0, d) / LN10 for f, d in zip(statistics, dfd, strict=True)]
+        )
+        return statistics, log10_p
+    statistics, n_present = pair_statistics(counts, rows_g, partners, TEST_CODES[test])
+    return statistics, log10_chi2_sf(statistics, np.maximum(n_present - 1, 0))
 
 
 def _most_similar(counts, g, partners, test):
     """Partner of group g with the largest pairwise p-value (then the smaller
     statistic, then the lower index), and that p-value's log10."""
     partners = np.asarray(partners, dtype=np.intp)
-    statistics, n_present = pair_statistics(
-        counts, np.full(len(partners), g, dtype=np.intp), partners, TEST_CODES[test]
-    )
-    log10_p = log10_chi2_sf(statistics, np.maximum(n_present - 1, 0))
+    statistics, log10_p = _pair_tests(counts, g, partners, test)
     best = np.lexsort((partners, statistics, -log10_p))[0]
     return int(partners[best]), float(log10_p[best])
 
@@ -102,9 +138,8 @@ def _merge_phase(
     """Labels of the rows of ``table`` after the CHAID merge loop (SPSS steps 2-5)."""
     # the initial tests of a large table in threads (their keys are the same)
     n_threads = min(n_cpus(), _MAX_THREADS)
-    state = init_state(
-        table, ordinal, TEST_CODES[test], shared_threads(n_threads), n_threads
-    )
+    code = F_TEST if test == F_TEST_NAME else TEST_CODES[test]
+    state = init_state(table, ordinal, code, shared_threads(n_threads), n_threads)
     max_neg_log_alpha = -math.log(alpha_merge)
     max_groups = -1 if max_groups is None else max_groups
     resplit_budget = _RESPLITS_PER_CATEGORY * table.shape[0] if resplit else 0
@@ -121,7 +156,12 @@ def _merge_phase(
         if status != COMPOUND:
             break
         rows = np.sort(members(state, group))
-        side, log10_p = best_chi2_bipartition(table[rows], ordered=ordinal, test=test)
+        if test == F_TEST_NAME:
+            side, log10_p = best_mean_bipartition(table[rows], ordered=ordinal)
+        else:
+            side, log10_p = best_chi2_bipartition(
+                table[rows], ordered=ordinal, test=test
+            )
         if log10_p <= log10_alpha_resplit:
             split_group(state, group, rows[side])
             n_resplits += 1
@@ -134,6 +174,53 @@ def _merge_phase(
                     stacklevel=4,
                 )
     return group_labels(state), n_resplits
+
+
+def best_mean_bipartition(table, *, ordered=False):
+    """Most significant split of the rows of a moment table into two sides.
+
+    Every split of the same rows has the same F degrees of freedom, ``(1, n -
+    2)``, and its F statistic grows with the squared error it removes: the most
+    significant split is the one of least squared error, found by
+    :func:`~partikit.groupers._bipartition.sort_by_mean` (every bipartition,
+    Fisher 1958) or, for ordered rows, by the best of the ``m - 1`` cuts.
+
+    Parameters
+    ----------
+    table : ndarray of shape (m, 3)
+        Non-empty moment rows, ``m >= 2``.
+    ordered : bool, default=False
+        True: only the cuts of the rows in their order.
+
+    Returns
+    -------
+    side : ndarray of bool of shape (m,)
+        Rows on one side (the side without row 0 for a free split; the rows
+        after the cut otherwise).
+    log10_pvalue : float
+        log10 p-value of the F test of the split.
+
+    Notes
+    -----
+    Ties go to the first cut, or to the split :func:`sort_by_mean` keeps.
+
+    References
+    ----------
+    .. [1] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    if ordered:
+        left = np.cumsum(table, axis=0)[:-1]
+        right = table.sum(axis=0) - left
+        # the squared error of the two sides of each cut (the parent's is fixed)
+        cut = int(np.argmin(squared_errors(left) + squared_errors(right)))
+        side = np.arange(len(table)) > cut
+    else:
+        side = sort_by_mean(table).group_ids == 1
+    grouped = np.stack([table[~side].sum(axis=0), table[side].sum(axis=0)])
+    return side, f_test(grouped)[3]
 
 
 def _merge_labels(labels, keep, gone):
@@ -180,7 +267,7 @@ def _absorb_small_groups(rows, labels, floating_label, ordinal, test, min_size):
         if n_groups < 2:
             return labels
         grouped = merge_rows(rows, labels, n_groups)
-        totals = grouped.sum(axis=1)
+        totals = grouped[:, WEIGHT] if test == F_TEST_NAME else grouped.sum(axis=1)
         small = np.flatnonzero(totals < min_size)
         if small.size == 0:
             return labels
@@ -200,14 +287,18 @@ def _absorb_small_groups(rows, labels, floating_label, ordinal, test, min_size):
         labels = _merge_labels(labels, partner, g)
 
 
-def _pool_rare(table, exact_limit):
-    """Pool the rarest rows of a nominal table by their most frequent class.
+def _pool_rare(table, exact_limit, continuous=False):
+    """Pool the rarest rows of a nominal table by their most frequent class, or
+    by the rank of their mean (a moment table).
 
     When the table has more than ``exact_limit`` rows, the rows with at most
     ``m`` cases (``m`` the smallest count that leaves at most ``exact_limit -
-    n_classes`` rows of their own) are pooled: all the pooled rows whose most
-    frequent class (the lowest on ties) is ``k`` form one row. Each pooled row
-    stands at the place of its first member.
+    n_pools`` rows of their own, ``n_pools`` the number of classes or
+    ``MEAN_POOLS``) are pooled: all the pooled rows whose most frequent class
+    (the lowest on ties) is ``k`` form one row; for a moment table (``continuous``)
+    the pooled rows, sorted by their target mean (stable), are cut into
+    ``MEAN_POOLS`` runs of about equal weight. Each pooled row stands at the
+    place of its first member.
 
     Returns
     -------
@@ -219,20 +310,31 @@ def _pool_rare(table, exact_limit):
     n_pools : int
     """
     n_rows, n_classes = table.shape
-    totals = table.sum(axis=1)
-    budget = exact_limit - n_classes
+    totals = table[:, WEIGHT] if continuous else table.sum(axis=1)
+    n_keys = MEAN_POOLS if continuous else n_classes
+    budget = exact_limit - n_keys
     if budget > 0:
         # the (budget + 1)-th largest count: rows with more are kept
         limit = np.partition(totals, n_rows - budget - 1)[n_rows - budget - 1]
         kept = totals > limit
     else:
         kept = np.zeros(n_rows, dtype=bool)
-    # output rows: the kept rows and one pool per class present, each placed at
-    # its first member (a sort of at most exact_limit + n_classes entries)
+    # output rows: the kept rows and one pool per key present, each placed at
+    # its first member (a sort of at most exact_limit + n_keys entries)
     kept_rows = np.flatnonzero(kept)
     pooled_rows = np.flatnonzero(~kept)
-    pool_class = table.argmax(axis=1)[pooled_rows]
-    first_of_class = np.full(n_classes, n_rows, dtype=np.intp)
+    if continuous:
+        # equal-weight runs of the pooled rows in the order of their means
+        by_mean = np.argsort(part_means(table[pooled_rows]), kind="stable")
+        weights = totals[pooled_rows][by_mean]
+        before = np.cumsum(weights) - weights
+        pool_class = np.empty(len(pooled_rows), dtype=np.intp)
+        pool_class[by_mean] = np.minimum(
+            (before * n_keys / max(weights.sum(), 1e-300)).astype(np.intp), n_keys - 1
+        )
+    else:
+        pool_class = table.argmax(axis=1)[pooled_rows]
+    first_of_class = np.full(n_keys, n_rows, dtype=np.intp)
     np.minimum.at(first_of_class, pool_class, pooled_rows)
     classes = np.flatnonzero(first_of_class < n_rows)
     firsts = np.concatenate([kept_rows, first_of_class[classes]])
@@ -240,7 +342,7 @@ def _pool_rare(table, exact_limit):
     rank[np.argsort(firsts, kind="stable")] = np.arange(len(firsts))
     row_of = np.empty(n_rows, dtype=np.intp)
     row_of[kept_rows] = rank[: len(kept_rows)]
-    pool_rank = np.zeros(n_classes, dtype=np.intp)
+    pool_rank = np.zeros(n_keys, dtype=np.intp)
     pool_rank[classes] = rank[len(kept_rows) :]
     row_of[pooled_rows] = pool_rank[pool_class]
     n_out = len(firsts)
@@ -249,6 +351,11 @@ def _pool_rare(table, exact_limit):
         pooled[:, j] = np.bincount(row_of, table[:, j], n_out)
     n_pooled = int(n_rows - kept.sum())
     return pooled, row_of, n_pooled, n_out - len(kept_rows)
+
+
+def _check_moment_table(table):
+    """The non-empty rows of a moment table, after checking it."""
+    return check_moment_table(table)[:, WEIGHT] > 0
 
 
 @renamed_keywords(Renamed("max_categories", "exact_limit"))
@@ -267,6 +374,7 @@ def chaid_grouping(
     allow_single_group=True,
     bonferroni=True,
     exact_limit="auto",
+    target_type=None,
 ):
     """Group the rows of a contingency table by CHAID merging (Kass 1980).
 
@@ -318,7 +426,18 @@ def chaid_grouping(
         pool of its most frequent class (the lowest on ties), and the pools are
         merged as categories. Up to this many categories nothing is pooled and
         the merging is exact. ``"auto"``: ``AUTO_EXACT_LIMIT`` (1,024). None
-        never pools (cost O(c^2 J) and more).
+        never pools (cost O(c^2 J) and more). A moment table pools its rarest
+        categories (by weight) into ``MEAN_POOLS`` (10) pools of about equal
+        weight by the rank of their target mean.
+    target_type : {None, "continuous"}, default=None
+        ``"continuous"``: ``table`` is a moment table of shape (n_rows, 3), each
+        row ``(sum w, sum w y, sum w y^2)`` of a continuous target ``y``
+        (:mod:`partikit._statistics._moments`), and every test is the F test of
+        a one-way analysis of variance (``test`` is not used): a pair of groups
+        by F with ``(1, n_g + n_h - 2)`` degrees of freedom, the grouped table
+        by F with ``(r - 1, n - r)`` (the SPSS CHAID algorithm for a
+        continuous dependent variable [2]_, Magidson's extension [3]_). None: a
+        table of class counts.
 
     Returns
     -------
@@ -337,7 +456,10 @@ def chaid_grouping(
         ``n_resplits``, ``n_pooled`` and ``n_pools`` (rare categories pooled by
         ``exact_limit``, and the pools they formed) and
         ``floating_attached`` (floating predictors: whether the floating
-        category joined a group).
+        category joined a group). For a moment table ``chi2`` and ``dof`` are
+        replaced by ``F``, ``dfn``, ``dfd`` (the F test of the grouped table)
+        and ``r2`` (the share of the target's squared error the groups
+        explain), and ``test`` is ``"f"``.
 
     Notes
     -----
@@ -357,8 +479,14 @@ def chaid_grouping(
     .. [1] G. V. Kass, "An exploratory technique for investigating large quantities
        of categorical data", Applied Statistics 29(2):119-127, 1980,
        doi:10.2307/2986296.
-    .. [2] IBM SPSS Statistics, "TREE: CHAID algorithm", IBM SPSS Statistics
-       Algorithms.
+    .. [2] IBM SPSS Statistics, "CHAID and Exhaustive CHAID Algorithms" (TREE
+       command), IBM SPSS Statistics Algorithms: a pair's p-value from the F
+       statistic of the one-way ANOVA of its two categories, and the merged
+       predictor's from the F test of its groups, Bonferroni-adjusted, for a
+       continuous dependent variable.
+    .. [3] J. Magidson, "The CHAID approach to segmentation modeling: chi-squared
+       automatic interaction detection", in R. P. Bagozzi (ed.), Advanced
+       Methods of Marketing Research, Blackwell, 1994, 118-159.
 
     Examples
     --------
@@ -374,13 +502,24 @@ def chaid_grouping(
     table = np.ascontiguousarray(table, dtype=np.float64)
     if table.ndim != 2:
         raise ValueError(f"table must be 2-D, got shape {table.shape}.")
-    # a table of up to a million categories: one compiled pass checks it and finds
-    # the non-empty rows (numpy's check and row sums take three)
-    row_mask, valid = nonempty_rows(table)
-    if not valid:
-        raise ValueError("table must hold finite non-negative counts.")
-    if test not in TEST_CODES:
-        raise ValueError(f"test must be 'pearson' or 'likelihood_ratio', got {test!r}.")
+    continuous = target_type == CONTINUOUS
+    if target_type is not None and not continuous:
+        raise ValueError(
+            f"target_type must be None or 'continuous', got {target_type!r}."
+        )
+    if continuous:
+        row_mask = _check_moment_table(table)
+        test = F_TEST_NAME
+    else:
+        # a table of up to a million categories: one compiled pass checks it and
+        # finds the non-empty rows (numpy's check and row sums take three)
+        row_mask, valid = nonempty_rows(table)
+        if not valid:
+            raise ValueError("table must hold finite non-negative counts.")
+        if test not in TEST_CODES:
+            raise ValueError(
+                f"test must be 'pearson' or 'likelihood_ratio', got {test!r}."
+            )
     if floating_row is not None and not ordinal:
         raise ValueError("floating_row applies to ordinal predictors only.")
     if alpha_resplit is None:
@@ -391,7 +530,8 @@ def chaid_grouping(
             "forbids."
         )
     nonempty = table if row_mask.all() else table[row_mask]
-    col_mask = nonempty.sum(axis=0) > 0
+    # (a moment table keeps its three columns)
+    col_mask = np.ones(table.shape[1], bool) if continuous else nonempty.sum(axis=0) > 0
     floating = floating_row is not None and bool(row_mask[floating_row])
     core_mask = row_mask.copy()
     if floating:
@@ -412,7 +552,7 @@ def chaid_grouping(
     if exact_limit == "auto":
         exact_limit = AUTO_EXACT_LIMIT
     if not ordinal and exact_limit is not None and len(core) > exact_limit:
-        merged, row_of, n_pooled, n_pools = _pool_rare(core, exact_limit)
+        merged, row_of, n_pooled, n_pools = _pool_rare(core, exact_limit, continuous)
     if n_categories < 2:
         labels = np.zeros(len(core_rows), dtype=np.intp)
     else:
@@ -447,7 +587,8 @@ def chaid_grouping(
         rows = np.vstack([core, floating_counts[None, :]])
     min_size = 0
     if min_group_size:
-        min_size = resolve_count(min_group_size, float(table.sum()))
+        total_weight = nonempty[:, WEIGHT].sum() if continuous else table.sum()
+        min_size = resolve_count(min_group_size, float(total_weight))
     if min_size > 0 and n_categories >= 2:
         labels = _absorb_small_groups(
             rows, labels, floating_label, ordinal, test, min_size
@@ -462,16 +603,22 @@ def chaid_grouping(
     if not col_mask.all():
         nonempty = nonempty[:, col_mask]
     grouped = merge_rows(nonempty, group_ids[row_mask], n_groups)
-    statistic, dof, log10_p = table_test(grouped, test)
+    if continuous:
+        statistic, dof, dfd, log10_p, r2 = f_test(grouped)
+    else:
+        statistic, dof, log10_p = table_test(grouped, test)
     log10_multiplier = 0.0
     if bonferroni and n_groups >= 1:
         # the groupings searched are those of the (pooled) rows merged
         n_searched = n_categories - n_pooled + n_pools
         log10_multiplier = _MULTIPLIERS[predictor](n_searched, n_groups)
     log10_adjusted = bonferroni_adjust(log10_p, log10_multiplier)
-    statistics = {
-        "chi2": statistic,
-        "dof": dof,
+    statistics = (
+        {"F": float(statistic), "dfn": dof, "dfd": dfd, "r2": r2}
+        if continuous
+        else {"chi2": statistic, "dof": dof}
+    )
+    statistics |= {
         "log10_pvalue": log10_p,
         "log10_bonferroni": log10_multiplier,
         "log10_adjusted_pvalue": log10_adjusted,
@@ -517,7 +664,8 @@ def rank_attributes(statistics):
     """
     return significance_order(
         [s["log10_adjusted_pvalue"] for s in statistics],
-        [s["chi2"] for s in statistics],
+        # (a continuous target's statistic: F)
+        [s["chi2"] if "chi2" in s else s["F"] for s in statistics],
     )
 
 
@@ -537,6 +685,11 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
     grouped column is then tested against the class and its p-value adjusted for
     the number of groupings searched. The column is encoded by its groups.
 
+    A continuous target is compared by means instead: two groups are tested by
+    the F test of the one-way analysis of variance of their own cases, and the
+    grouped column by the F test of its groups (SPSS's CHAID for a continuous
+    dependent variable).
+
     Read more in the :ref:`User Guide <chaid>`.
 
     Parameters
@@ -549,7 +702,8 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         p-value is at most this (SPSS's ALPHASPLIT); it does not change the groups.
     test : {"pearson", "likelihood_ratio"}, default="pearson"
         Statistic of the pairwise and final tests: Pearson's chi-square or the
-        likelihood ratio ``G2``.
+        likelihood ratio ``G2``. A continuous target is always tested by the F
+        test (this is not used).
     ordinal : None, "all", list or dict, default=None
         Which columns are ordinal (only adjacent categories merge), besides pandas
         ordered ``Categorical`` columns, which always are, in their categories'
@@ -587,11 +741,22 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         their most frequent class (see the Notes), so that the merging stays
         fast at any number of categories; up to this many the merging is exact
         and nothing changes. ``"auto"``: 1,024. None never pools.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a target of
+        integer amounts (prices, counts). A continuous target is read through
+        the weight, sum and sum of squares of its values in each category
+        (``target_type_`` says which kind the fit read; ``classes_`` is set
+        for class labels only).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, computed
         from the groups' class counts with the regularised formula of
         ``category_encoders.WOEEncoder``).
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
@@ -639,7 +804,9 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         ``test``, ``n_categories``, ``n_resplits``, ``n_pooled`` and ``n_pools``
         (categories pooled before merging, and the pools they formed; see
         ``exact_limit``) and ``floating_attached`` (ordinal columns with
-        missing values).
+        missing values). A continuous target reports ``F``, ``dfn``, ``dfd``
+        and ``r2`` (the share of the target's squared error the groups
+        explain) instead of ``chi2`` and ``dof``, and ``test`` is ``"f"``.
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     n_features_in_ : int
@@ -726,8 +893,11 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
     True
     """
 
+    _target_types = ("binary", "multiclass", "continuous")
+
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
+        "target_type": BaseGrouper._target_type_constraint,
         "alpha_merge": [Interval(Real, 0, 1, closed="right")],
         "alpha_split": [Interval(Real, 0, 1, closed="right")],
         "test": [StrOptions({"pearson", "likelihood_ratio"})],
@@ -766,6 +936,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         allow_single_group=True,
         bonferroni=True,
         exact_limit="auto",
+        target_type="auto",
         encode="ordinal",
         woe_sign="event",
         handle_unknown="default_group",
@@ -778,6 +949,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
             handle_unknown=handle_unknown,
             n_jobs=n_jobs,
         )
+        self.target_type = target_type
         self.alpha_merge = alpha_merge
         self.alpha_split = alpha_split
         self.test = test
@@ -861,6 +1033,8 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
         return np.argsort(position, kind="stable")
 
     def _group_table(self, table, context):
+        # a continuous target's tables are moment tables (the F test)
+        continuous = getattr(self, "target_type_", None) == CONTINUOUS
         ordinal = self._ordinal_order(context) is not None
         floating_row = table.shape[0] - 1 if ordinal and context.has_missing else None
         return chaid_grouping(
@@ -877,6 +1051,7 @@ class CHAIDGrouper(RenamedParametersMixin, BaseGrouper):
             allow_single_group=self.allow_single_group,
             bonferroni=self.bonferroni,
             exact_limit=self._parameter("exact_limit"),
+            target_type=CONTINUOUS if continuous else None,
         )
 
 
@@ -903,7 +1078,10 @@ def chaid_feature_ranking(X, y, *, sample_weight=None, **params):
     ranking : pandas.DataFrame
         One row per column, best first, indexed by feature name, with columns
         ``n_groups``, ``chi2``, ``dof``, ``log10_pvalue``,
-        ``log10_adjusted_pvalue``, ``adjusted_pvalue`` and ``significant``.
+        ``log10_adjusted_pvalue``, ``adjusted_pvalue`` and ``significant``;
+        for a continuous target ``F``, ``dfn``, ``dfd`` and ``r2`` instead of
+        ``chi2`` and ``dof`` (columns ranked by the adjusted p-value of the F
+        test, then by F).
 
     References
     ----------
@@ -926,7 +1104,10 @@ def chaid_feature_ranking(X, y, *, sample_weight=None, **params):
     grouper = CHAIDGrouper(**params).fit(X, y, sample_weight=sample_weight)
     order = rank_attributes(grouper.statistics_)
     names = np.asarray(_check_feature_names_in(grouper, None), dtype=object)
-    keys = ["chi2", "dof", "log10_pvalue", "log10_adjusted_pvalue", "adjusted_pvalue",
+    tests = (
+        ["F", "dfn", "dfd", "r2"] if "F" in grouper.statistics_[0] else ["chi2", "dof"]
+    )
+    keys = [*tests, "log10_pvalue", "log10_adjusted_pvalue", "adjusted_pvalue",
             "significant"]  # fmt: skip
     frame = pd.DataFrame(
         {

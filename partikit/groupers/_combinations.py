@@ -47,6 +47,7 @@ from partikit._kernels._tables import (
     lookup_rows,
 )
 from partikit._statistics._contingency import heaviest, merge_rows
+from partikit._statistics._moments import part_weights
 
 #: Code of a combination not seen in fit, when there is no grouper.
 UNKNOWN_CODE = -1
@@ -457,7 +458,7 @@ def joint_of_digits(members, digits, y_codes, sample_weight, n_classes):
     return JointTable(members, values, kinds, codes, table[rows])
 
 
-def fit_joint_aggregate(joint, members, max_categories, separator):
+def fit_joint_aggregate(joint, members, max_categories, separator, target_type=None):
     """Learn one aggregate and its members from a joint table.
 
     The members' levels are their values in the combinations of positive
@@ -476,6 +477,9 @@ def fit_joint_aggregate(joint, members, max_categories, separator):
     separator : str or None
         Joins the members' labels; None skips the labels (the search needs only
         the table).
+    target_type : str or None, default=None
+        ``"continuous"``: the joint table is a moment table (its weights are
+        its first column).
 
     Returns
     -------
@@ -486,7 +490,7 @@ def fit_joint_aggregate(joint, members, max_categories, separator):
         The class counts of each code.
     """
     joint = joint.marginal(members)
-    positive = joint.table.sum(axis=1) > 0
+    positive = part_weights(joint.table, target_type) > 0
     codes, table = joint.codes[positive], joint.table[positive]
     fitted, levels = {}, []
     for m, j in enumerate(members):
@@ -510,7 +514,9 @@ def fit_joint_aggregate(joint, members, max_categories, separator):
     code_of_seen = np.arange(len(seen), dtype=np.intp)
     n_pooled = 0
     if max_categories is not None and len(seen) > max_categories:
-        code_of_seen, n_codes, n_pooled = pool_rare(table.sum(axis=1), max_categories)
+        code_of_seen, n_codes, n_pooled = pool_rare(
+            part_weights(table, target_type), max_categories
+        )
         table = merge_rows(table, code_of_seen, n_codes)
     labels = None
     if separator is not None:

@@ -785,8 +785,19 @@ class MaxCutGrouper(BaseGrouper):
         for its reproductions.
 
         .. versionadded:: 0.2
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of target, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a target of
+        integer amounts (prices, counts). A continuous target is read through
+        the weight, sum and sum of squares of its values in each category
+        (``target_type_`` says which kind the fit read; ``classes_`` is set
+        for class labels only).
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output encoding of the groups.
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
@@ -897,8 +908,11 @@ class MaxCutGrouper(BaseGrouper):
     True
     """
 
+    _target_types = ("binary", "multiclass", "continuous")
+
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
+        "target_type": BaseGrouper._target_type_constraint,
         "weights": [StrOptions(set(_WEIGHTS))],
         "solver": [StrOptions(set(_SOLVERS))],
         "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
@@ -914,6 +928,7 @@ class MaxCutGrouper(BaseGrouper):
         n_hyperplanes=50,
         random_state=None,
         order="data",
+        target_type="auto",
         encode="ordinal",
         woe_sign="event",
         handle_unknown="default_group",
@@ -925,6 +940,7 @@ class MaxCutGrouper(BaseGrouper):
             handle_unknown=handle_unknown,
             n_jobs=n_jobs,
         )
+        self.target_type = target_type
         self.weights = weights
         self.solver = solver
         self.n_hyperplanes = n_hyperplanes

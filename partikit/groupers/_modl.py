@@ -552,12 +552,15 @@ class MODLGrouper(BaseGrouper):
         total weight.
     max_groups : int or None, default=None
         At most this many groups per column.
-    encode : {"ordinal", "onehot", "onehot-dense", "woe"}, default="ordinal"
+    encode : {"ordinal", "onehot", "onehot-dense", "woe", "target"}, default="ordinal"
         Output: group ids as float64; one-hot of the groups (sparse CSR or dense);
         or the weight of evidence of each group (binary targets only, the second
         class of ``classes_`` being the positive one; computed from the groups'
         class counts with the regularised formula of
         ``category_encoders.WOEEncoder``).
+        ``"target"``: the group's mean target, shrunk toward the overall mean
+        as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
+        and binary targets; for a binary one, the mean of the second class).
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,

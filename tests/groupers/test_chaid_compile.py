@@ -43,14 +43,16 @@ CHILD = textwrap.dedent(
 )
 @pytest.mark.parametrize(
     "ordinal, expected",
-    [("None", ["_nominal_loop", "_before"]),
-     ('"all"', ["_ordinal_loop"])],
+    [("None", ["_nominal_loop", "_before", "f_pair_statistic"]),
+     ('"all"', ["_ordinal_loop", "f_pair_statistic"])],
 )  # fmt: skip
 def test_a_fit_compiles_one_loop_kernel(tmp_path, ordinal, expected):
     """Check that a fit with an empty numba cache compiles, of the CHAID kernels,
     its predictor's loop kernel only (and, for a nominal predictor, the order of
     two pairs, which the loop compares at two places: one small function
-    compiles faster than two inlined copies); numpy checks a small table."""
+    compiles faster than two inlined copies), and the F statistic of a
+    continuous target's pairs, which the same loop computes (so that a
+    continuous target compiles no second loop); numpy checks a small table."""
     env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
     out = subprocess.run(
         [sys.executable, "-c", CHILD.replace("{ORDINAL}", ordinal)],
