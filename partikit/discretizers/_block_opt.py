@@ -28,10 +28,10 @@ from partikit._kernels._multisplit import (
 from partikit._statistics._contingency import check_table
 from partikit._statistics._moments import (
     CONTINUOUS,
-    N_MOMENTS,
     SUM,
     SUM_OF_SQUARES,
     WEIGHT,
+    check_moment_table,
     f_test,
     squared_errors,
 )
@@ -221,31 +221,6 @@ def optimal_multisplit(
     if criterion == "squared_error":
         return _squared_error_multisplit(table, max_bins, algorithm, exact_limit)
     return _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit)
-
-
-def check_moment_table(table):
-    """Return a moment table as C-contiguous float64, checked.
-
-    Parameters
-    ----------
-    table : array-like of shape (n_rows, 3)
-        ``(sum w, sum w y, sum w y^2)`` per row.
-
-    Returns
-    -------
-    table : ndarray of float64 of shape (n_rows, 3)
-    """
-    table = np.ascontiguousarray(table, dtype=np.float64)
-    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
-        raise ValueError(
-            f"a moment table (target_type='continuous') has {N_MOMENTS} columns "
-            f"(sum w, sum w y, sum w y^2), got shape {table.shape}."
-        )
-    if not np.isfinite(table).all() or (table[:, WEIGHT] < 0).any():
-        raise ValueError(
-            "a moment table must be finite with non-negative weights (column 0)."
-        )
-    return table
 
 
 def _resolve_criterion(criterion, target_type):
@@ -1082,7 +1057,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         )
 
     def _continuous_target(self):
-        """Whether the tables being cut are moment tables (a continuous target)."""
+        """Whether the tables being cut are moment tables (a continuous target):
+        the target of this fit, or the ``target_type`` given to
+        :meth:`cut_table`."""
         return getattr(self, "target_type_", None) == CONTINUOUS
 
     def _cut_table(self, table, context):

@@ -12,7 +12,12 @@ from numpy.testing import assert_allclose, assert_array_equal
 
 from partikit._kernels import _multisplit as kernel
 from partikit._kernels._codes import SQUARED_ERROR
-from partikit.discretizers import choose_arity, mdl_code_length, optimal_multisplit
+from partikit.discretizers import (
+    BlockOptDiscretizer,
+    choose_arity,
+    mdl_code_length,
+    optimal_multisplit,
+)
 from partikit.discretizers._block_opt import moment_segment_starts
 from tests.naive import (
     naive_interval_cost,
@@ -321,3 +326,106 @@ def test_pre_binned_search_is_near_the_exact_one(global_random_seed):
     assert exact.exact and not approximate.exact
     assert np.all(approximate.values >= exact.values - 1e-6)
     assert approximate.values[7] == pytest.approx(exact.values[7], rel=1e-3)
+
+
+# --- the estimator on a continuous target --------------------------------------
+
+
+def _step_data(n_samples, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(0, 8, n_samples)
+    y = STEP_LEVELS[np.floor(x).astype(int)] + rng.normal(size=n_samples)
+    return x.reshape(-1, 1), y
+
+
+def test_estimator_finds_the_steps_and_reports_the_f_test():
+    X, y = _step_data(3000, 0)
+    disc = BlockOptDiscretizer().fit(X, y)
+    assert disc.target_type_ == "continuous"
+    assert disc.n_bins_[0] == 8
+    assert_allclose(disc.bin_edges_[0][1:-1], np.arange(1, 8), atol=0.1)
+    statistics = disc.statistics_[0]
+    assert statistics["f_dfn"] == 7
+    assert statistics["f_dfd"] == 3000 - 8
+    assert statistics["log10_pvalue"] < -100
+    # the bins explain the steps' share of the variance
+    bins = np.searchsorted(disc.bin_edges_[0][1:-1], X[:, 0])
+    means = np.array([y[bins == b].mean() for b in range(8)])
+    explained = np.sum((means[bins] - y.mean()) ** 2) / np.sum((y - y.mean()) ** 2)
+    assert statistics["r2"] == pytest.approx(explained, rel=1e-9)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "gini"])
+def test_estimator_class_criteria_refuse_a_continuous_target(criterion):
+    X, y = _step_data(200, 0)
+    with pytest.raises(ValueError, match="criterion='squared_error'"):
+        BlockOptDiscretizer(criterion=criterion).fit(X, y)
+
+
+def test_estimator_squared_error_refuses_classes():
+    X, y = _step_data(200, 0)
+    with pytest.raises(ValueError, match="needs a continuous target"):
+        BlockOptDiscretizer(criterion="squared_error").fit(X, y > 1)
+
+
+def test_estimator_weights_are_repeated_rows(global_random_seed):
+    rng = np.random.default_rng(global_random_seed)
+    X, y = _step_data(600, global_random_seed)
+    X = np.round(X, 1)  # repeated values
+    weights = rng.integers(1, 4, len(y))
+    weighted = BlockOptDiscretizer().fit(X, y, sample_weight=weights)
+    repeated = BlockOptDiscretizer().fit(
+        np.repeat(X, weights, axis=0), np.repeat(y, weights)
+    )
+    assert_allclose(weighted.bin_edges_[0], repeated.bin_edges_[0])
+    assert_allclose(
+        weighted.statistics_[0]["values"], repeated.statistics_[0]["values"]
+    )
+
+
+def test_estimator_integer_target_declared_continuous():
+    X, y = _step_data(2000, 1)
+    counts = np.round(2 * y + 4).astype(int)
+    disc = BlockOptDiscretizer(target_type="continuous").fit(X, counts)
+    assert disc.target_type_ == "continuous"
+    assert disc.n_bins_[0] == 8
+
+
+def test_estimator_n_bins_int_on_a_continuous_target():
+    """Check that a fixed number of bins is met on a moment table: a noiseless
+    8-step target is fitted exactly by 8 intervals, and 4 neutral cuts (placed by
+    weight, the moments' first column) complete the 12."""
+    X, _ = _step_data(500, 2)
+    y = STEP_LEVELS[np.floor(X[:, 0]).astype(int)]
+    disc = BlockOptDiscretizer(n_bins=12).fit(X, y)
+    assert disc.n_bins_[0] == 12
+    edges = disc.bin_edges_[0][1:-1]
+    assert all(np.abs(edges - step).min() < 0.05 for step in range(1, 8))
+    assert disc.statistics_[0]["r2"] == pytest.approx(1.0)
+
+
+def test_cut_table_reads_the_table_kind_it_is_given():
+    """Check ``cut_table(target_type=...)``: a moment table gives the cuts of the
+    fit, and a fitted continuous discretizer still reads class counts as such."""
+    X, y = _step_data(1500, 3)
+    disc = BlockOptDiscretizer().fit(X, y)
+    values, codes = np.unique(X[:, 0], return_inverse=True)
+    result = disc.cut_table(moment_table(codes, y), target_type="continuous")
+    assert_allclose(
+        (values[result.cuts - 1] + values[result.cuts]) / 2, disc.bin_edges_[0][1:-1]
+    )
+    assert result.statistics["r2"] == pytest.approx(disc.statistics_[0]["r2"])
+    counts = np.array([[5, 0], [4, 1], [0, 5], [1, 6]], dtype=float)
+    assert disc.cut_table(counts).statistics.get("r2") is None
+
+
+def test_pooled_values_on_a_continuous_target():
+    """Check ``max_values`` on moment tables: every step is still cut and the
+    pooled share is a share of the weight (200 rows of 15 values: a cut costs
+    only ``log2 199`` bits to place, and MDL now and then adds one or two)."""
+    X, y = _step_data(3000, 4)
+    disc = BlockOptDiscretizer(max_values=200).fit(X, y)
+    edges = disc.bin_edges_[0][1:-1]
+    assert 8 <= disc.n_bins_[0] <= 10
+    assert all(np.abs(edges - step).min() < 0.05 for step in range(1, 8))
+    assert 0 < disc.statistics_[0]["max_pooled_share"] < 0.01
