@@ -10,6 +10,9 @@ criterion is passed to a kernel as one of these codes, never as a string.
 GINI = 0
 ENTROPY = 1
 TWOING = 2
+#: The weighted variance of a moment row (weight, sum, sum of squares): the
+#: regression tree's impurity (squared error per unit of weight).
+SQUARED_ERROR = 3
 
 #: The impurity codes by name, as the estimators' parameters spell them.
 IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}
