@@ -429,3 +429,14 @@ def test_pooled_values_on_a_continuous_target():
     assert 8 <= disc.n_bins_[0] <= 10
     assert all(np.abs(edges - step).min() < 0.05 for step in range(1, 8))
     assert 0 < disc.statistics_[0]["max_pooled_share"] < 0.01
+
+
+def test_partial_fit_on_chunks_equals_fit(global_random_seed):
+    """Check that moment tables add up: two chunks give the fit of the whole."""
+    X, y = _step_data(4000, global_random_seed)
+    whole = BlockOptDiscretizer().fit(X, y)
+    chunked = BlockOptDiscretizer()
+    chunked.partial_fit(X[:1500], y[:1500])
+    chunked.partial_fit(X[1500:], y[1500:])
+    assert_allclose(chunked.bin_edges_[0], whole.bin_edges_[0])
+    assert_allclose(chunked.statistics_[0]["values"], whole.statistics_[0]["values"])
