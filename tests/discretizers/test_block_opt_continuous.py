@@ -48,7 +48,8 @@ def moment_table(codes, y, weights=None, n_rows=None):
 
 def _random_moment_tables(seed, count, max_rows=10):
     """Moment tables whose rows often share their mean (so that the runs of equal
-    mean differ from the rows), of integer or fractional weights."""
+    mean differ from the rows), of integer or fractional weights, a few rows of
+    zero weight."""
     rng = np.random.RandomState(seed)
     for _ in range(count):
         n_rows = rng.randint(1, max_rows + 1)
@@ -61,7 +62,12 @@ def _random_moment_tables(seed, count, max_rows=10):
             means = rng.normal(size=n_rows)
         # a row's own spread: 0 (one value per row) or some
         spread = rng.uniform(0, 1, size=n_rows) * weights * rng.randint(0, 2)
-        yield np.column_stack([weights, weights * means, weights * means**2 + spread])
+        table = np.column_stack([weights, weights * means, weights * means**2 + spread])
+        # now and then a value of no weight (a weight-0 row of a pooled table)
+        table[rng.rand(n_rows) < 0.1] = 0.0
+        if table[:, 0].sum() == 0:
+            table[0] = [1.0, 0.0, 0.0]
+        yield table
 
 
 def _steps(n_samples, seed, noise_only=False):
