@@ -62,6 +62,36 @@ def moments_of(y, sample_weight=None):
     return np.array([w.sum(), (w * y).sum(), (w * y * y).sum()])
 
 
+def check_moment_table(table):
+    """A moment table as a C-contiguous float64 array, after checking it.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, 3)
+
+    Returns
+    -------
+    table : ndarray of float64 of shape (n_parts, 3)
+
+    Raises
+    ------
+    ValueError
+        Unless the table is 2-D with 3 columns of finite values and its
+        weights are non-negative.
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
+        raise ValueError(
+            "A moment table (target_type='continuous') has 3 columns (weight, sum, "
+            f"sum of squares), got shape {table.shape}."
+        )
+    if not np.isfinite(table).all():
+        raise ValueError("table must hold finite moments.")
+    if (table[:, WEIGHT] < 0).any():
+        raise ValueError("table must hold non-negative weights.")
+    return table
+
+
 def part_weights(table, target_type=None):
     """The weight of each part of a table, of class counts or of moments.
 

@@ -678,7 +678,10 @@ class AttributeAggregator(
         scores = []
         for candidate in candidates:
             table = source.candidate_table(candidate)
-            result = scorer.group_table(table)
+            if source.target_type == CONTINUOUS:
+                result = scorer.group_table(table, target_type=CONTINUOUS)
+            else:
+                result = scorer.group_table(table)
             grouped = merge_rows(table, result.group_ids, result.n_groups)
             n_values = len(table)
             value = grouped_significance(grouped, n_values, source.target_type)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 from abc import abstractmethod
 
 import numpy as np
@@ -35,7 +36,7 @@ from partikit._estimator._inspection import ColumnParts, members_label
 from partikit._kernels._tables import apply_lookup
 from partikit._statistics._contingency import check_table, merge_rows
 from partikit._statistics._measures import weight_of_evidence
-from partikit._statistics._moments import part_weights
+from partikit._statistics._moments import check_moment_table, part_weights
 
 #: Unseen values listed in an ``handle_unknown="error"`` message.
 _MAX_UNSEEN_SHOWN = 5
@@ -45,9 +46,9 @@ def group_feature_names(input_features, encode, n_groups):
     """Output names of a grouping: the input names, or one per group.
 
     ``"{name}_g{k}"`` for group ``k`` of each feature with the one-hot encodings;
-    the input names for ``"ordinal"`` and ``"woe"``.
+    the input names for ``"ordinal"``, ``"woe"`` and ``"target"``.
     """
-    if encode in ("ordinal", "woe"):
+    if encode in ("ordinal", "woe", "target"):
         return np.asarray(input_features, dtype=object)
     return np.asarray(
         [
@@ -120,7 +121,7 @@ class BaseGrouper(BasePartitioner):
         core's :class:`~partikit._statistics._results.Grouping`.
         """
 
-    def group_table(self, table):
+    def group_table(self, table, *, target_type=None):
         """Group the rows of one contingency table with this grouper's parameters.
 
         The pure core call that ``fit`` makes on each column's table, for a
@@ -134,7 +135,13 @@ class BaseGrouper(BasePartitioner):
         ----------
         table : array-like of shape (n_categories, n_classes)
             Class counts (weighted) of each category; an empty row is a category
-            absent from the table.
+            absent from the table. For a continuous target, the moments of each
+            category: its weight, the sum and the sum of squares of its target
+            values (shape ``(n_categories, 3)``).
+        target_type : {None, "continuous"}, default=None
+            ``"continuous"``: ``table`` is a table of moments (a grouper whose
+            ``target_type`` parameter takes ``"continuous"``); None: class
+            counts.
 
         Returns
         -------
@@ -147,7 +154,16 @@ class BaseGrouper(BasePartitioner):
             ``rare_group`` (-1 if none) and ``pooled``.
         """
         self._validate_params()
-        return self._group_table(check_table(table), None)
+        if target_type is None:
+            table = check_table(table)
+        else:
+            check_target_type(self, target_type)
+            table = check_moment_table(table)
+        # the kind of table is the one named here, also for a fitted grouper:
+        # a copy reads it (the grouper itself is not changed)
+        reader = copy.copy(self)
+        reader.target_type_ = target_type
+        return reader._group_table(table, None)
 
     def _column_warning(self, result, table, context):
         """Message of a ``UserWarning`` about one column's grouping, or None.

@@ -43,6 +43,7 @@ from sklearn.utils import check_random_state
 from partikit._kernels._bipartition import (
     MAX_EXHAUSTIVE_ROWS,
     MAX_TWOING_CLASSES,
+    best_mean_prefix,
     candidate_impurities,
     exhaustive_min_impurity,
     node_impurity,
@@ -58,7 +59,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import log10_chi2_sf
-from partikit._statistics._moments import N_MOMENTS, SUM, WEIGHT, squared_errors
+from partikit._statistics._moments import N_MOMENTS, WEIGHT, squared_errors
 from partikit._statistics._results import Grouping
 from partikit.groupers._max_cut import _max_cut_bipartition
 
@@ -262,7 +263,7 @@ def sort_by_mean(table):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.groupers._bipartition import sort_by_mean
+    >>> from partikit.groupers import sort_by_mean
     >>> table = np.array([[2.0, 2.0, 2.0], [2.0, 10.0, 50.0], [2.0, 3.0, 4.5]])
     >>> sort_by_mean(table).group_ids
     array([0, 1, 0])
@@ -283,16 +284,14 @@ def sort_by_mean(table):
     if len(rows) < 2:
         group_ids[rows] = 0
         return Grouping(group_ids, len(rows), 0.0, {"squared_error": parent})
-    sub = table[rows]
-    order = np.argsort(sub[:, SUM] / sub[:, WEIGHT], kind="stable")
-    left = np.cumsum(sub[order][:-1], axis=0)
-    errors = squared_errors(left) + squared_errors(total - left)
-    best = int(np.argmin(errors))
+    sub = np.ascontiguousarray(table[rows])
+    order = np.empty(len(rows), dtype=np.intp)
+    n_left, value = best_mean_prefix(sub, len(rows), np.empty(len(rows)), order)
     side = np.ones(len(rows), dtype=bool)
-    side[order[: best + 1]] = False
+    side[order[:n_left]] = False
     side = side != side[0]
     group_ids[rows] = side
-    value = float(errors[best])
+    value = float(value)
     return Grouping(group_ids, 2, max(parent - value, 0.0), {"squared_error": value})
 
 
@@ -1066,6 +1065,66 @@ BIPARTITIONS = {
 }
 
 
+def maxcut_squared_error(table, *, solver="local_search", **options):
+    """Max-cut split of a moment table on squared-error edge weights.
+
+    Calls :func:`~partikit.groupers.max_cut_bipartition` with
+    ``target_type="continuous"`` and ``weights="squared_error"``
+    (``w_ij = n_i n_j (m_i - m_j)^2 / N^2``), visiting the rows in table
+    order; the criterion is the cut weight, ``V(S) - p_L^2 V(L) - p_R^2 V(R)``
+    with ``V`` the weighted variance of the category means, which favours
+    balanced splits; :func:`sort_by_mean` maximises the decrease of the
+    squared error instead.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, 3)
+        A moment table (weight, weighted sum and weighted sum of squares of
+        the target) of each category; empty rows are ignored.
+    solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
+        How the cut is found; see :func:`max_cut_bipartition`.
+    **options
+        ``n_hyperplanes`` and ``random_state`` of ``solver="sdp"``.
+
+    Returns
+    -------
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the
+        other side, -1 for an empty row), ``n_groups`` (2; 1 when the means
+        do not differ, 0 without a non-empty row), ``criterion`` (the cut
+        weight; 0 without a split) and ``statistics["squared_error"]`` (the
+        two sides' sum of squared errors).
+
+    References
+    ----------
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large
+       categorical attributes in decision trees", M.Sc. dissertation, PUC-Rio,
+       2018, section 4.2.1.
+    """
+    if solver == "sort_by_mean":
+        raise ValueError("solver='sort_by_mean' is the method 'sort_by_mean'.")
+    result = _max_cut_bipartition(
+        table, "squared_error", solver, **options, tests=False,
+        target_type="continuous",
+    )  # fmt: skip
+    table = np.asarray(table, dtype=np.float64)
+    sides = [table[result.group_ids == g].sum(axis=0) for g in range(2)]
+    value = float(squared_errors(np.array(sides)).sum())
+    statistics = {"squared_error": value}
+    return Grouping(result.group_ids, result.n_groups, result.criterion, statistics)
+
+
+#: The binary-partition methods of a moment table (continuous target) by name:
+#: ``method(table, **options) -> Grouping``, ``table`` of shape (n_rows, 3).
+#: ``"sort_by_mean"`` is the exact best split for the squared error (its
+#: criterion is the decrease of the squared error); ``"maxcut_squared_error"``
+#: a maximum cut of the squared-error weights (its criterion is the cut weight).
+REGRESSION_BIPARTITIONS = {
+    "sort_by_mean": sort_by_mean,
+    "maxcut_squared_error": maxcut_squared_error,
+}
+
+
 def _side_statistics(left, total, test):
     """Statistic and classes present of each split ``(left[k], total - left[k])``."""
     k = left.shape[0]
@@ -1143,6 +1202,7 @@ __all__ = [
     "BIPARTITIONS",
     "MAX_EXHAUSTIVE_RESPLIT_ROWS",
     "MAX_TWOING_CLASSES",
+    "REGRESSION_BIPARTITIONS",
     "best_chi2_bipartition",
     "exact_two_class",
     "exhaustive",
@@ -1150,6 +1210,7 @@ __all__ = [
     "largest_alone",
     "list_scheduling",
     "maxcut_chi2",
+    "maxcut_squared_error",
     "maxcut_squared_gini",
     "pc",
     "pc_ext",

@@ -50,8 +50,8 @@ from partikit._statistics._measures import (
 from partikit._statistics._moments import (
     CONTINUOUS,
     LN10,
-    N_MOMENTS,
     WEIGHT,
+    check_moment_table,
     f_test,
     part_means,
     squared_errors,
@@ -355,16 +355,7 @@ def _pool_rare(table, exact_limit, continuous=False):
 
 def _check_moment_table(table):
     """The non-empty rows of a moment table, after checking it."""
-    if table.shape[1] != N_MOMENTS:
-        raise ValueError(
-            "A moment table (target_type='continuous') has 3 columns (weight, "
-            f"sum, sum of squares), got shape {table.shape}."
-        )
-    if not np.isfinite(table).all():
-        raise ValueError("table must hold finite moments.")
-    if (table[:, WEIGHT] < 0).any():
-        raise ValueError("table must hold non-negative weights.")
-    return table[:, WEIGHT] > 0
+    return check_moment_table(table)[:, WEIGHT] > 0
 
 
 @renamed_keywords(Renamed("max_categories", "exact_limit"))
