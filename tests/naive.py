@@ -692,8 +692,26 @@ def naive_block_starts(table):
     return np.array(starts)
 
 
+def naive_moment_segment_starts(table):
+    """First row of each run of rows with equal target means (a row of zero
+    weight joins the run before it)."""
+    starts = [0]
+    mean = None
+    for r, (weight, total, _) in enumerate(table):
+        if weight <= 0:
+            continue
+        if r > 0 and (mean is None or total / weight != mean):
+            starts.append(r)
+        mean = total / weight
+    return np.array(starts)
+
+
 def naive_interval_cost(counts, criterion):
-    """``n H`` in bits (entropy) or ``n Gini`` of one interval's class counts."""
+    """``n H`` in bits (entropy) or ``n Gini`` of one interval's class counts, or
+    the squared error of its moments ``(sum w, sum w y, sum w y^2)``."""
+    if criterion == "squared_error":
+        weight, total, total_of_squares = (float(c) for c in counts)
+        return total_of_squares - total**2 / weight if weight > 0 else 0.0
     counts = [float(c) for c in counts if c > 0]
     n = sum(counts)
     if n == 0:
