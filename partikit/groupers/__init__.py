@@ -18,7 +18,11 @@ array([0, 1, 1, 0])
 """
 
 from partikit.groupers._aggregation import AttributeAggregator
-from partikit.groupers._bipartition import BIPARTITIONS, sort_by_mean
+from partikit.groupers._bipartition import (
+    BIPARTITIONS,
+    REGRESSION_BIPARTITIONS,
+    sort_by_mean,
+)
 from partikit.groupers._chaid import (
     CHAIDGrouper,
     chaid_feature_ranking,
@@ -43,6 +47,7 @@ __all__ = [
     "chaid_feature_ranking",
     # table-level cores
     "BIPARTITIONS",
+    "REGRESSION_BIPARTITIONS",
     "chaid_grouping",
     "edge_weights",
     "khiops_grouping",

@@ -984,18 +984,25 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         dtype is string, bool or holds non-numbers in an object array, none
         when it is numeric); otherwise indices, names, or a boolean mask; None
         means none.
-    categorical_split : {"sort_by_mean", "chaid"} or grouper instance, \
-            default="sort_by_mean"
+    categorical_split : {"sort_by_mean", "maxcut_squared_error", "chaid"} or \
+            grouper instance, default="sort_by_mean"
         How a categorical column is split at a node. ``"sort_by_mean"``: the
         exact binary split of least squared error, found in O(k log k) for
         ``k`` categories at the node by sorting them by their mean target
         (:func:`~partikit.groupers.sort_by_mean`); all the categorical columns
-        of a node in one compiled call. ``"chaid"``: CHAID's multiway split
-        for a continuous target (categories merged by F tests of their means,
-        :func:`~partikit.groupers.chaid_grouping` with
+        of a node in one compiled call. ``"maxcut_squared_error"``: two groups
+        by a maximum cut of the categories' graph whose edge ``(i, j)`` weighs
+        ``n_i n_j (m_i - m_j)^2 / N^2`` (``m`` the category means; local
+        search in table order, :func:`~partikit.groupers.max_cut_bipartition`
+        with ``target_type="continuous"``), whose cut weight favours balanced
+        sides. These two are the methods of
+        :data:`~partikit.groupers.REGRESSION_BIPARTITIONS`. ``"chaid"``:
+        CHAID's multiway split for a continuous target (categories merged by F
+        tests of their means, :func:`~partikit.groupers.chaid_grouping` with
         ``target_type="continuous"``, default settings), one child per group.
-        A grouper instance (such as ``CHAIDGrouper(alpha_merge=0.01)``) splits
-        with its own parameters: each node's moment table goes to its
+        A grouper instance (such as ``CHAIDGrouper(alpha_merge=0.01)`` or
+        ``MaxCutGrouper(solver="sdp")``) splits with its own parameters: each
+        node's moment table goes to its
         ``group_table(table, target_type="continuous")``, one child per group;
         a grouper that does not read moment tables raises at fit. The grouper
         is cloned at fit, never fitted nor changed.
@@ -1074,9 +1081,10 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
     Notes
     -----
     The chi-square pre-filter of the classifier (``alpha_split``) and its
-    class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply to a
-    continuous target and are not offered; ``min_second_value_count``, which reads
-    only weights, is. Whatever the method, the splits of all columns are compared by
+    class-count methods (max-cut on chi-square or squared-Gini weights, Twoing,
+    Khiops, Block-Opt, ...) do not apply to a continuous target and are not
+    offered; ``min_second_value_count``, which reads only weights, is. Whatever
+    the method, the splits of all columns are compared by
     the decrease of the weighted variance. A missing value of a categorical column
     is a category; a missing numeric value goes to the side of least weighted
     variance, learned at each split, or follows ``unknown_routing`` where the node
@@ -1092,6 +1100,10 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
        doi:10.1080/01621459.1958.10501479.
     .. [2] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
        "Classification and Regression Trees", Wadsworth, 1984.
+    .. [3] F. de A. Mello Pereira, "Binary splitting criteria for large
+       categorical attributes in decision trees", M.Sc. dissertation, PUC-Rio,
+       2018, section 4.2.1 (the squared-Gini cut, whose squared-error analogue
+       is ``"maxcut_squared_error"``).
 
     Examples
     --------

@@ -46,7 +46,7 @@ from partikit._kernels._bipartition import (
 from partikit._kernels._codes import IMPURITY_CODES as CLASS_IMPURITY_CODES
 from partikit._kernels._codes import SQUARED_ERROR
 from partikit._statistics._contingency import midpoints
-from partikit._statistics._moments import CONTINUOUS
+from partikit._statistics._moments import CONTINUOUS, WEIGHT
 from partikit._statistics._results import Grouping, Intervals
 from partikit.discretizers import (
     choose_arity,
@@ -56,10 +56,10 @@ from partikit.discretizers import (
 )
 from partikit.groupers import (
     BIPARTITIONS,
+    REGRESSION_BIPARTITIONS,
     chaid_grouping,
     khiops_grouping,
     modl_grouping,
-    sort_by_mean,
     split_cut_weights,
 )
 
@@ -327,16 +327,29 @@ SPLITTERS = {
 }
 
 
-def split_sort_by_mean(table, impurity):
-    """The exact binary split of least squared error of a node's moment table.
+def _regression_bipartition_splitter(name):
+    """The splitter of the moment-table method ``name`` of
+    :data:`~partikit.groupers.REGRESSION_BIPARTITIONS`: its two sides are the
+    two children, its criterion value the method's own (the decrease of the
+    squared error for ``"sort_by_mean"``, the cut weight for
+    ``"maxcut_squared_error"``). ``impurity`` is not used (always squared
+    error)."""
+    method = REGRESSION_BIPARTITIONS[name]
 
-    The categories sorted by their mean target, the best of the prefixes
-    (:func:`~partikit.groupers.sort_by_mean`, Fisher 1958): over
-    every binary partition of the categories, the one of least sum of squared
-    errors of its two sides. The criterion value is the decrease of the sum of
-    squared errors. ``impurity`` is not used (always squared error).
-    """
-    return sort_by_mean(table)
+    def split(table, impurity):
+        # the method ignores empty rows: deep nodes of a column of many
+        # categories hold a few of them, and the method's passes see only those
+        present = np.flatnonzero(table[:, WEIGHT] > 0)
+        result = method(table[present])
+        child = np.full(len(table), -1, dtype=np.intp)
+        child[present] = result.group_ids
+        return Grouping(
+            child, result.n_groups, result.criterion, result.statistics,
+            pooled=result.pooled,
+        )  # fmt: skip
+
+    split.__name__ = f"split_{name}"
+    return split
 
 
 def split_chaid_continuous(table, impurity):
@@ -356,7 +369,10 @@ def split_chaid_continuous(table, impurity):
 #: the builder: it has no value-table splitter.
 REGRESSION_SPLITTERS = {
     "categorical": {
-        "sort_by_mean": split_sort_by_mean,
+        **{
+            name: _regression_bipartition_splitter(name)
+            for name in REGRESSION_BIPARTITIONS
+        },
         "chaid": split_chaid_continuous,
     },
     "numeric": {"squared_error": None},

@@ -327,3 +327,55 @@ def test_a_grouper_of_class_counts_is_refused():
     tree = PartitionTreeRegressor(categorical_split=KhiopsGrouper())
     with pytest.raises(ValueError, match="continuous"):
         tree.fit(X, y)
+
+
+def test_maxcut_squared_error_splits_the_root_as_the_core():
+    """Check that ``categorical_split="maxcut_squared_error"`` splits the root
+    as the registry's core does on the root's moment table, and that this
+    split is not sort_by_mean's on these data (the option reaches the cut)."""
+    from partikit.groupers import REGRESSION_BIPARTITIONS
+
+    rng = np.random.default_rng(26)
+    levels = rng.exponential(size=6) * 3
+    codes = rng.choice(6, 3000, p=rng.dirichlet(np.full(6, 0.5)))
+    y = levels[codes] + rng.normal(size=len(codes))
+    X = pd.DataFrame({"c": pd.Categorical([f"k{c}" for c in codes])})
+    tree = PartitionTreeRegressor(
+        categorical_split="maxcut_squared_error", max_depth=1
+    ).fit(X, y)
+    table = np.column_stack(
+        [np.bincount(codes, weights=w) for w in (np.ones_like(y), y, y * y)]
+    )
+    expected = REGRESSION_BIPARTITIONS["maxcut_squared_error"](table)
+    exact = REGRESSION_BIPARTITIONS["sort_by_mean"](table)
+    assert expected.n_groups == 2
+    assert not np.array_equal(expected.group_ids, exact.group_ids)
+    assert tree.tree_.n_children[0] == 2
+    assert_array_equal(tree.tree_.category_child[: len(levels)], expected.group_ids)
+
+
+@pytest.mark.parametrize(
+    "name, grouper",
+    [
+        ("maxcut_squared_error", {"order": "table"}),
+        ("sort_by_mean", {"solver": "sort_by_mean"}),
+    ],
+)
+def test_a_max_cut_grouper_grows_the_tree_of_its_string(name, grouper):
+    """Check that a MaxCutGrouper with the settings of a string option grows
+    the tree of that option, node by node."""
+    from partikit.groupers import MaxCutGrouper
+
+    X, y = _mixed(12)
+    X["other"] = np.random.default_rng(12).choice(list("pqrstuvw"), len(y))
+    params = {"max_depth": 5, "min_samples_leaf": 3}
+    by_name = PartitionTreeRegressor(categorical_split=name, **params).fit(X, y)
+    by_grouper = PartitionTreeRegressor(
+        categorical_split=MaxCutGrouper(**grouper), **params
+    ).fit(X, y)
+    assert by_name.get_n_leaves() > 8
+    assert_array_equal(by_name.tree_.feature, by_grouper.tree_.feature)
+    assert_array_equal(by_name.tree_.category_child, by_grouper.tree_.category_child)
+    assert_allclose(by_name.tree_.thresholds, by_grouper.tree_.thresholds)
+    assert_allclose(by_name.tree_.value, by_grouper.tree_.value, rtol=1e-12)
+    assert_allclose(by_name.predict(X), by_grouper.predict(X), rtol=1e-12)
