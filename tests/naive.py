@@ -354,6 +354,53 @@ def naive_chi2_weight(a, b):
     return naive_chi2_statistic(np.vstack([a, b]))[0]
 
 
+def naive_squared_error_weight(a, b):
+    """``n_a n_b (m_a - m_b)^2`` of two moment rows ``(weight, sum, sum of
+    squares)``: every pair of cases, one per row, weighs the squared difference
+    of the rows' target means; 0 when a row is empty."""
+    if a[0] <= 0 or b[0] <= 0:
+        return 0.0
+    return float(a[0] * b[0] * (a[1] / a[0] - b[1] / b[0]) ** 2)
+
+
+def naive_mean_variance(table, members):
+    """Weighted variance of the category means of the rows ``members`` of a
+    moment table (0 for an empty set), by its definition."""
+    rows = [table[i] for i in members if table[i][0] > 0]
+    weight = math.fsum(row[0] for row in rows)
+    if weight <= 0:
+        return 0.0
+    means = [row[1] / row[0] for row in rows]
+    mean = math.fsum(row[0] * m for row, m in zip(rows, means, strict=True)) / weight
+    return (
+        math.fsum(row[0] * (m - mean) ** 2 for row, m in zip(rows, means, strict=True))
+        / weight
+    )
+
+
+def naive_best_squared_error_split(table):
+    """Every bipartition of the non-empty rows of a moment table, scored by the
+    two sides' sum of squared errors (``sum w y^2 - (sum w y)^2 / sum w``);
+    returns the smallest and the set of its left rows (row 0's side)."""
+    rows = [i for i in range(len(table)) if table[i][0] > 0]
+
+    def error(members):
+        w = math.fsum(table[i][0] for i in members)
+        s = math.fsum(table[i][1] for i in members)
+        q = math.fsum(table[i][2] for i in members)
+        return q - s * s / w
+
+    best, best_left = math.inf, None
+    for size in range(1, len(rows)):
+        for left in itertools.combinations(rows[1:], size - 1):
+            left = {rows[0], *left}
+            right = [i for i in rows if i not in left]
+            value = error(left) + error(right)
+            if value < best:
+                best, best_left = value, left
+    return best, best_left
+
+
 def naive_cut_weight(weights, left):
     """Sum of the weights of the edges with one end in ``left`` (a set of vertices)."""
     n = len(weights)

@@ -345,3 +345,30 @@ def test_discretizer_woe(client):
     np.testing.assert_array_equal(
         fitted.transform(ddf[["x"]]).compute(), expected.transform(frame[["x"]])
     )
+
+
+@pytest.mark.parametrize(
+    "estimator",
+    [CHAIDGrouper(), MaxCutGrouper(random_state=0), BlockOptDiscretizer()],
+    ids=lambda e: type(e).__name__,
+)
+def test_continuous_target_equals_in_memory(client, estimator):
+    """Check that a continuous target's moment tables, counted by the workers
+    and added, give the in-memory fit (halves: the sums are exact in any
+    order)."""
+    frame = _frame()
+    rng = np.random.default_rng(1)
+    frame["y"] = frame["y"] + rng.integers(0, 4, len(frame)) / 2 + 0.5
+    columns = _columns(estimator)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    params = {**estimator.get_params(), "target_type": "continuous"}
+    fitted = estimator.__class__(**params).fit(ddf[columns], ddf["y"])
+    expected = estimator.__class__(**params).fit(frame[columns], frame["y"])
+    assert fitted.target_type_ == expected.target_type_ == "continuous"
+    assert not hasattr(fitted, "classes_")
+    for name in ("table_",):
+        for a, b in zip(getattr(fitted, name), getattr(expected, name), strict=True):
+            np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(
+        fitted.transform(ddf[columns]).compute(), expected.transform(frame[columns])
+    )

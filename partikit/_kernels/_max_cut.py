@@ -8,9 +8,10 @@ separating values ``i`` and ``j``. A bipartition of the values is a cut, and its
 weight ``sum_{i in L, j in R} w_ij`` is the criterion to maximise.
 
 Kernels here work on *raw* weights: the squared-Gini weight without its constant
-``2 / N^2`` (an exact integer for integer counts) and the chi-square weight without
-its ``1 / (n - 1)``. The constant multiplies every cut alike, so it changes no
-decision; the caller applies it to the values it reports.
+``2 / N^2`` (an exact integer for integer counts), the chi-square weight without
+its ``1 / (n - 1)`` and the squared-error weight of a continuous target (a moment
+table's rows) without its ``1 / N^2``. The constant multiplies every cut alike, so
+it changes no decision; the caller applies it to the values it reports.
 
 Sides are ``uint8`` arrays: 0 is the left side, 1 the right side.
 
@@ -38,8 +39,9 @@ MAX_EXHAUSTIVE_VERTICES = 20
 # all), and the dense search is two compiled functions (the weights of one
 # kind, with the greedy pass fused in, and the search).
 
-#: Kinds of weights of :func:`pair_weights`.
-SQUARED_GINI, CHI2 = 0, 1
+#: Kinds of weights of :func:`pair_weights`: class tables (squared Gini,
+#: chi-square) and moment tables (squared error, see :func:`squared_error_weights`).
+SQUARED_GINI, CHI2, SQUARED_ERROR = 0, 1, 2
 
 #: A local-search move must raise the cut by more than this fraction of the total
 #: edge weight (the thesis code's absolute 1e-6, made scale-free).
@@ -69,13 +71,29 @@ def chi2_weights(table):
     return pair_weights(table, CHI2)
 
 
+def squared_error_weights(table):
+    """Raw squared-error weights ``n_i n_j (m_i - m_j)^2`` of every pair of rows.
+
+    ``table`` is a moment table (weight, weighted sum, weighted sum of squares
+    of a continuous target per row); ``n`` is a row's weight and ``m`` its
+    target mean. The weight is the sum, over the pairs of cases of the two
+    rows, of ``w_a w_b (m_i - m_j)^2``: the squared difference of their rows'
+    means. The caller's scale ``1 / N^2`` makes a cut weigh
+    ``V(S) - p_L^2 V(L) - p_R^2 V(R)``, ``V`` the variance of the category means
+    (Lemma 1 of the thesis with the Gini index replaced by that variance). The
+    diagonal is zero; a pair with an empty row weighs 0.
+    """
+    return pair_weights(table, SQUARED_ERROR)
+
+
 def pair_weights(table, kind, side=None):
     """The dense weights of every pair of rows, and GreedyCut on them.
 
     Parameters
     ----------
     table : ndarray of float64 of shape (n, n_classes)
-    kind : {SQUARED_GINI, CHI2}
+        Class counts, or a moment table (n, 3) for ``SQUARED_ERROR``.
+    kind : {SQUARED_GINI, CHI2, SQUARED_ERROR}
     side : ndarray of uint8 of shape (n,) or None, default=None
         When given, it receives the cut of :func:`greedy_cut` on these weights:
         the same decisions, made as the rows of weights are computed, so that
@@ -93,6 +111,8 @@ def pair_weights(table, kind, side=None):
     computed in blocks of about 2^24 products: Ctrl-C is seen between them.
     """
     n_rows, n_classes = table.shape
+    if kind == SQUARED_ERROR:
+        return _squared_error_pair_weights(table, side)
     columns = np.ascontiguousarray(table.T)
     # the row totals summed class by class, in class order, as a loop over
     # each row's classes would sum them
@@ -111,6 +131,33 @@ def pair_weights(table, kind, side=None):
             columns, totals, weights, side, to_side, start, min(n_rows, start + step)
         )
     return weights
+
+
+def _squared_error_pair_weights(table, side):
+    """:func:`pair_weights` of a moment table: weights from the rows' weights and
+    means (a difference of means, not of large raw moments: no cancellation)."""
+    n_rows = table.shape[0]
+    sizes, means = moment_sizes_and_means(table)
+    weights = np.empty((n_rows, n_rows))
+    to_side = np.zeros((2, n_rows))
+    if side is None:
+        side = np.zeros(n_rows, dtype=np.uint8)
+    step = max(1, (1 << 24) // max(1, n_rows))
+    for start in range(0, max(n_rows, 1), step):
+        _squared_error_rows(
+            sizes, means, weights, side, to_side, start, min(n_rows, start + step)
+        )
+    return weights
+
+
+def moment_sizes_and_means(table):
+    """The weight and the target mean of each row of a moment table (mean 0 for
+    an empty row), as contiguous float64 arrays."""
+    sizes = np.ascontiguousarray(table[:, 0], dtype=np.float64)
+    sums = np.ascontiguousarray(table[:, 1], dtype=np.float64)
+    means = np.zeros(len(sizes))
+    np.divide(sums, sizes, out=means, where=sizes > 0)
+    return sizes, means
 
 
 # One pair's weight, written once: inlined into the dense kernels below (all
@@ -202,6 +249,26 @@ def _chi2_rows(columns, totals, weights, side, to_side, start, stop):
             to_side[1, i + 1 + j] += s * w
 
 
+@njit(**NJIT, error_model="numpy")
+def _squared_error_rows(sizes, means, weights, side, to_side, start, stop):
+    # Row i of the weights and GreedyCut's decision for row i, as the two
+    # kernels above; the weight is n_i n_j (m_i - m_j)^2 from the means.
+    n_rows = sizes.shape[0]
+    for i in range(start, stop):
+        side[i] = 1 if i > 0 and to_side[0, i] >= to_side[1, i] else 0
+        s = float(side[i])
+        n_i = sizes[i]
+        m_i = means[i]
+        weights[i, i] = 0.0
+        for j in range(i + 1, n_rows):
+            d = m_i - means[j]
+            w = n_i * sizes[j] * d * d
+            weights[i, j] = w
+            weights[j, i] = w
+            to_side[0, j] += (1.0 - s) * w
+            to_side[1, j] += s * w
+
+
 def split_weights(lefts, total, kind):
     """Raw weight of the edge between the two sides of each split of a table.
 
@@ -214,13 +281,17 @@ def split_weights(lefts, total, kind):
     Parameters
     ----------
     lefts : ndarray of float64 of shape (n_splits, n_classes)
+        Class counts, or moments (n_splits, 3) for ``SQUARED_ERROR``.
     total : ndarray of float64 of shape (n_classes,)
-    kind : {SQUARED_GINI, CHI2}
+    kind : {SQUARED_GINI, CHI2, SQUARED_ERROR}
 
     Returns
     -------
     weights : ndarray of float64 of shape (n_splits,)
-        A split with an empty side weighs 0.
+        A split with an empty side weighs 0. For ``SQUARED_ERROR`` it is
+        ``n_L n_R (m_L - m_R)^2``, ``N`` times the decrease of the squared
+        error: scored this way, the thresholds rank as CART's regression
+        criterion ranks them.
 
     References
     ----------
@@ -229,16 +300,26 @@ def split_weights(lefts, total, kind):
        2018, section 4.2.3 ("Handling Numeric Attributes").
     """
     out = np.zeros(lefts.shape[0])
-    _split_weights(lefts, total, kind == CHI2, out)
+    _split_weights(lefts, total, kind, out)
     return out
 
 
 @njit(**NJIT, error_model="numpy")
-def _split_weights(lefts, total, chi2, out):
+def _split_weights(lefts, total, kind, out):
     # Each side's total summed class by class in class order, as pair_weights
     # sums a row's; the right side's counts are total - left, as the caller's
     # 2-row table would hold them.
     n_splits, n_classes = lefts.shape
+    chi2 = kind == CHI2
+    if kind == SQUARED_ERROR:
+        # (s_a n_b - s_b n_a)^2 / (n_a n_b) = n_a n_b (m_a - m_b)^2
+        for k in range(n_splits):
+            n_a = lefts[k, 0]
+            n_b = total[0] - n_a
+            e = lefts[k, 1] * n_b - (total[1] - lefts[k, 1]) * n_a
+            p = n_a * n_b
+            out[k] = e * e / p if p > 0.0 else 0.0
+        return
     for k in range(n_splits):
         n_a = 0.0
         n_b = 0.0
@@ -621,6 +702,125 @@ def gini_swap_scan(
                 for x in range(n_classes):
                     inner += table[i, x] * table[j, x]
                 if gains[i] + gains[j] + 2.0 * (n_i * totals[j] - inner) > tolerance:
+                    return i, j, evaluations, i
+    return -1, -1, evaluations, stop
+
+
+# --- squared-error weights without the matrix ------------------------------------
+#
+# ``w_ij = n_i n_j (m_i - m_j)^2`` has rank 3: it is ``n_i q_j + n_j q_i - 2 s_i s_j``
+# with ``s = n m`` and ``q = n m^2``. The weight from a vertex to a whole side is
+# ``n_v (Q_s - 2 m_v S_s + m_v^2 N_s)`` with the side's sums ``N_s = sum n``,
+# ``S_s = sum n m`` and ``Q_s = sum n m^2`` (``side_sums[s] = (N_s, S_s, Q_s)``):
+# O(1) per vertex. The caller centres and scales the means (the weights are
+# invariant to a shift and scale by its square) so that the sums do not cancel.
+
+
+@njit(**NJIT, inline="always")
+def _to_side(n_v, m_v, side_sums, s):
+    """Weight from a vertex outside side ``s`` to that side."""
+    return n_v * (
+        side_sums[s, 2] - 2.0 * m_v * side_sums[s, 1] + m_v * m_v * side_sums[s, 0]
+    )
+
+
+@njit(**NJIT, inline="always")
+def _to_own_side(n_v, m_v, side_sums, s):
+    """Weight from a vertex of side ``s`` to the other vertices of its side."""
+    size = side_sums[s, 0] - n_v
+    total = side_sums[s, 1] - n_v * m_v
+    squares = side_sums[s, 2] - n_v * m_v * m_v
+    return n_v * (squares - 2.0 * m_v * total + m_v * m_v * size)
+
+
+@njit(**NJIT, inline="always")
+def _move(n_v, m_v, side_sums, s, o):
+    side_sums[s, 0] -= n_v
+    side_sums[s, 1] -= n_v * m_v
+    side_sums[s, 2] -= n_v * m_v * m_v
+    side_sums[o, 0] += n_v
+    side_sums[o, 1] += n_v * m_v
+    side_sums[o, 2] += n_v * m_v * m_v
+
+
+@njit(**NJIT)
+def squared_error_greedy_cut(sizes, means, side, side_sums):
+    """GreedyCut of :func:`greedy_cut` on squared-error weights, from running sums.
+
+    The decisions of ``greedy_cut(squared_error_weights(table))`` (up to
+    rounding) for the rows' weights ``sizes`` and ``means``. ``side_sums`` (2, 3)
+    must be zero; it ends as the sums of the cut written into ``side``.
+    """
+    for v in range(sizes.shape[0]):
+        n_v = sizes[v]
+        m_v = means[v]
+        s = 0
+        if v > 0 and _to_side(n_v, m_v, side_sums, 0) >= _to_side(
+            n_v, m_v, side_sums, 1
+        ):
+            s = 1
+        side[v] = s
+        side_sums[s, 0] += n_v
+        side_sums[s, 1] += n_v * m_v
+        side_sums[s, 2] += n_v * m_v * m_v
+
+
+@njit(**NJIT)
+def squared_error_flip_pass(
+    sizes, means, side, side_sums, gains, tolerance, start, stop
+):
+    """:func:`gini_flip_pass` on squared-error weights: flip, in index order,
+    each vertex of ``[start, stop)`` whose flip gains more than ``tolerance``.
+
+    ``side``, ``side_sums`` and ``gains`` are updated in place; returns the
+    number of flips.
+    """
+    n_flips = 0
+    for v in range(start, stop):
+        s = side[v]
+        o = 1 - s
+        n_v = sizes[v]
+        m_v = means[v]
+        gain = _to_own_side(n_v, m_v, side_sums, s) - _to_side(n_v, m_v, side_sums, o)
+        if gain > tolerance:
+            side[v] = o
+            _move(n_v, m_v, side_sums, s, o)
+            gain = -gain
+            n_flips += 1
+        gains[v] = gain
+    return n_flips
+
+
+@njit(**NJIT)
+def squared_error_swap_scan(
+    sizes, means, side, gains, by_size, best_gain, reach, tolerance, start, stop,
+    budget,
+):  # fmt: skip
+    """:func:`gini_swap_scan` on squared-error weights.
+
+    The swap of ``i`` and ``j`` gains ``g_i + g_j + 2 w_ij`` with ``w_ij = n_i
+    n_j (m_i - m_j)^2 <= n_j reach[i]``, ``reach[i] = n_i (|m_i| + max |m|)^2``;
+    partners are scanned by decreasing weight (``by_size``) until ``2 n_j
+    reach[i]`` cannot reach ``tolerance - g_i - best_gain[side j]``, so the scan
+    misses no improving pair. Returns ``(i, j, evaluations, next_start)`` as
+    :func:`gini_swap_scan` does.
+    """
+    evaluations = 0
+    for i in range(start, stop):
+        if evaluations > budget:
+            return -1, -1, evaluations, i
+        o = 1 - side[i]
+        bound = tolerance - gains[i] - best_gain[o]
+        n_i = sizes[i]
+        m_i = means[i]
+        for k in range(by_size.shape[0]):
+            j = by_size[k]
+            if 2.0 * reach[i] * sizes[j] <= bound:
+                break
+            evaluations += 1
+            if side[j] == o:
+                d = m_i - means[j]
+                if gains[i] + gains[j] + 2.0 * n_i * sizes[j] * d * d > tolerance:
                     return i, j, evaluations, i
     return -1, -1, evaluations, stop
 

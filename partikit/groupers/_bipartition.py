@@ -1066,6 +1066,66 @@ BIPARTITIONS = {
 }
 
 
+def maxcut_squared_error(table, *, solver="local_search", **options):
+    """Max-cut split of a moment table on squared-error edge weights.
+
+    Calls :func:`~partikit.groupers.max_cut_bipartition` with
+    ``target_type="continuous"`` and ``weights="squared_error"``
+    (``w_ij = n_i n_j (m_i - m_j)^2 / N^2``), visiting the rows in table
+    order; the criterion is the cut weight, ``V(S) - p_L^2 V(L) - p_R^2 V(R)``
+    with ``V`` the weighted variance of the category means, which favours
+    balanced splits; :func:`sort_by_mean` maximises the decrease of the
+    squared error instead.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, 3)
+        A moment table (weight, weighted sum and weighted sum of squares of
+        the target) of each category; empty rows are ignored.
+    solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
+        How the cut is found; see :func:`max_cut_bipartition`.
+    **options
+        ``n_hyperplanes`` and ``random_state`` of ``solver="sdp"``.
+
+    Returns
+    -------
+    split : Grouping
+        ``group_ids`` (0 for the side of the first non-empty row, 1 for the
+        other side, -1 for an empty row), ``n_groups`` (2; 1 when the means
+        do not differ, 0 without a non-empty row), ``criterion`` (the cut
+        weight; 0 without a split) and ``statistics["squared_error"]`` (the
+        two sides' sum of squared errors).
+
+    References
+    ----------
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large
+       categorical attributes in decision trees", M.Sc. dissertation, PUC-Rio,
+       2018, section 4.2.1.
+    """
+    if solver == "sort_by_mean":
+        raise ValueError("solver='sort_by_mean' is the method 'sort_by_mean'.")
+    result = _max_cut_bipartition(
+        table, "squared_error", solver, **options, tests=False,
+        target_type="continuous",
+    )  # fmt: skip
+    table = np.asarray(table, dtype=np.float64)
+    sides = [table[result.group_ids == g].sum(axis=0) for g in range(2)]
+    value = float(squared_errors(np.array(sides)).sum())
+    statistics = {"squared_error": value}
+    return Grouping(result.group_ids, result.n_groups, result.criterion, statistics)
+
+
+#: The binary-partition methods of a moment table (continuous target) by name:
+#: ``method(table, **options) -> Grouping``, ``table`` of shape (n_rows, 3).
+#: ``"sort_by_mean"`` is the exact best split for the squared error (its
+#: criterion is the decrease of the squared error); ``"maxcut_squared_error"``
+#: a maximum cut of the squared-error weights (its criterion is the cut weight).
+REGRESSION_BIPARTITIONS = {
+    "sort_by_mean": sort_by_mean,
+    "maxcut_squared_error": maxcut_squared_error,
+}
+
+
 def _side_statistics(left, total, test):
     """Statistic and classes present of each split ``(left[k], total - left[k])``."""
     k = left.shape[0]
@@ -1143,6 +1203,7 @@ __all__ = [
     "BIPARTITIONS",
     "MAX_EXHAUSTIVE_RESPLIT_ROWS",
     "MAX_TWOING_CLASSES",
+    "REGRESSION_BIPARTITIONS",
     "best_chi2_bipartition",
     "exact_two_class",
     "exhaustive",
@@ -1150,6 +1211,7 @@ __all__ = [
     "largest_alone",
     "list_scheduling",
     "maxcut_chi2",
+    "maxcut_squared_error",
     "maxcut_squared_gini",
     "pc",
     "pc_ext",

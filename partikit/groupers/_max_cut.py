@@ -18,6 +18,7 @@ from partikit._kernels._max_cut import (
     MAX_MOVES_BASE,
     MAX_MOVES_PER_VERTEX,
     RELATIVE_TOLERANCE,
+    SQUARED_ERROR,
     SQUARED_GINI,
     START,
     best_hyperplane_cut,
@@ -32,6 +33,10 @@ from partikit._kernels._max_cut import (
     pair_weights,
     split_profile_cells,
     split_weights,
+    squared_error_flip_pass,
+    squared_error_greedy_cut,
+    squared_error_swap_scan,
+    squared_error_weights,
     squared_gini_weights,
 )
 from partikit._statistics._contingency import (
@@ -41,12 +46,27 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import chi2_test
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    SUM,
+    WEIGHT,
+    check_moment_table,
+    f_test,
+    squared_errors,
+)
 from partikit._statistics._results import Grouping
 from partikit.groupers._base import BaseGrouper
 
-_WEIGHTS = {"squared_gini": squared_gini_weights, "chi2": chi2_weights}
-_KINDS = {"squared_gini": SQUARED_GINI, "chi2": CHI2}
-_SOLVERS = ("local_search", "sdp", "exhaustive")
+_WEIGHTS = {
+    "squared_gini": squared_gini_weights,
+    "chi2": chi2_weights,
+    "squared_error": squared_error_weights,
+}
+_KINDS = {"squared_gini": SQUARED_GINI, "chi2": CHI2, "squared_error": SQUARED_ERROR}
+#: Weights of a class target and of a continuous target ("auto": the first).
+_CLASS_WEIGHTS = ("chi2", "squared_gini")
+_CONTINUOUS_WEIGHTS = ("squared_error",)
+_SOLVERS = ("local_search", "sdp", "exhaustive", "sort_by_mean")
 _ORDERS = ("data", "table")
 
 
@@ -72,23 +92,48 @@ def _max_moves(n_vertices):
     return MAX_MOVES_BASE + MAX_MOVES_PER_VERTEX * n_vertices
 
 
-def edge_weights(table, weights="chi2"):
+def edge_weights(table, weights="auto", *, target_type=None):
     """Edge weights of the value graph of a table, on the thesis scale.
 
     Parameters
     ----------
-    table : array-like of shape (n_rows, n_classes)
-        Class counts of each category (rows), non-empty rows.
-    weights : {"chi2", "squared_gini"}, default="chi2"
+    table : array-like of shape (n_rows, n_classes) or (n_rows, 3)
+        Class counts of each category (rows), or, with
+        ``target_type="continuous"``, its moment table (weight, weighted sum
+        and weighted sum of squares of the target).
+    weights : {"auto", "chi2", "squared_gini", "squared_error"}, default="auto"
         ``"squared_gini"``: ``w_ij = 2 sum_{x != y} A_ix A_jy / N^2`` (Lemma 1 of
         the thesis: a cut weighs ``Gini(S) - p_L^2 Gini(S_L) - p_R^2 Gini(S_R)``).
         ``"chi2"``: Pearson's statistic of the 2 x J table of rows ``i`` and ``j``
         (the pair's own expected counts), divided by ``n - 1`` when ``n > 2``.
+        ``"squared_error"`` (continuous target): ``w_ij = n_i n_j (m_i - m_j)^2
+        / N^2``, ``n`` a row's weight, ``m`` its target mean and ``N`` the total
+        weight; a cut weighs ``V(S) - p_L^2 V(S_L) - p_R^2 V(S_R)``, ``V`` the
+        weighted variance of the category means within a set of categories
+        (Lemma 1 with the Gini index, the variance of the class indicators,
+        replaced by the variance of the target's category means). ``"auto"``:
+        ``"chi2"`` for class counts, ``"squared_error"`` for a moment table.
+    target_type : {None, "continuous"}, default=None
+        ``"continuous"``: ``table`` is a moment table.
+
+        .. versionadded:: 0.2
 
     Returns
     -------
     weights : ndarray of float64 of shape (n_rows, n_rows)
         Symmetric, zero diagonal.
+
+    Notes
+    -----
+    For a 0/1 target and categories that each hold one class, the
+    squared-error weight is half the squared-Gini weight: the Gini index of two
+    classes is twice the variance of the 0/1 indicator.
+
+    References
+    ----------
+    .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
+       attributes in decision trees", M.Sc. dissertation, PUC-Rio, 2018,
+       section 4.2.1 (Lemma 1).
 
     Examples
     --------
@@ -97,14 +142,53 @@ def edge_weights(table, weights="chi2"):
     array([[0.        , 0.22485207, 0.14201183],
            [0.22485207, 0.        , 0.1183432 ],
            [0.14201183, 0.1183432 , 0.        ]])
+
+    A continuous target: two categories of mean 1 and one of mean 3.
+
+    >>> edge_weights([[1, 1, 1], [2, 2, 2], [1, 3, 9]], target_type="continuous")
+    array([[0.  , 0.  , 0.25],
+           [0.  , 0.  , 0.5 ],
+           [0.25, 0.5 , 0.  ]])
     """
-    table = check_table(table)
+    weights = _resolve_weights(weights, target_type)
+    table = _check(table, target_type)
     raw = _WEIGHTS[weights](table)
     return raw * _weight_scale(table, weights)
 
 
+def _resolve_weights(weights, target_type):
+    """The weights ``"auto"`` stands for, checked against the target type."""
+    if target_type not in (None, CONTINUOUS):
+        raise ValueError(
+            f"target_type must be None or {CONTINUOUS!r}, got {target_type!r}."
+        )
+    continuous = target_type == CONTINUOUS
+    allowed = _CONTINUOUS_WEIGHTS if continuous else _CLASS_WEIGHTS
+    if weights == "auto":
+        return allowed[0]
+    if weights not in _WEIGHTS:
+        raise ValueError(
+            f"weights must be one of {['auto', *sorted(_WEIGHTS)]}, got {weights!r}."
+        )
+    if weights not in allowed:
+        kind = "a continuous target" if continuous else "a class target"
+        raise ValueError(
+            f"weights={weights!r} does not apply to {kind}; use one of "
+            f"{['auto', *allowed]}."
+        )
+    return weights
+
+
+def _check(table, target_type):
+    return (
+        check_moment_table(table) if target_type == CONTINUOUS else check_table(table)
+    )
+
+
 def _weight_scale(table, weights):
     """The constant that turns raw kernel weights into the thesis weights."""
+    if weights == "squared_error":
+        return _scale(float(table[:, WEIGHT].sum()), table.shape[0], weights)
     return _scale(float(table.sum()), table.shape[0], weights)
 
 
@@ -112,6 +196,8 @@ def _scale(total_weight, n_rows, weights):
     """:func:`_weight_scale` of a table of ``n_rows`` rows weighing ``total_weight``."""
     if weights == "squared_gini":
         return 2.0 / total_weight**2
+    if weights == "squared_error":
+        return 1.0 / total_weight**2
     return 1.0 / (n_rows - 1) if n_rows > 2 else 1.0
 
 
@@ -129,11 +215,14 @@ def split_cut_weights(lefts, total, weights="chi2"):
     Parameters
     ----------
     lefts : ndarray of float64 of shape (n_splits, n_classes)
-        Class counts of one side of each split.
+        Class counts (moments for ``weights="squared_error"``) of one side of
+        each split.
     total : ndarray of float64 of shape (n_classes,)
-        Class counts of the table.
-    weights : {"chi2", "squared_gini"}, default="chi2"
-        Edge weights; see :func:`edge_weights`.
+        Class counts (moments) of the table.
+    weights : {"chi2", "squared_gini", "squared_error"}, default="chi2"
+        Edge weights; see :func:`edge_weights`. The ``"squared_error"`` cut of
+        a split is ``n_L n_R (m_L - m_R)^2 / N^2``, its decrease of the squared
+        error divided by ``N``.
 
     Returns
     -------
@@ -159,7 +248,8 @@ def split_cut_weights(lefts, total, weights="chi2"):
     total = np.ascontiguousarray(total, dtype=np.float64)
     lefts = np.ascontiguousarray(lefts, dtype=np.float64)
     raw = split_weights(lefts, total, _KINDS[weights])
-    return raw * _scale(float(total.sum()), 2, weights)
+    total_weight = total[WEIGHT] if weights == "squared_error" else total.sum()
+    return raw * _scale(float(total_weight), 2, weights)
 
 
 def _sdp_vectors(weights):
@@ -251,11 +341,12 @@ def _grouping(group_ids, n_groups, statistics):
 def max_cut_bipartition(
     table,
     *,
-    weights="chi2",
+    weights="auto",
     solver="local_search",
     n_hyperplanes=50,
     random_state=None,
     order="data",
+    target_type=None,
 ):
     """Split the rows of a table in two by a maximum cut of their value graph.
 
@@ -265,12 +356,21 @@ def max_cut_bipartition(
 
     Parameters
     ----------
-    table : array-like of shape (n_rows, n_classes)
-        Contingency table (categories x classes). Empty rows and classes are
-        ignored.
-    weights : {"chi2", "squared_gini"}, default="chi2"
-        Edge weights; see :func:`edge_weights`.
-    solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
+    table : array-like of shape (n_rows, n_classes) or (n_rows, 3)
+        Contingency table (categories x classes), or with
+        ``target_type="continuous"`` a moment table (weight, weighted sum and
+        weighted sum of squares of the target per category). Empty rows and
+        classes are ignored.
+    weights : {"auto", "chi2", "squared_gini", "squared_error"}, default="auto"
+        Edge weights; see :func:`edge_weights`. ``"auto"``: ``"chi2"`` for class
+        counts, ``"squared_error"`` (the only weights of a continuous target)
+        for a moment table.
+
+        .. versionchanged:: 0.2
+           The default ``"auto"`` is ``"chi2"`` on class counts, the former
+           default.
+    solver : {"local_search", "sdp", "exhaustive", "sort_by_mean"}, \
+            default="local_search"
         ``"local_search"`` (GL in the thesis): GreedyCut, then local search by
         single flips and pair swaps; O(n^2 J) for the weights, O(n^2) for the
         greedy pass and O(n) per flip, up to 4096 rows (see Notes past it).
@@ -280,6 +380,14 @@ def max_cut_bipartition(
         O(n^3.5), for up to a few hundred categories.
         ``"exhaustive"``: the maximum cut by enumeration, for at most 20
         categories.
+        ``"sort_by_mean"`` (continuous target only): not a cut search but the
+        exact best split for the squared error (Fisher 1958): the categories
+        sorted by mean, the best of the ``n - 1`` prefixes, O(n log n) for any
+        ``n``; see :func:`~partikit.groupers._bipartition.sort_by_mean` and
+        the Notes for how its objective relates to the cut.
+
+        .. versionadded:: 0.2
+           ``"sort_by_mean"``.
     n_hyperplanes : int, default=50
         Random hyperplanes of the ``"sdp"`` rounding.
     random_state : int, RandomState instance or None, default=None
@@ -289,8 +397,9 @@ def max_cut_bipartition(
         ``"data"``: by decreasing weighted degree (the total weight of a row's
         edges), ties by increasing class counts compared class by class; a
         function of the counts only, so that permuting the rows (renaming the
-        categories) permutes the cut. ``"table"``: the rows' order in the
-        table, the thesis's.
+        categories) permutes the cut (a moment table's rows are first sorted
+        by mean, weight and sum of squares). ``"table"``: the rows' order in
+        the table, the thesis's.
 
         .. versionadded:: 0.2
 
@@ -318,7 +427,14 @@ def max_cut_bipartition(
         ``"pooled"``, see the Notes), ``n_vertices`` (vertices of that graph;
         the cut statistics are those of the pooled graph when it is pooled) and
         ``swap_search_complete`` (``False`` when the running-sums swap scan ran
-        out of budget).
+        out of budget). For a continuous target, the class statistics
+        (``gini``, ``entropy``, ``chi2``, ``dof``) are replaced by the one-way
+        analysis of variance of the two groups: ``f_statistic``, ``dfn``,
+        ``dfd``, ``log10_pvalue`` and ``r2``
+        (:func:`~partikit._statistics._moments.f_test`), with
+        ``squared_error`` (the two groups' sum of squared errors) and
+        ``squared_error_decrease`` (the whole's minus the groups'); and
+        ``total_weight`` is the weighted variance of the category means.
 
     Notes
     -----
@@ -368,6 +484,27 @@ def max_cut_bipartition(
       mean row) and the dense search runs on that graph; its statistics are
       the pooled graph's.
 
+    *Continuous target.* With ``weights="squared_error"``, ``w_ij = n_i n_j
+    (m_i - m_j)^2 / N^2``, the cut of ``(L, R)`` is ``V(S) - p_L^2 V(L) - p_R^2
+    V(R)`` with ``V`` the weighted variance of the category means and ``p`` the
+    sides' shares of the weight; multiplied by ``N`` it is ``D + (n_R B_L +
+    n_L B_R) / N``, where ``D = n_L n_R (m_L - m_R)^2 / N`` is the decrease of
+    the squared error that ``solver="sort_by_mean"`` maximises exactly and
+    ``B_L``, ``B_R`` are the between-category squared errors within each side.
+    The cut therefore also rewards sides whose categories are spread out: it
+    favours balanced splits, as the squared Gini does, and its maximum need not
+    be a prefix of the categories sorted by mean (three categories of means
+    -1, 0, 1 and weights 1, 5, 1: the maximum cut puts the middle one alone,
+    a split that leaves the squared error unchanged). Both objectives depend
+    on the categories' weights and means only, not on the spread of the
+    target within a category. The weights have rank 3 (``n_i q_j + n_j q_i -
+    2 s_i s_j`` with ``s = n m``, ``q = n m^2``), so past 4096 categories
+    ``solver="local_search"`` runs on running sums in O(1) per category
+    (``"running_sums"``), and ``"sdp"`` on at most 1024 cells of consecutive
+    means whose weights are exact sums over the cells (``"pooled"``). For two
+    categories, or for a split of a numeric attribute into two intervals, the
+    two objectives rank the splits alike (:func:`split_cut_weights`).
+
     References
     ----------
     .. [1] F. de A. Mello Pereira, "Binary splitting criteria for large categorical
@@ -380,6 +517,11 @@ def max_cut_bipartition(
        for maximum cut and satisfiability problems using semidefinite
        programming", Journal of the ACM 42(6):1115-1145, 1995,
        doi:10.1145/227683.227684.
+    .. [4] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
+    .. [5] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
+       "Classification and Regression Trees", Wadsworth, 1984, section 9.4.
 
     Examples
     --------
@@ -390,15 +532,35 @@ def max_cut_bipartition(
     array([0, 1, 1, 0])
     >>> round(result.statistics["cut_weight"], 4)
     0.4014
+
+    A continuous target: the moment table of three categories of means -1, 0
+    and 1 and weights 1, 5 and 1 (unit variance within each). The maximum cut
+    isolates the heavy middle category; the best split for squared error cuts
+    off an end:
+
+    >>> table = [[1, -1, 2], [5, 0, 5], [1, 1, 2]]
+    >>> max_cut_bipartition(table, target_type="continuous").group_ids
+    array([0, 1, 0])
+    >>> split = max_cut_bipartition(
+    ...     table, target_type="continuous", solver="sort_by_mean"
+    ... )
+    >>> split.group_ids
+    array([0, 1, 1])
     """
     return _max_cut_bipartition(
-        table, weights, solver, n_hyperplanes, random_state, order=order
+        table,
+        weights,
+        solver,
+        n_hyperplanes,
+        random_state,
+        order=order,
+        target_type=target_type,
     )
 
 
 def _max_cut_bipartition(
     table, weights, solver, n_hyperplanes=50, random_state=None, tests=True,
-    order="table",
+    order="table", target_type=None,
 ):  # fmt: skip
     """:func:`max_cut_bipartition`; ``tests=False`` leaves out the statistics of
     the split table (impurities, chi-square test), which a caller that needs
@@ -410,12 +572,26 @@ def _max_cut_bipartition(
     (:func:`~partikit._kernels._tree.node_max_cuts`) visits the categories in
     table order too, so that the tree's two paths make the same cuts and the
     thesis reproductions are unchanged."""
-    if weights not in _WEIGHTS:
-        raise ValueError(f"weights must be one of {sorted(_WEIGHTS)}, got {weights!r}.")
+    weights = _resolve_weights(weights, target_type)
     if solver not in _SOLVERS:
         raise ValueError(f"solver must be one of {list(_SOLVERS)}, got {solver!r}.")
     if order not in _ORDERS:
         raise ValueError(f"order must be one of {list(_ORDERS)}, got {order!r}.")
+    if target_type == CONTINUOUS:
+        return _continuous_max_cut(
+            check_moment_table(table),
+            solver,
+            n_hyperplanes,
+            random_state,
+            tests,
+            order,
+        )
+    if solver == "sort_by_mean":
+        raise ValueError(
+            "solver='sort_by_mean' splits a continuous target (a moment table, "
+            "target_type='continuous'); for class counts use 'local_search', "
+            "'sdp' or 'exhaustive'."
+        )
     table = check_table(table)
     row_totals = table.sum(axis=1)
     present = row_totals > 0
@@ -526,6 +702,311 @@ def _max_cut_bipartition(
         log10_pvalue=float(log10_p),
     )
     return _grouping(group_ids, 2, statistics)
+
+
+def _continuous_max_cut(table, solver, n_hyperplanes, random_state, tests, order):
+    """:func:`_max_cut_bipartition` of a checked moment table.
+
+    The search runs on the standardised means ``z = (m - mean) / sd`` (``sd``
+    the weighted standard deviation of the category means): the weights are
+    ``sd^2`` times those of the means, the same cuts, and the running sums do
+    not cancel. Values are reported on the thesis scale of the means.
+    """
+    present = table[:, WEIGHT] > 0
+    rows = np.flatnonzero(present)
+    sub = np.ascontiguousarray(table[rows])
+    n = len(rows)
+    statistics = {"weights": "squared_error", "solver": solver, "n_categories": n}
+    if solver == "exhaustive" and n > MAX_EXHAUSTIVE_VERTICES:
+        raise ValueError(
+            f"solver='exhaustive' enumerates 2^(n-1) cuts and is limited to "
+            f"{MAX_EXHAUSTIVE_VERTICES} categories; this table has {n}. Use "
+            "solver='local_search', 'sdp' or 'sort_by_mean'."
+        )
+    # order="data": the rows in an order of their moments only (by mean,
+    # weight, sum of squares), so that every sum below, hence every decision,
+    # is the same for any permutation of the rows; then visited by decreasing
+    # degree n_i sum_j n_j (z_i - z_j)^2 = n_i (N z_i^2 + sum_j n_j z_j^2)
+    # (sum_j n_j z_j = 0), the same closed form for every graph
+    placement = _moment_order(sub) if order == "data" else np.arange(n)
+    sizes = sub[placement, WEIGHT]
+    grand = float(sizes.sum())
+    means = sub[placement, SUM] / sizes if n else sizes
+    centre = float(sizes @ means) / grand if n else 0.0
+    spread = float(sizes @ (means - centre) ** 2) / grand if n else 0.0
+    if n < 2 or not spread > 0:
+        return _single_continuous_group(table, present, rows, statistics)
+    z = (means - centre) / math.sqrt(spread)
+    if order == "data" and solver != "sort_by_mean":
+        visit = _visiting_order(sizes * (grand * z**2 + float(sizes @ z**2)))
+        placement, sizes, z = placement[visit], sizes[visit], z[visit]
+    searched_sizes = np.ascontiguousarray(sizes)
+    searched_z = np.ascontiguousarray(z)
+    cells = None
+    greedy_value = 0.0
+    n_flips = n_swaps = 0
+    complete = True
+    if solver == "sort_by_mean":
+        # the exact squared-error split; one implementation, in _bipartition
+        from partikit.groupers._bipartition import sort_by_mean
+
+        side = (sort_by_mean(sub[placement]).group_ids == 1).astype(np.uint8)
+        graph, n_vertices = "sorted_means", n
+    elif n > MAX_DENSE_VERTICES and solver == "local_search":
+        side, greedy_value, n_flips, n_swaps, complete = (
+            _squared_error_running_sums_search(searched_sizes, searched_z)
+        )
+        graph, n_vertices = "running_sums", n
+    else:
+        vertex_sizes, vertex_z = searched_sizes, searched_z
+        graph, n_vertices = "dense", n
+        if n > MAX_DENSE_VERTICES:
+            cells, vertex_moments = _mean_cells(searched_sizes, searched_z)
+            graph, n_vertices = "pooled", len(vertex_moments)
+            raw = _pooled_squared_error_weights(vertex_moments)
+        else:
+            standard = np.column_stack(
+                [vertex_sizes, vertex_sizes * vertex_z, vertex_sizes * vertex_z**2]
+            )
+            greedy = np.zeros(n, dtype=np.uint8) if solver == "local_search" else None
+            raw = pair_weights(standard, SQUARED_ERROR, greedy)
+        if graph == "pooled":
+            greedy = None
+            if order == "data":
+                visit = _visiting_order(raw.sum(axis=1))
+                raw = np.ascontiguousarray(raw[np.ix_(visit, visit)])
+                position = np.empty_like(visit)
+                position[visit] = np.arange(len(visit))
+                cells = position[cells]
+        found = _dense_search(raw, solver, n_hyperplanes, random_state, greedy)
+        side, values = found
+        _, _, greedy_value, n_flips, n_swaps, complete = values
+        if cells is not None:
+            side = side[cells]
+    side = np.ascontiguousarray(side, dtype=np.uint8)
+    value = _squared_error_cut(searched_sizes, searched_z, side)
+    total_raw = grand * grand  # sum_{i<j} n_i n_j (z_i - z_j)^2 = N sum n z^2
+    found_side = np.empty_like(side)
+    found_side[placement] = side
+    scale = spread / grand**2
+    group_ids, _ = number_by_first_row(found_side, table.shape[0], rows)
+    statistics.update(
+        cut_weight=float(value * scale),
+        total_weight=float(total_raw * scale),
+        certified_ratio=float(value / total_raw),
+        greedy_cut_weight=float(greedy_value * scale),
+        n_flips=int(n_flips),
+        n_swaps=int(n_swaps),
+        graph=graph,
+        n_vertices=int(n_vertices),
+        swap_search_complete=bool(complete),
+    )
+    if tests:
+        first = group_ids[rows] == 0
+        grouped = np.stack([sub[first].sum(axis=0), sub[~first].sum(axis=0)])
+        statistics.update(_continuous_tests(grouped))
+    return _grouping(group_ids, 2, statistics)
+
+
+def _moment_order(sub):
+    """Rows of a moment table by mean, then weight, then sum of squares (stable).
+
+    One sort by mean; only the rows whose mean ties another's are sorted by
+    the other keys (a full three-key lexsort of a million rows costs a second).
+    """
+    means = sub[:, SUM] / sub[:, WEIGHT]
+    order = np.argsort(means, kind="stable")
+    sorted_means = means[order]
+    tied = np.flatnonzero(sorted_means[1:] == sorted_means[:-1])
+    if len(tied):
+        in_tie = np.zeros(len(order), dtype=bool)
+        in_tie[tied] = True
+        in_tie[tied + 1] = True
+        positions = np.flatnonzero(in_tie)
+        members = order[positions]
+        keys = (sub[members, 2], sub[members, WEIGHT], means[members])
+        order[positions] = members[np.lexsort(keys)]
+    return order
+
+
+def _continuous_tests(grouped):
+    """F-test, R^2 and squared errors of the groups of a moment table."""
+    f_statistic, dfn, dfd, log10_p, r2 = f_test(grouped)
+    within = float(squared_errors(grouped).sum())
+    whole = float(squared_errors(grouped.sum(axis=0)))
+    return {
+        "f_statistic": float(f_statistic),
+        "dfn": float(dfn),
+        "dfd": float(dfd),
+        "log10_pvalue": float(log10_p),
+        "r2": float(r2),
+        "squared_error": within,
+        "squared_error_decrease": max(whole - within, 0.0),
+    }
+
+
+def _single_continuous_group(table, present, rows, statistics):
+    group_ids = np.where(present, 0, -1).astype(np.intp)
+    statistics.update(
+        cut_weight=0.0,
+        total_weight=0.0,
+        certified_ratio=1.0,
+        greedy_cut_weight=0.0,
+        n_flips=0,
+        n_swaps=0,
+    )
+    statistics.update(_continuous_tests(table[rows].sum(axis=0, keepdims=True)))
+    return _grouping(group_ids, int(present.any()), statistics)
+
+
+def _squared_error_cut(sizes, z, side):
+    """``sum_{i in L, j in R} n_i n_j (z_i - z_j)^2`` of a cut, in O(n).
+
+    ``n_L n_R (M_L - M_R)^2 + n_R B_L + n_L B_R`` with ``M`` a side's mean of
+    ``z`` and ``B`` its squared error about it (non-negative terms: no
+    cancellation).
+    """
+    right = side.astype(bool)
+    value = 0.0
+    sums = []
+    for members in (~right, right):
+        weight = float(sizes[members].sum())
+        mean = float(sizes[members] @ z[members]) / weight if weight > 0 else 0.0
+        spread = float(sizes[members] @ (z[members] - mean) ** 2)
+        sums.append((weight, mean, spread))
+    (n_l, m_l, b_l), (n_r, m_r, b_r) = sums
+    value = n_l * n_r * (m_l - m_r) ** 2 + n_r * b_l + n_l * b_r
+    return value
+
+
+def _mean_cells(sizes, z, max_cells=None):
+    """Pool the categories into at most ``max_cells`` cells of consecutive means.
+
+    Categories of one mean always share a cell: exact, since their weights to
+    every other category are proportional to their sizes and zero between
+    them, some maximum cut keeps them together. When more than ``max_cells``
+    distinct means remain, the runs of equal means (sorted) are cut into cells
+    of about equal weight: a cell ends after the run where the cumulative
+    weight crosses a multiple of ``N / (max_cells - 1)`` (the first run always
+    ends one, so there are at least two cells). Returns the cell of each
+    category and the cells' moments ``(sum n, sum n z, sum n z^2)``.
+    """
+    if max_cells is None:
+        max_cells = MAX_POOLED_VERTICES
+    by_mean = np.argsort(z, kind="stable")
+    sorted_z = z[by_mean]
+    new_run = np.empty(len(z), dtype=bool)
+    new_run[0] = False
+    new_run[1:] = sorted_z[1:] != sorted_z[:-1]
+    run_of_sorted = np.cumsum(new_run)
+    n_runs = int(run_of_sorted[-1]) + 1
+    if n_runs > max_cells:
+        run_weight = np.bincount(run_of_sorted, weights=sizes[by_mean])
+        quantile = np.floor(
+            np.cumsum(run_weight)[:-1] * ((max_cells - 1) / sizes.sum())
+        )
+        ends = np.empty(n_runs - 1, dtype=bool)
+        ends[0] = True
+        ends[1:] = quantile[1:] > quantile[:-1]
+        cell_of_run = np.concatenate([[0], np.cumsum(ends)])
+        run_of_sorted = cell_of_run[run_of_sorted]
+    cells = np.empty(len(z), dtype=np.intp)
+    cells[by_mean] = run_of_sorted
+    n_cells = int(run_of_sorted[-1]) + 1
+    moments = np.column_stack(
+        [
+            np.bincount(cells, weights=sizes, minlength=n_cells),
+            np.bincount(cells, weights=sizes * z, minlength=n_cells),
+            np.bincount(cells, weights=sizes * z * z, minlength=n_cells),
+        ]
+    )
+    return cells, moments
+
+
+def _pooled_squared_error_weights(moments):
+    """Raw squared-error weights between cells: the sum of the weights between
+    their categories, ``N_a N_b (M_a - M_b)^2 + N_a B_b + N_b B_a`` (``M`` a
+    cell's mean, ``B`` the squared error of its categories' means about it)."""
+    sizes = moments[:, WEIGHT]
+    spreads = squared_errors(moments)
+    raw = pair_weights(moments, SQUARED_ERROR)
+    cross = np.multiply.outer(sizes, spreads)
+    raw += cross + cross.T
+    np.fill_diagonal(raw, 0.0)
+    return raw
+
+
+def _squared_error_running_sums_search(sizes, z):
+    """GreedyCut and local search on squared-error weights without the matrix.
+
+    :func:`_running_sums_search` with the rank-3 sums of
+    :func:`~partikit._kernels._max_cut.squared_error_flip_pass`: flips in
+    passes until a pass flips none, then the exact swap scan within the same
+    budget. Returns the side of each category, the greedy cut (raw), the moves
+    and whether the swap scan completed.
+    """
+    n = len(sizes)
+    grand = float(sizes.sum())
+    total_raw = grand * grand
+    tolerance = RELATIVE_TOLERANCE * total_raw
+    side = np.zeros(n, dtype=np.uint8)
+    side_sums = np.zeros((2, 3))
+    squared_error_greedy_cut(sizes, z, side, side_sums)
+    greedy_value = _squared_error_cut(sizes, z, side)
+    gains = np.zeros(n)
+    chunk = _WORK_PER_CALL
+    by_size = np.argsort(-sizes, kind="stable")
+    reach = sizes * (np.abs(z) + float(np.abs(z).max())) ** 2
+    budget = SWAP_EVALUATIONS_PER_VERTEX * n + 4_000_000
+    n_flips = n_swaps = 0
+    max_moves = _max_moves(n)
+    complete = True
+    while n_flips + n_swaps < max_moves:
+        flipped = 0
+        for start in range(0, n, chunk):
+            flipped += squared_error_flip_pass(
+                sizes,
+                z,
+                side,
+                side_sums,
+                gains,
+                tolerance,
+                start,
+                min(n, start + chunk),
+            )
+        n_flips += flipped
+        if flipped:
+            continue
+        if budget <= 0:
+            complete = False
+            break
+        best_gain = np.array(
+            [
+                gains[side == 0].max(initial=-np.inf),
+                gains[side == 1].max(initial=-np.inf),
+            ]
+        )
+        start = 0
+        i = -1
+        while start < n and budget > 0:
+            i, j, evaluations, start = squared_error_swap_scan(
+                sizes, z, side, gains, by_size, best_gain, reach, tolerance,
+                start, min(n, start + chunk), budget,
+            )  # fmt: skip
+            budget -= evaluations
+            if i >= 0:
+                break
+        if i < 0:
+            complete = start >= n
+            break
+        for v in (i, j):
+            s = side[v]
+            moment = np.array([sizes[v], sizes[v] * z[v], sizes[v] * z[v] ** 2])
+            side_sums[s] -= moment
+            side_sums[1 - s] += moment
+            side[v] = 1 - s
+        n_swaps += 1
+    return side, greedy_value, n_flips, n_swaps, complete
 
 
 def _visiting_order(degrees):
@@ -756,7 +1237,10 @@ class MaxCutGrouper(BaseGrouper):
     how much the class distributions of ``i`` and ``j`` differ: the chi-square
     statistic of the two categories against the class (``weights="chi2"``, GLχ² in
     the thesis) or the squared-Gini weight (``weights="squared_gini"``, whose cut
-    is the Gini gain with squared side proportions). It scales to thousands of
+    is the Gini gain with squared side proportions). For a continuous target the
+    edge weighs how much the target means differ (``weights="squared_error"``,
+    ``n_i n_j (m_i - m_j)^2 / N^2``), and ``solver="sort_by_mean"`` gives the
+    exact best split for the squared error instead of a cut. It scales to thousands of
     categories and hundreds of classes, where the exact searches (exhaustive in
     the categories, Twoing exponential in the classes) cannot run, and to
     millions of categories (see Notes).
@@ -765,13 +1249,26 @@ class MaxCutGrouper(BaseGrouper):
 
     Parameters
     ----------
-    weights : {"chi2", "squared_gini"}, default="chi2"
+    weights : {"auto", "chi2", "squared_gini", "squared_error"}, default="auto"
         Edge weights of the category graph; see :func:`edge_weights`.
-    solver : {"local_search", "sdp", "exhaustive"}, default="local_search"
+        ``"auto"``: ``"chi2"`` for a class target, ``"squared_error"`` (the only
+        weights of a continuous target) for a continuous target.
+
+        .. versionchanged:: 0.2
+           The default ``"auto"`` is ``"chi2"`` for a class target, the former
+           default.
+    solver : {"local_search", "sdp", "exhaustive", "sort_by_mean"}, \
+            default="local_search"
         How the cut is found: greedy cut then local search (fast, at least half of
         the best cut); Goemans-Williamson SDP relaxation (needs ``cvxpy``; random
         hyperplanes, then local search), or enumeration of every cut (at most 20
-        categories per column).
+        categories per column); these three maximise the cut weight.
+        ``"sort_by_mean"`` (continuous target only) maximises the decrease of
+        the squared error instead, exactly, in O(n log n) (categories sorted by
+        mean, Fisher 1958): the two groups a regression tree would make.
+
+        .. versionadded:: 0.2
+           ``"sort_by_mean"``.
     n_hyperplanes : int, default=50
         Random hyperplanes tried by ``solver="sdp"``.
     random_state : int, RandomState instance or None, default=None
@@ -826,7 +1323,8 @@ class MaxCutGrouper(BaseGrouper):
     default_group_ : ndarray of intp
         The group with more training weight (ties: group 0).
     table_ : list of ndarray
-        Class counts of each group.
+        Class counts of each group (for a continuous target, its moments:
+        weight, weighted sum and weighted sum of squares).
     woe_ : list of ndarray
         Per feature, the weight of evidence of each group (``encode="woe"`` only).
     statistics_ : list of dict
@@ -835,7 +1333,11 @@ class MaxCutGrouper(BaseGrouper):
         ``gini`` and ``entropy`` of the split, ``chi2``, ``dof``,
         ``log10_pvalue``, the local-search moves, ``graph`` and ``n_vertices``
         (the graph searched, pooled past 4096 categories with chi-square
-        weights); see :func:`max_cut_bipartition`.
+        weights); see :func:`max_cut_bipartition`. For a continuous target,
+        the F-test of the two groups (``f_statistic``, ``dfn``, ``dfd``,
+        ``log10_pvalue``), their ``r2``, ``squared_error`` and
+        ``squared_error_decrease`` in place of ``gini``, ``entropy``, ``chi2``
+        and ``dof``.
     classes_ : ndarray
         Class labels.
     n_features_in_ : int
@@ -868,6 +1370,13 @@ class MaxCutGrouper(BaseGrouper):
     ``"running_sums"`` or ``"pooled"``); see :func:`max_cut_bipartition` and
     the User Guide. A million rows with a million categories fit in seconds.
 
+    *Continuous target.* The cut of the squared-error weights is ``V(S) -
+    p_L^2 V(L) - p_R^2 V(R)``, ``V`` the weighted variance of the category
+    means (Lemma 1 of the thesis with the variance in place of the Gini index);
+    it favours balanced groups and is not the decrease of the squared error,
+    which ``solver="sort_by_mean"`` maximises: see :func:`max_cut_bipartition`.
+    Both read only the categories' weights and means.
+
     *Missing values and unseen categories.* NaN, None and ``pd.NA`` form one
     category, split like any other. Unseen categories go to the group with more
     training weight.
@@ -892,6 +1401,9 @@ class MaxCutGrouper(BaseGrouper):
     .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
        Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
        its sign in scorecards.)
+    .. [5] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
 
     Examples
     --------
@@ -913,7 +1425,7 @@ class MaxCutGrouper(BaseGrouper):
     _parameter_constraints: dict = {
         **BaseGrouper._parameter_constraints,
         "target_type": BaseGrouper._target_type_constraint,
-        "weights": [StrOptions(set(_WEIGHTS))],
+        "weights": [StrOptions({"auto", *_WEIGHTS})],
         "solver": [StrOptions(set(_SOLVERS))],
         "n_hyperplanes": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
@@ -923,7 +1435,7 @@ class MaxCutGrouper(BaseGrouper):
     def __init__(
         self,
         *,
-        weights="chi2",
+        weights="auto",
         solver="local_search",
         n_hyperplanes=50,
         random_state=None,
@@ -967,10 +1479,22 @@ class MaxCutGrouper(BaseGrouper):
                 else int(self._column_seeds[context.index])
             ),
             order=self.order,
+            target_type=self._table_target_type(),
         )
+
+    def _table_target_type(self):
+        """``"continuous"`` when the tables are moment tables, else None."""
+        continuous = getattr(self, "target_type_", None) == CONTINUOUS
+        return CONTINUOUS if continuous else None
 
     def _column_warning(self, result, table, context):
         if result.n_groups == 1 and table.shape[0] > 1:
+            if self._table_target_type() == CONTINUOUS:
+                return (
+                    f"Feature {context.name!r}: its categories have no informative "
+                    "split (their target means do not differ); it is encoded as "
+                    "one group."
+                )
             return (
                 f"Feature {context.name!r}: its categories have no informative "
                 "split (their class distributions do not differ); it is encoded as "
