@@ -273,6 +273,7 @@ def one_pass(n_samples, rounds, first_calls):
     from partikit.discretizers import BlockOptDiscretizer
     from partikit.groupers import CHAIDGrouper, MaxCutGrouper
     from partikit.groupers._chaid import chaid_grouping
+    from partikit.groupers._max_cut import max_cut_bipartition
 
     codes, y, group_of = grouped_continuous(n_samples)
     sides, side_groups = best_two_sides(codes, y, group_of)
@@ -284,7 +285,8 @@ def one_pass(n_samples, rounds, first_calls):
          lambda t: chaid_grouping(t, target_type=CONTINUOUS)),
         ("CHAIDGrouper(max_groups=8)", lambda: CHAIDGrouper(max_groups=8), group_of,
          lambda t: chaid_grouping(t, target_type=CONTINUOUS, max_groups=8)),
-        ("MaxCutGrouper()", MaxCutGrouper, sides, None),
+        ("MaxCutGrouper()", MaxCutGrouper, sides,
+         lambda t: max_cut_bipartition(t, target_type=CONTINUOUS)),
     ]  # fmt: skip
     moment_table = np.column_stack(categorical_moments(column, y)).astype(np.float64)
     rows = []
@@ -427,7 +429,8 @@ def one_pass_text(rows, numeric, data, n_samples):
         f"(by their means in the data): groups {data['side_groups'][0]} | "
         f"{data['side_groups'][1]}. "
         "Merging alone: the grouper's core (`chaid_grouping(table, "
-        'target_type="continuous", ...)`) on the (categories x 3) moment table of '
+        'target_type="continuous", ...)`, `max_cut_bipartition(table, '
+        'target_type="continuous")`) on the (categories x 3) moment table of '
         "the baseline, one warm-up call then the median of the rounds: the fit "
         "minus this is stage 1 and the estimator's overhead. "
         f"Targets: fit <= {GROUPER_TARGET}x the moment baseline, ARI >= {ARI_TARGET}."
