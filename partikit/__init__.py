@@ -27,7 +27,7 @@ from partikit.groupers import (
     MaxCutGrouper,
     MODLGrouper,
 )
-from partikit.tree import PartitionTreeClassifier
+from partikit.tree import PartitionTreeClassifier, PartitionTreeRegressor
 
 if not NJIT["cache"]:
     warnings.warn(
@@ -51,6 +51,7 @@ __all__ = [
     "MODLGrouper",
     "MaxCutGrouper",
     "PartitionTreeClassifier",
+    "PartitionTreeRegressor",
     "Report",
     "__version__",
     "column_tables",

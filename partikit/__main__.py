@@ -274,7 +274,7 @@ def build_parser():
     parser = argparse.ArgumentParser(
         prog="partikit",
         description="Supervised partitioning: group categories, cut numbers into "
-        "intervals, against a classification target.",
+        "intervals, against a target (class labels or a quantity).",
     )
     parser.add_argument(
         "--version", action="version", version=f"partikit {__version__}",
@@ -312,8 +312,12 @@ def build_parser():
         "reads it: numbers (not booleans) are numeric; booleans, text and "
         "categories are categorical; other dtypes (dates read from Parquet) are "
         "left out; --categorical and --numeric override this rule. Column lists "
-        "are comma-separated. A progress bar over the columns is drawn on stderr "
-        "when it is a terminal.",
+        "are comma-separated. The target's kind is guessed as the estimators "
+        "guess it (floats that are not all integers are continuous, anything "
+        "else class labels) unless --target-type says it; a continuous target "
+        "is reported with CHAIDGrouper and BlockOptDiscretizer by default (each "
+        "part's mean and spread, columns ranked by the F-test). A progress bar "
+        "over the columns is drawn on stderr when it is a terminal.",
     )
     add_report_arguments(report_parser)
     return parser

@@ -692,8 +692,26 @@ def naive_block_starts(table):
     return np.array(starts)
 
 
+def naive_moment_segment_starts(table):
+    """First row of each run of rows with equal target means (a row of zero
+    weight joins the run before it)."""
+    starts = [0]
+    mean = None
+    for r, (weight, total, _) in enumerate(table):
+        if weight <= 0:
+            continue
+        if r > 0 and (mean is None or total / weight != mean):
+            starts.append(r)
+        mean = total / weight
+    return np.array(starts)
+
+
 def naive_interval_cost(counts, criterion):
-    """``n H`` in bits (entropy) or ``n Gini`` of one interval's class counts."""
+    """``n H`` in bits (entropy) or ``n Gini`` of one interval's class counts, or
+    the squared error of its moments ``(sum w, sum w y, sum w y^2)``."""
+    if criterion == "squared_error":
+        weight, total, total_of_squares = (float(c) for c in counts)
+        return total_of_squares - total**2 / weight if weight > 0 else 0.0
     counts = [float(c) for c in counts if c > 0]
     n = sum(counts)
     if n == 0:
@@ -1450,3 +1468,109 @@ def naive_optimal_intervals_vectorised(cum, n_classes, factorials, max_intervals
         start[k, k:] = at + (k - 1)
         value[k, k:] = candidates[at, np.arange(m + 1 - k)]
     return value[:, m].copy(), start
+
+
+def naive_squared_error(y, weights):
+    """Sum of the weighted squared deviations of ``y`` from its weighted mean."""
+    y = np.asarray(y, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    if weights.sum() <= 0:
+        return 0.0
+    mean = np.sum(weights * y) / weights.sum()
+    return float(np.sum(weights * (y - mean) ** 2))
+
+
+def naive_moments(y, weights):
+    """(weight, sum, sum of squares) of ``y`` under ``weights``."""
+    y = np.asarray(y, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    return np.array([weights.sum(), np.sum(weights * y), np.sum(weights * y * y)])
+
+
+def naive_squared_error_thresholds(columns, rows, y, weights, min_leaf):
+    """Per numeric column of ``rows``: the threshold between consecutive distinct
+    known values of least summed squared error of the two sides (each side's
+    weight at least ``min_leaf``; ties: the smallest threshold), then the rows
+    with a missing value on the side of least weighted variance (ties: left).
+    Returns, per column, None or (threshold, moments of the two sides, side of
+    the missing rows or -1)."""
+    results = []
+    for x_all in columns:
+        known = [i for i in rows if not math.isnan(x_all[i])]
+        missing = [i for i in rows if math.isnan(x_all[i])]
+        values = np.unique([x_all[i] for i in known])
+        best, threshold = math.inf, None
+        for k in range(1, len(values)):
+            cut = values[k - 1] / 2 + values[k] / 2
+            left = [i for i in known if x_all[i] <= cut]
+            right = [i for i in known if x_all[i] > cut]
+            if weights[left].sum() < min_leaf or weights[right].sum() < min_leaf:
+                continue
+            error = naive_squared_error(y[left], weights[left]) + naive_squared_error(
+                y[right], weights[right]
+            )
+            if error < best:
+                best, threshold = error, cut
+        if threshold is None:
+            results.append(None)
+            continue
+        sides = [
+            [i for i in known if x_all[i] <= threshold],
+            [i for i in known if x_all[i] > threshold],
+        ]
+        side = -1
+        if missing:
+            trials = []
+            for slot in range(2):
+                trial = [s + missing if k == slot else s for k, s in enumerate(sides)]
+                trials.append(sum(naive_squared_error(y[s], weights[s]) for s in trial))
+            side = 0 if trials[0] <= trials[1] else 1
+            sides[side] = sides[side] + missing
+        children = np.array([naive_moments(y[s], weights[s]) for s in sides])
+        results.append((threshold, children, side))
+    return results
+
+
+def naive_node_mean_splits(codes, rows, y, weights, min_second, min_leaf):
+    """Per categorical column (a row of ``codes``) at the node of ``rows``: the
+    categories present sorted by their weighted mean target (ties: first seen
+    first), the prefix of that order of least summed squared error of the two
+    sides (ties: the shortest), the side of the smallest category as child 0.
+    Returns, per column, "dropped" (one category, or a second most frequent
+    one lighter than ``min_second``), None (a child lighter than
+    ``min_leaf``), or ({category: child}, moments of the two children)."""
+    results = []
+    for column_codes in codes:
+        seen = []
+        for i in rows:
+            if column_codes[i] not in seen:
+                seen.append(int(column_codes[i]))
+        members = {c: [i for i in rows if column_codes[i] == c] for c in seen}
+        sizes = sorted((weights[members[c]].sum() for c in seen), reverse=True)
+        if len(seen) < 2 or sizes[1] < min_second:
+            results.append("dropped")
+            continue
+        ranked = sorted(
+            seen,
+            key=lambda c: (
+                np.sum(weights[members[c]] * y[members[c]]) / weights[members[c]].sum()
+            ),
+        )
+        best, best_k = math.inf, None
+        for k in range(1, len(ranked)):
+            left = [i for c in ranked[:k] for i in members[c]]
+            right = [i for c in ranked[k:] for i in members[c]]
+            error = naive_squared_error(y[left], weights[left]) + naive_squared_error(
+                y[right], weights[right]
+            )
+            if error < best:
+                best, best_k = error, k
+        smallest_left = min(seen) in ranked[:best_k]
+        child = {c: (0 if (c in ranked[:best_k]) == smallest_left else 1) for c in seen}
+        sides = [[i for c in seen if child[c] == k for i in members[c]] for k in (0, 1)]
+        children = np.array([naive_moments(y[s], weights[s]) for s in sides])
+        if children[:, 0].min() < min_leaf:
+            results.append(None)
+            continue
+        results.append((child, children))
+    return results

@@ -19,7 +19,7 @@ from sklearn.utils.estimator_checks import (
 )
 
 from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper, MDLPDiscretizer
-from partikit.tree import PartitionTreeClassifier
+from partikit.tree import PartitionTreeClassifier, PartitionTreeRegressor
 from partikit.utils import all_estimators
 
 #: Per-estimator constructor arguments for fast, deterministic checks. Empty: the
@@ -58,6 +58,16 @@ OTHER_CONFIGURATIONS = [
         numeric_split=MDLPDiscretizer(),
         split_score="raw",
     ),
+    PartitionTreeRegressor(
+        max_leaf_nodes=8,
+        min_samples_leaf=2,
+        min_second_value_count=2,
+        unknown_routing="stop",
+        ccp_alpha=0.01,
+    ),
+    PartitionTreeRegressor(max_features="sqrt", max_depth=4, random_state=0),
+    PartitionTreeRegressor(categorical_split="chaid", min_samples_leaf=2),
+    PartitionTreeRegressor(categorical_split=CHAIDGrouper(alpha_merge=0.01)),
 ]
 
 
@@ -79,7 +89,7 @@ def test_all_estimators_found():
         and issubclass(getattr(partikit, n), BaseEstimator)
     }
     assert exported <= found
-    assert len(exported) == 10  # Report, a result object, is not an estimator
+    assert len(exported) == 11  # Report, a result object, is not an estimator
 
 
 def _expected_failed_checks(estimator):

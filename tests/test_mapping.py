@@ -737,7 +737,8 @@ def test_values_are_refused_where_they_do_not_apply(csv_texts):
         column_mapping(three_classes, 0, values="rate")
     binary = _binary(train)
     grouper = KhiopsGrouper().fit(binary[CATEGORICAL], binary["y"])
-    with pytest.raises(ValueError, match="values must be None, 'woe' or 'rate'"):
+    message = "values must be None, 'woe', 'rate' or 'mean'"
+    with pytest.raises(ValueError, match=message):
         mapping_document([grouper], values="odds")
     with pytest.raises(ValueError, match="carries values=None"):
         mapping_document([column_mapping(grouper, 0)], values="woe")

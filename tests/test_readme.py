@@ -23,3 +23,14 @@ def test_readme_quickstart_runs_and_prints_what_it_says():
     assert len(groups) == 4
     assert all("more)" in row for row in groups)
     assert sum(float(row.split()[-3]) for row in groups) == 20_000
+
+
+def test_readme_continuous_example_runs_and_prints_what_it_says():
+    """Check that the README's continuous-target example prints what its
+    comment says."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    code = next(block for block in blocks if "PartitionTreeRegressor" in block)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})
+    assert out.getvalue().strip() == "[4] continuous"

@@ -36,12 +36,22 @@ def _values(table):
     return np.arange(len(table), dtype=float) * 0.5 - 1.0
 
 
+def _two_class_moments(table):
+    """A two-class table as the moment table of the target ``y`` = class 1."""
+    table = np.asarray(table, dtype=float)
+    return np.column_stack([table.sum(axis=1), table[:, 1], table[:, 1]])
+
+
 #: How to call each partition core on a table, and the record it returns.
 CORES = {
     "khiops_grouping": (groupers.khiops_grouping, Grouping),
     "chaid_grouping": (groupers.chaid_grouping, Grouping),
     "modl_grouping": (groupers.modl_grouping, Grouping),
     "max_cut_bipartition": (groupers.max_cut_bipartition, Grouping),
+    "sort_by_mean": (
+        lambda table: groupers.sort_by_mean(_two_class_moments(table)),
+        Grouping,
+    ),
     **{
         f"BIPARTITIONS[{name!r}]": (method, Grouping)
         for name, method in groupers.BIPARTITIONS.items()

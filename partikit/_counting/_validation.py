@@ -471,13 +471,23 @@ def _translate_pieces(pieces, n_rows, recode):
     return codes
 
 
-#: Most cells (float64) of one column's table: 256 MiB. A fit of many classes
+#: Most cells (float64) of one column's table: 512 MiB. A fit of many classes
 #: and many values past it is refused before the table is allocated.
-MAX_TABLE_CELLS = 1 << 25
+MAX_TABLE_CELLS = 1 << 26
+
+
+class TableSizeError(ValueError):
+    """A table too large to allocate: the target, not the column, is at fault.
+
+    Raised by :func:`check_table_size`; a report lets it through instead of
+    leaving the one column out, since every column has as many classes.
+    """
 
 
 def check_table_size(n_rows, n_classes, feature_name):
-    """Raise a ``ValueError`` before a table of more than 256 MiB is allocated.
+    """Raise a ``ValueError`` before a table of more than 512 MiB is allocated.
+
+    The error is a :class:`TableSizeError`.
 
     A target of thousands of classes (a numeric target taken as labels) times
     a column of thousands of values makes a dense table of gigabytes: the
@@ -494,7 +504,7 @@ def check_table_size(n_rows, n_classes, feature_name):
     if n_rows * n_classes <= MAX_TABLE_CELLS:
         return
     size = n_rows * n_classes * 8 / 2**30
-    raise ValueError(
+    raise TableSizeError(
         f"Column {feature_name!r} has {n_rows - 1:,} distinct values and y has "
         f"{n_classes:,} classes: its table of {n_rows:,} x {n_classes:,} counts "
         f"would take {size:.1f} GiB (the limit is "

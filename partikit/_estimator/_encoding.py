@@ -77,9 +77,10 @@ def check_target_type(estimator, target_type, requested="auto"):
     if target_type == "continuous" and "continuous" not in estimator._target_types:
         raise ValueError(
             f"{name} partitions by a criterion on class counts and needs class "
-            "labels, but y is a continuous target (floats that are not all "
-            f"integers). For a continuous target use {CONTINUOUS_ALTERNATIVES}. If "
-            "y's values are class labels, give them as integers or strings."
+            "labels, but y is a continuous target. For a continuous target use "
+            f"{CONTINUOUS_ALTERNATIVES}. If y's values are class labels (a float "
+            "target whose values are not all integers is taken as continuous), "
+            "give them as integers or strings."
         )
 
 

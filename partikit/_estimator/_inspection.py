@@ -27,6 +27,13 @@ from partikit._statistics._measures import (
     significance_order,
     weight_of_evidence,
 )
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    f_test,
+    part_means,
+    part_variances,
+    part_weights,
+)
 
 #: Members listed in a group's label before the rest is counted.
 DEFAULT_MAX_MEMBERS = 10
@@ -35,6 +42,13 @@ DEFAULT_MAX_MEMBERS = 10
 SUMMARY_COLUMNS = (
     "kind", "n_values", "n_parts", "chi2", "dof", "log10_pvalue",
     "log10_adjusted_pvalue", "cramers_v", "iv", "rank",
+)  # fmt: skip
+
+#: The columns of :meth:`PartitionInspectionMixin.partition_summary` for a
+#: continuous target: the one-way analysis of variance of the parts.
+CONTINUOUS_SUMMARY_COLUMNS = (
+    "kind", "n_values", "n_parts", "F", "dfn", "dfd", "log10_pvalue",
+    "log10_adjusted_pvalue", "r2", "rank",
 )  # fmt: skip
 
 
@@ -49,8 +63,9 @@ class ColumnParts(NamedTuple):
         excluded) seen in fit.
     labels : list of str
         A readable label of each part.
-    table : ndarray of shape (n_parts, n_classes)
-        Class counts (weighted) of each part.
+    table : ndarray of shape (n_parts, n_classes) or (n_parts, 3)
+        Class counts (weighted) of each part; for a continuous target its
+        moments (weight, sum, sum of squares: a moment table).
     missing, unknown : ndarray of bool of shape (n_parts,)
         The part that ``transform`` sends missing values to, and the one that
         receives categories not seen in fit.
@@ -113,12 +128,27 @@ def interval_labels(cuts):
     return labels
 
 
-def partition_frame(parts, classes, woe_sign="event"):
+def fitted_target_type(estimator):
+    """The kind of target a fitted estimator read (``target_type_``).
+
+    An estimator fitted before ``target_type_`` existed read class labels.
+    """
+    target_type = getattr(estimator, "target_type_", None)
+    if target_type is None:
+        return "binary" if len(estimator.classes_) <= 2 else "multiclass"
+    return target_type
+
+
+def partition_frame(parts, classes, woe_sign="event", target_type=None):
     """The partition table of one column (see ``partition_table``).
 
     ``woe_sign`` is the sign of the ``woe`` column (the estimator's
-    ``woe_sign``); the ``iv`` column is positive with either sign.
+    ``woe_sign``); the ``iv`` column is positive with either sign. With
+    ``target_type="continuous"`` the table is a moment table and ``classes``
+    is ignored (see :func:`continuous_partition_frame`).
     """
+    if target_type == CONTINUOUS:
+        return continuous_partition_frame(parts)
     table = np.asarray(parts.table, dtype=np.float64)
     counts = table.sum(axis=1)
     total = counts.sum()
@@ -134,6 +164,38 @@ def partition_frame(parts, classes, woe_sign="event"):
         data.update(event_rate=rates[:, 1], woe=woe, iv=iv)
     data["missing"] = np.asarray(parts.missing, dtype=bool)
     data["unknown"] = np.asarray(parts.unknown, dtype=bool)
+    return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
+
+
+def continuous_partition_frame(parts):
+    """The partition table of one column fitted on a continuous target.
+
+    Columns ``label``, ``count`` (the weight of the part), ``share``, ``mean``
+    and ``std`` (the weighted mean and population standard deviation of the
+    target in the part, ``sqrt(sum w (y - mean)^2 / sum w)``, NaN for an
+    empty part), ``mean_difference`` (the part's mean minus the mean of the
+    whole target), ``missing`` and ``unknown``.
+    """
+    table = np.asarray(parts.table, dtype=np.float64)
+    counts = part_weights(table, CONTINUOUS)
+    total = counts.sum()
+    empty = counts <= 0
+    means = part_means(table, default=np.nan)
+    std = np.sqrt(part_variances(table))
+    std[empty] = np.nan
+    overall_mean = table[:, 1].sum() / total if total > 0 else np.nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = counts / total if total > 0 else np.full(len(counts), np.nan)
+    data = {
+        "label": list(parts.labels),
+        "count": counts,
+        "share": share,
+        "mean": means,
+        "std": std,
+        "mean_difference": means - overall_mean,
+        "missing": np.asarray(parts.missing, dtype=bool),
+        "unknown": np.asarray(parts.unknown, dtype=bool),
+    }
     return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
 
 
@@ -157,8 +219,14 @@ def _woe_iv(table, sign="event"):
     return woe, iv
 
 
-def column_statistics(parts, n_classes):
-    """The figures of one column in ``partition_summary`` (rank excluded)."""
+def column_statistics(parts, n_classes, target_type=None):
+    """The figures of one column in ``partition_summary`` (rank excluded).
+
+    ``n_classes`` is ignored for ``target_type="continuous"``: the figures are
+    then those of :func:`continuous_column_statistics`.
+    """
+    if target_type == CONTINUOUS:
+        return continuous_column_statistics(parts)
     table = np.asarray(parts.table, dtype=np.float64)
     chi2, dof, log10_pvalue = chi2_test(table)
     rows = int((table.sum(axis=1) > 0).sum())
@@ -180,14 +248,39 @@ def column_statistics(parts, n_classes):
     }
 
 
-def _adjusted(parts, log10_pvalue):
+def continuous_column_statistics(parts):
+    """The figures of one column fitted on a continuous target (rank excluded).
+
+    The one-way analysis of variance of the column's parts
+    (:func:`~partikit._statistics._moments.f_test`): ``F``, its degrees of
+    freedom ``dfn = k - 1`` and ``dfd = n - k`` (``n`` the total weight),
+    ``log10_pvalue``, the same p-value times Kass's Bonferroni multiplier
+    (``log10_adjusted_pvalue``, as for class targets) and ``r2``, the share of
+    the target's squared error that the parts' means explain.
+    """
+    table = np.asarray(parts.table, dtype=np.float64)
+    statistic, dfn, dfd, log10_pvalue, r2 = f_test(table)
+    return {
+        "kind": parts.kind,
+        "n_values": int(parts.n_values),
+        "n_parts": int((part_weights(table, CONTINUOUS) > 0).sum()),
+        "F": float(statistic),
+        "dfn": float(dfn),
+        "dfd": float(dfd),
+        "log10_pvalue": float(log10_pvalue),
+        "log10_adjusted_pvalue": _adjusted(parts, log10_pvalue, CONTINUOUS),
+        "r2": float(r2),
+    }
+
+
+def _adjusted(parts, log10_pvalue, target_type=None):
     """The p-value times the number of partitions the method chose among.
 
     Kass's Bonferroni multiplier: the ways to group ``n_values`` categories
     into the column's groups (nominal), or to cut ``n_values`` ordered values
     into its intervals (ordinal; a missing bin is not chosen, so not counted).
     """
-    holds_rows = parts.table.sum(axis=1) > 0
+    holds_rows = part_weights(parts.table, target_type) > 0
     n_parts = int(holds_rows.sum())
     if parts.kind == "numeric":
         n_parts -= int(holds_rows[parts.missing].any())
@@ -206,10 +299,13 @@ def rank_columns(summary):
 
     Columns are ordered by the Bonferroni-adjusted log10 p-value of their
     partition's chi-square test (smallest first), ties by Cramer's V (largest
-    first), then by their position in X.
+    first), then by their position in X. For a continuous target (a summary
+    with ``r2``) the p-value is the F-test's and ties go to the larger R².
     """
+    tie_break = "r2" if "r2" in summary else "cramers_v"
     order = significance_order(
-        summary["log10_adjusted_pvalue"].to_numpy(), summary["cramers_v"].to_numpy()
+        summary["log10_adjusted_pvalue"].to_numpy(dtype=np.float64),
+        summary[tie_break].to_numpy(dtype=np.float64),
     )
     rank = np.empty(len(summary), dtype=np.intp)
     rank[order] = np.arange(1, len(summary) + 1)
@@ -283,6 +379,13 @@ class PartitionInspectionMixin:
             discretizer's missing bin is the last row, also when fit saw no
             missing value.
 
+            For a continuous target (``target_type_ == "continuous"``) the
+            columns are ``label``, ``count``, ``share``, ``mean`` and ``std``
+            (the weighted mean and population standard deviation of the target
+            in the part, NaN for an empty part), ``mean_difference`` (the
+            part's mean minus the whole target's mean), ``missing`` and
+            ``unknown``.
+
         See Also
         --------
         partition_summary : One row per column, ranked by informativeness.
@@ -302,8 +405,12 @@ class PartitionInspectionMixin:
         estimator = self._inspected()
         j = self._feature_index(estimator, feature)
         parts = estimator._column_parts(j, max_members)
+        target_type = fitted_target_type(estimator)
         return partition_frame(
-            parts, estimator.classes_, getattr(estimator, "woe_sign", "event")
+            parts,
+            getattr(estimator, "classes_", None),
+            getattr(estimator, "woe_sign", "event"),
+            target_type=target_type,
         )
 
     def partition_summary(self):
@@ -327,6 +434,13 @@ class PartitionInspectionMixin:
             the smallest adjusted p-value (ties: the larger Cramer's V, then
             the first column).
 
+            For a continuous target the columns are ``kind``, ``n_values``,
+            ``n_parts``, ``F``, ``dfn``, ``dfd`` and ``log10_pvalue`` (the
+            one-way analysis of variance of the parts: the F-test of their
+            means), ``log10_adjusted_pvalue`` (times the same Bonferroni
+            multiplier), ``r2`` (the share of the target's squared error that
+            the parts' means explain) and ``rank`` (ties: the larger ``r2``).
+
         See Also
         --------
         partition_table : One column's partition, part by part.
@@ -342,14 +456,17 @@ class PartitionInspectionMixin:
          'log10_adjusted_pvalue', 'cramers_v', 'iv', 'rank']
         """
         estimator = self._inspected()
-        n_classes = len(estimator.classes_)
+        target_type = fitted_target_type(estimator)
+        continuous = target_type == CONTINUOUS
+        n_classes = 0 if continuous else len(estimator.classes_)
         names = self._inspected_names(estimator)
         rows = [
-            column_statistics(estimator._column_parts(j, 0), n_classes)
+            column_statistics(estimator._column_parts(j, 0), n_classes, target_type)
             for j in range(len(names))
         ]
+        columns = CONTINUOUS_SUMMARY_COLUMNS if continuous else SUMMARY_COLUMNS
         summary = pd.DataFrame(
-            rows, index=pd.Index(names, name="feature"), columns=SUMMARY_COLUMNS[:-1]
+            rows, index=pd.Index(names, name="feature"), columns=columns[:-1]
         )
         summary["rank"] = rank_columns(summary)
         return summary.sort_values("rank", kind="stable")
@@ -357,6 +474,9 @@ class PartitionInspectionMixin:
     @renamed_keywords(Renamed("max_categories", "max_members"))
     def plot_partition(self, feature, ax=None, *, max_members=3):
         """Draw one column's partition: class shares, counts and WoE per part.
+
+        For a continuous target: each part's mean with its spread (mean ± one
+        standard deviation) and the target's overall mean, and the counts.
 
         Needs matplotlib (``pip install 'partikit[plot]'``); works headless.
 
@@ -391,6 +511,10 @@ class PartitionInspectionMixin:
             table,
             feature=name,
             statistics=statistics,
-            classes=[str(c) for c in estimator.classes_],
+            classes=(
+                None
+                if fitted_target_type(estimator) == CONTINUOUS
+                else [str(c) for c in estimator.classes_]
+            ),
             ax=ax,
         )

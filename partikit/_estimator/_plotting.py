@@ -187,12 +187,22 @@ def _title(feature, statistics, n_parts):
         if _is_number(statistics.get("dof")):
             chi2 += f" (dof {int(statistics['dof'])})"
         figures.append(chi2)
+    if _is_number(statistics.get("F")):
+        f_text = f"F = {_figure_text(statistics['F'])}"
+        if _is_number(statistics.get("dfn")) and _is_number(statistics.get("dfd")):
+            f_text += (
+                f" ({_figure_text(statistics['dfn'])}, "
+                f"{_figure_text(statistics['dfd'])} df)"
+            )
+        figures.append(f_text)
     if _is_number(statistics.get("log10_pvalue")):
         figures.append(f"log10 p = {_figure_text(statistics['log10_pvalue'])}")
     if _is_number(statistics.get("cramers_v")):
         figures.append(f"Cramér's V = {statistics['cramers_v']:.3f}")
     if _is_number(statistics.get("iv")):
         figures.append(f"IV = {statistics['iv']:.3f}")
+    if _is_number(statistics.get("r2")):
+        figures.append(f"R² = {statistics['r2']:.3f}")
     return f"{feature}  ({', '.join(described)})", "    ".join(figures)
 
 
@@ -292,8 +302,12 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
         The column's row of ``partition_summary`` (``kind``, ``n_values``,
         ``chi2``, ``dof``, ``log10_pvalue``, ``cramers_v``, ``iv``, ``rank``);
         missing keys and NaN values are left out of the title.
-    classes : list of str
-        The class names, in the order of the table's ``rate_<class>`` columns.
+    classes : list of str or None
+        The class names, in the order of the table's ``rate_<class>`` columns;
+        None for a continuous target, whose table has ``mean`` and ``std``
+        instead: each part's mean is then drawn as a point with a bar of one
+        standard deviation either side, over a dotted line at the target's
+        overall mean (see :func:`plot_continuous_partition_table`).
     ax : matplotlib.axes.Axes or None, default=None
         Where to draw: the class shares fill its lower part, the counts an
         inset axes in its upper part, the WoE a twin axes. None draws on a new
@@ -316,6 +330,10 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
        Intelligent Credit Scoring", Wiley, 2006 (weight of evidence and
        information value).
     """
+    if classes is None:
+        return plot_continuous_partition_table(
+            table, feature=feature, statistics=statistics, ax=ax
+        )
     import_matplotlib()
     from matplotlib import patches
     from matplotlib.transforms import ScaledTranslation
@@ -324,8 +342,7 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
     statistics = dict(statistics)
     n_parts = len(table)
     if ax is None:
-        width = min(max(5.0 + 0.2 * n_parts, 8.0), 18.0)
-        ax = new_axes((width, 5.2 if n_parts <= 24 else 6.2))
+        ax = _new_partition_axes(n_parts)
     counts = table["count"].to_numpy(dtype=np.float64)
     # an empty part has no rates: an empty bar
     rates = np.nan_to_num(
@@ -343,21 +360,7 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
     colors = class_colors(len(classes))
     _draw_shares(ax, rates, colors, hatches, statistics.get("kind"))
     _draw_counts(ax, counts, hatches)
-    head, figures = _title(feature, statistics, n_parts)
-    ax.set_title(
-        head, loc="left", fontsize=11, fontweight="bold", pad=18 if figures else 6
-    )
-    if figures:
-        ax.annotate(
-            figures,
-            (0.0, 1.0),
-            xycoords="axes fraction",
-            xytext=(0, 5),
-            textcoords="offset points",
-            fontsize=9,
-            va="bottom",
-        )
-
+    _draw_title(ax, feature, statistics, n_parts)
     handles = _legend_handles(classes, colors, counts @ rates)
     legend_offset = 6.0  # points right of the axes
     if len(classes) == 2 and "woe" in table:
@@ -380,6 +383,143 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
         bbox_to_anchor=(1.0, 1.0),
         bbox_transform=ax.transAxes
         + ScaledTranslation(legend_offset / 72, 0.0, ax.figure.dpi_scale_trans),
+        borderaxespad=0.0,
+        fontsize=8,
+        frameon=False,
+    )
+    _draw_tick_labels(ax, table)
+    return ax
+
+
+def _new_partition_axes(n_parts):
+    width = min(max(5.0 + 0.2 * n_parts, 8.0), 18.0)
+    return new_axes((width, 5.2 if n_parts <= 24 else 6.2))
+
+
+def _draw_title(ax, feature, statistics, n_parts):
+    head, figures = _title(feature, statistics, n_parts)
+    ax.set_title(
+        head, loc="left", fontsize=11, fontweight="bold", pad=18 if figures else 6
+    )
+    if figures:
+        ax.annotate(
+            figures,
+            (0.0, 1.0),
+            xycoords="axes fraction",
+            xytext=(0, 5),
+            textcoords="offset points",
+            fontsize=9,
+            va="bottom",
+        )
+
+
+def plot_continuous_partition_table(table, *, feature, statistics, ax=None):
+    """Draw one column's partition fitted on a continuous target.
+
+    Each part's mean is a point with a bar of one standard deviation either
+    side (the spread of the target in the part), and a pale bar from the
+    target's overall mean (a dotted line) to the part's mean; a panel above,
+    on the same x axis, shows each part's weighted count. Parts that get
+    missing values or unseen categories are hatched as in
+    :func:`plot_partition_table`; an empty part has no point.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A partition table of a continuous target: the columns ``label``,
+        ``count``, ``mean``, ``std``, ``missing`` and ``unknown``.
+    feature : str
+        The column's name.
+    statistics : dict
+        The column's row of ``partition_summary`` (``kind``, ``n_values``,
+        ``F``, ``dfn``, ``dfd``, ``log10_pvalue``, ``r2``, ``rank``); missing
+        keys and NaN values are left out of the title.
+    ax : matplotlib.axes.Axes or None, default=None
+        Where to draw; None draws on a new pyplot figure.
+
+    Returns
+    -------
+    ax : matplotlib.axes.Axes
+        The axes of the means.
+    """
+    import_matplotlib()
+    from matplotlib import patches
+    from matplotlib.lines import Line2D
+    from matplotlib.transforms import ScaledTranslation
+
+    statistics = dict(statistics)
+    n_parts = len(table)
+    if ax is None:
+        ax = _new_partition_axes(n_parts)
+    counts = table["count"].to_numpy(dtype=np.float64)
+    means = table["mean"].to_numpy(dtype=np.float64)
+    spread = np.nan_to_num(table["std"].to_numpy(dtype=np.float64), nan=0.0)
+    missing = table["missing"].to_numpy(dtype=bool)
+    unknown = table["unknown"].to_numpy(dtype=bool)
+    hatches = [
+        (MISSING_HATCH if m else "") + (UNKNOWN_HATCH if u else "")
+        for m, u in zip(missing, unknown, strict=True)
+    ]
+    filled = np.isfinite(means) & (counts > 0)
+    overall = (
+        float(np.sum(counts[filled] * means[filled]) / counts[filled].sum())
+        if filled.any()
+        else 0.0
+    )
+    low = np.min(means[filled] - spread[filled], initial=overall)
+    high = np.max(means[filled] + spread[filled], initial=overall)
+    margin = 0.06 * (high - low) if high > low else max(abs(overall), 1.0) * 0.1
+    low, high = low - margin, high + margin
+    x = np.arange(n_parts)
+    for part, hatch in enumerate(hatches):
+        if hatch:
+            ax.bar(part, high - low, BAR_WIDTH, bottom=low, fill=False,
+                   hatch=hatch, edgecolor=MARK_COLOR, linewidth=0.0)  # fmt: skip
+    color = class_colors(1)[0]
+    # a bar from the overall mean to the part's: its mean_difference
+    ax.bar(
+        x[filled], means[filled] - overall, BAR_WIDTH, bottom=overall,
+        color=color, alpha=0.6, linewidth=0.0,
+    )  # fmt: skip
+    ax.axhline(overall, color="black", linewidth=0.8, linestyle=":")
+    ax.errorbar(
+        x[filled], means[filled], yerr=spread[filled], fmt="o", color=color,
+        ecolor=color, elinewidth=1.4, capsize=4, markersize=5,
+    )  # fmt: skip
+    # the means take the lower part of the axes, the counts the upper one
+    ax.set_ylim(low, low + (high - low) / SHARES_HEIGHT)
+    ax.set_xlim(-0.6, n_parts - 0.4)
+    ax.spines["left"].set_bounds(low, high)
+    ax.set_yticks([t for t in ax.get_yticks() if low <= t <= high])
+    for side in ("top", "right"):
+        ax.spines[side].set_visible(False)
+    ax.set_ylabel("target mean ± std", y=SHARES_HEIGHT / 2)
+    kind = statistics.get("kind")
+    ax.set_xlabel({"categorical": "group", "numeric": "interval"}.get(kind, "part"))
+    _draw_counts(ax, counts, hatches)
+    _draw_title(ax, feature, statistics, n_parts)
+    handles = [
+        Line2D([], [], color=color, marker="o", linewidth=1.4,
+               label="mean ± std"),
+        Line2D([], [], color="black", linewidth=0.8, linestyle=":",
+               label=f"overall mean ({_figure_text(overall)})"),
+    ]  # fmt: skip
+    for marks, hatch, label in (
+        (missing, MISSING_HATCH, "gets missing"),
+        (unknown, UNKNOWN_HATCH, "gets unknown"),
+    ):
+        if marks.any():
+            handles.append(
+                patches.Patch(
+                    facecolor="white", edgecolor="0.3", hatch=hatch, label=label
+                )
+            )
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        bbox_transform=ax.transAxes
+        + ScaledTranslation(6.0 / 72, 0.0, ax.figure.dpi_scale_trans),
         borderaxespad=0.0,
         fontsize=8,
         frameon=False,

@@ -10,6 +10,10 @@ criterion is passed to a kernel as one of these codes, never as a string.
 GINI = 0
 ENTROPY = 1
 TWOING = 2
+#: The squared error of a moment row (weight, sum, sum of squares): the
+#: regression tree's impurity (per unit of weight) and the multisplit kernels'
+#: interval cost (the sum of squared errors).
+SQUARED_ERROR = 3
 
 #: The impurity codes by name, as the estimators' parameters spell them.
 IMPURITY_CODES = {"gini": GINI, "entropy": ENTROPY}

@@ -9,7 +9,9 @@ Rousu's words). Every discretization algorithm reads that table only.
 The cumulative impurities are computed from prefix sums of the table, so the cost
 of any interval of consecutive units is O(J). Entropy costs are in bits:
 ``cost(I) = n_I H(I) = n_I log2 n_I - sum_j n_Ij log2 n_Ij``; Gini costs are
-``n_I Gini(I) = n_I - sum_j n_Ij^2 / n_I``.
+``n_I Gini(I) = n_I - sum_j n_Ij^2 / n_I``. For a continuous target the table is
+a moment table, columns ``(sum w, sum w y, sum w y^2)``, and the squared-error
+cost is ``SSE(I) = sum w y^2 - (sum w y)^2 / sum w``.
 
 References
 ----------
@@ -24,7 +26,7 @@ import math
 import numpy as np
 from numba import njit
 
-from partikit._kernels._codes import ENTROPY
+from partikit._kernels._codes import ENTROPY, SQUARED_ERROR
 from partikit._kernels._config import NJIT
 
 #: Integer tables with at most this many examples read ``t log2 t`` from a table
@@ -204,11 +206,20 @@ def _xlogx(v, xlogx):
 
 @njit(**NJIT)
 def interval_cost(cum, a, b, criterion, xlogx):
-    """Cumulative impurity of the units ``a .. b-1`` (entropy in bits, or Gini).
+    """Cumulative impurity of the units ``a .. b-1`` (entropy in bits, Gini, or
+    the squared error of a moment table).
 
     ``xlogx`` is a table from :func:`xlogx_table` when every count is an integer
     below its size, else an empty array (logs are then computed).
     """
+    if criterion == SQUARED_ERROR:
+        # sum w y^2 - (sum w y)^2 / sum w, clipped at 0: the difference of two
+        # large sums may round below it
+        weight = cum[b, 0] - cum[a, 0]
+        if weight <= 0.0:
+            return 0.0
+        total = cum[b, 1] - cum[a, 1]
+        return max(cum[b, 2] - cum[a, 2] - total * total / weight, 0.0)
     n = 0.0
     s = 0.0
     for c in range(cum.shape[1]):
@@ -241,8 +252,13 @@ def multisplit_dp(
     cost(j, i)`` is compared with the reject level ``P[k-1, i]``: a candidate that
     does not go below it cannot improve ``P[k, i]`` and, by Theorem 2 of the paper
     (the impurity is concave), never will for any longer prefix, so it leaves the
-    candidate list of level ``k-1`` for good. With "at most k" semantics the two
-    tests of Table 2 (the prune test and the improvement test) are the same test.
+    candidate list of level ``k-1`` for good. The proof needs only that merging
+    two adjacent intervals never lowers the cost, ``f(A u B) >= f(A) + f(B)``,
+    which the squared error satisfies too (the excess is the between-interval
+    term ``w_A w_B (mean_A - mean_B)^2 / (w_A + w_B)``): the same rule as the
+    pruning of Killick, Fearnhead & Eckley's PELT (2012) with no penalty. With
+    "at most k" semantics the two tests of Table 2 (the prune test and the
+    improvement test) are the same test.
 
     This kernel solves the prefixes ``start .. stop - 1`` and returns, so that a
     long search is run in chunks from Python and Ctrl-C is honoured between
@@ -271,7 +287,8 @@ def multisplit_dp(
     start, stop : int
         The prefixes solved, ``1 <= start <= stop <= m + 1``.
     criterion : int
-        ``ENTROPY`` or ``GINI``.
+        ``ENTROPY``, ``GINI`` or ``SQUARED_ERROR`` (``cum`` then holds prefix
+        sums of a moment table).
     prune : bool
         Apply the candidate pruning (Block-Opt-P).
     tolerance : float
@@ -288,6 +305,7 @@ def multisplit_dp(
     K = P.shape[0] - 1
     lookup = xlogx.shape[0] > 0
     entropy = criterion == ENTROPY
+    squared = criterion == SQUARED_ERROR
     n_evaluations = 0
     for i in range(start, stop):
         limit = K if i == m else K - 1
@@ -299,6 +317,15 @@ def multisplit_dp(
         # totals decrease as j grows, so the t log2 t lookups walk the table in
         # order.
         for j in range(i if top >= 2 else 1):
+            if squared:
+                # the squared error about the interval's mean (see interval_cost)
+                n = cum[i, 0] - cum[j, 0]
+                total = cum[i, 1] - cum[j, 1]
+                if n <= 0.0:
+                    cost[j] = 0.0
+                else:
+                    cost[j] = max(cum[i, 2] - cum[j, 2] - total * total / n, 0.0)
+                continue
             if entropy and lookup:
                 n_int = 0
                 total = 0.0
@@ -612,6 +639,11 @@ def _prefix_at(table, coarse_starts, coarse_cum, row, out):
 
 @njit(**NJIT)
 def _counts_cost(counts, criterion, xlogx):
+    if criterion == SQUARED_ERROR:
+        # moments (sum w, sum w y, sum w y^2): the squared error about their mean
+        if counts[0] <= 0.0:
+            return 0.0
+        return max(counts[2] - counts[1] * counts[1] / counts[0], 0.0)
     # xlogx[t] is t * log2(t) computed as below: a lookup gives the same floats
     lookup = xlogx.shape[0] > 0
     n = 0.0

@@ -10,7 +10,12 @@ found through per-node start offsets.
 import numpy as np
 from numba import njit
 
-from partikit._kernels._bipartition import node_impurity, split_impurity
+from partikit._kernels._bipartition import (
+    best_mean_prefix,
+    node_impurity,
+    split_impurity,
+)
+from partikit._kernels._codes import SQUARED_ERROR
 from partikit._kernels._config import NJIT
 from partikit._kernels._max_cut import (
     CHI2,
@@ -34,23 +39,35 @@ PROJECTION = 3
 
 @njit(**NJIT, error_model="numpy")
 def children_impurity(rows, criterion, first, n_children):
-    """Weighted impurity of the children whose class counts are rows ``first``
-    to ``first + n_children - 1`` of ``rows`` (each row's sum in class order).
+    """Weighted impurity of the children whose statistics are rows ``first``
+    to ``first + n_children - 1`` of ``rows``.
 
-    The one computation of a split's impurity: the node kernels score their
-    candidates with it and the builder every other split.
+    A row holds class counts (each row's sum in class order is its weight), or,
+    for ``SQUARED_ERROR``, the moments (weight, sum, sum of squares) of a
+    continuous target, whose impurity is the weighted variance
+    ``sum_of_squares / weight - mean^2`` (never below 0), as in scikit-learn's
+    ``squared_error``. The one computation of a split's impurity: the node
+    kernels score their candidates with it and the builder every other split.
     """
-    n_classes = rows.shape[1]
+    n_stats = rows.shape[1]
     total = 0.0
     for k in range(first, first + n_children):
-        size = 0.0
-        for c in range(n_classes):
-            size += rows[k, c]
-        total += size
+        if criterion == SQUARED_ERROR:
+            total += rows[k, 0]
+        else:
+            for c in range(n_stats):
+                total += rows[k, c]
     value = 0.0
     for k in range(first, first + n_children):
+        if criterion == SQUARED_ERROR:
+            size = rows[k, 0]
+            if size > 0.0:
+                mean = rows[k, 1] / size
+                variance = rows[k, 2] / size - mean * mean
+                value += size / total * max(variance, 0.0)
+            continue
         size = 0.0
-        for c in range(n_classes):
+        for c in range(n_stats):
             size += rows[k, c]
         if size > 0.0:
             value += size / total * node_impurity(rows[k], criterion)
@@ -259,6 +276,167 @@ def node_thresholds(
         if score_field >= 0 and (
             best_column < 0 or out[j, score_field] > out[best_column, score_field]
         ):
+            best_column = j
+    return best_column
+
+
+@njit(**NJIT, error_model="numpy")
+def node_squared_error_thresholds(
+    columns, use, order, start, end, y, weights, min_leaf, parent_impurity, out,
+    scratch,
+):  # fmt: skip
+    """Binary threshold of least squared error of every numeric column at a node.
+
+    The regression counterpart of :func:`node_thresholds`, in one compiled pass
+    per column over the node's rows already sorted by it (``order[1 + j,
+    start:end]``, missing values last): the moments (weight, sum, sum of
+    squares) of the left side grow value by value, and the boundary between
+    consecutive distinct values that maximises ``S_l^2 / W_l + S_r^2 / W_r``
+    (the sum of squared errors of the two sides is the node's sum of squares
+    minus it: Breiman et al. 1984, section 8.3; scikit-learn's ``squared_error``
+    proxy) among those leaving at least ``min_leaf`` weight of known values on
+    each side is the column's threshold; ties go to the smallest threshold. The
+    rows with a missing value then join the side of least weighted variance
+    (ties: the left).
+
+    Parameters
+    ----------
+    columns : ndarray of float64 of shape (n_numeric, n_samples)
+        The numeric columns, one per row; NaN for a missing value.
+    use : ndarray of bool of shape (n_numeric,)
+        The columns searched (the others get no threshold).
+    order : ndarray of intp of shape (1 + n_numeric, n_samples)
+        Row ``1 + j``: the rows of each node sorted by column ``j``, stable, NaN
+        last.
+    start, end : int
+        The node's segment of every row of ``order``.
+    y : ndarray of float64 of shape (n_samples,)
+        The target.
+    weights : ndarray of float64 of shape (n_samples,)
+    min_leaf : float
+        Least weight of known values on each side of a threshold.
+    parent_impurity : float
+        The node's weighted variance: ``SCORE`` is it minus the children's.
+    out : ndarray of float64 of shape (n_numeric, 4 + 2 * 3)
+        Receives, per column, the fields of :func:`node_thresholds`: the
+        threshold (``THRESHOLD``, halfway between the values on each side; NaN
+        where the column has none), the decrease of the weighted variance of
+        the known values (``RAW``), the decrease of the node's (``SCORE``), the
+        side of the missing values (``NAN_CHILD``, -1 where the node has none),
+        then the moments of each side, the missing values included
+        (``CHILDREN``: left's, then right's).
+    scratch : ndarray of float64 of shape (6, 3)
+        Scratch space.
+
+    Returns
+    -------
+    best_column : int
+        The first column of largest ``SCORE`` among those with a threshold; -1
+        when there is none.
+    """
+    # integers passed to another kernel as variables: a literal argument would
+    # compile it once more (cold start)
+    zero = start - start
+    two = zero + 2
+    three = zero + 3
+    five = zero + 5
+    one = zero + 1
+    best_column = -1
+    # scratch rows: the best left side (0), the right side (1), the missing
+    # values (2), the children with the missing values (3-4), the known totals (5)
+    for j in range(columns.shape[0]):
+        out[j, THRESHOLD] = np.nan
+        out[j, SCORE] = np.nan
+        out[j, NAN_CHILD] = -1.0
+        if not use[j]:
+            continue
+        segment = order[1 + j]
+        x = columns[j]
+        n_known = end
+        while n_known > start and x[segment[n_known - 1]] != x[segment[n_known - 1]]:
+            n_known -= 1
+        for row in range(6):
+            for m in range(3):
+                scratch[row, m] = 0.0
+        for r in range(start, n_known):
+            i = segment[r]
+            w = weights[i]
+            scratch[5, 0] += w
+            scratch[5, 1] += w * y[i]
+            scratch[5, 2] += w * y[i] * y[i]
+        total_weight = scratch[5, 0]
+        total_sum = scratch[5, 1]
+        left_weight = 0.0
+        left_sum = 0.0
+        left_squares = 0.0
+        best = -np.inf
+        threshold = np.nan
+        right_start = end
+        for r in range(start, n_known - 1):
+            i = segment[r]
+            w = weights[i]
+            left_weight += w
+            left_sum += w * y[i]
+            left_squares += w * y[i] * y[i]
+            if x[segment[r + 1]] == x[i]:
+                continue
+            right_weight = total_weight - left_weight
+            if left_weight < min_leaf or right_weight < min_leaf:
+                continue
+            if not (left_weight > 0.0 and right_weight > 0.0):
+                continue
+            right_sum = total_sum - left_sum
+            proxy = (
+                left_sum * left_sum / left_weight + right_sum * right_sum / right_weight
+            )
+            if proxy > best:
+                best = proxy
+                threshold = x[i] / 2 + x[segment[r + 1]] / 2
+                right_start = r + 1
+                scratch[0, 0] = left_weight
+                scratch[0, 1] = left_sum
+                scratch[0, 2] = left_squares
+        if threshold != threshold:
+            continue
+        # the right side summed row by row (total - left leaves rounding residue)
+        for r in range(right_start, n_known):
+            i = segment[r]
+            w = weights[i]
+            scratch[1, 0] += w
+            scratch[1, 1] += w * y[i]
+            scratch[1, 2] += w * y[i] * y[i]
+        for r in range(n_known, end):
+            i = segment[r]
+            w = weights[i]
+            scratch[2, 0] += w
+            scratch[2, 1] += w * y[i]
+            scratch[2, 2] += w * y[i] * y[i]
+        out[j, THRESHOLD] = threshold
+        out[j, RAW] = children_impurity(
+            scratch, SQUARED_ERROR, five, one
+        ) - children_impurity(scratch, SQUARED_ERROR, zero, two)
+        nan_child = -1
+        if n_known < end:
+            best_value = np.inf
+            for slot in range(2):
+                for k in range(2):
+                    for m in range(3):
+                        extra = scratch[2, m] if k == slot else 0.0
+                        scratch[3 + k, m] = scratch[k, m] + extra
+                value = children_impurity(scratch, SQUARED_ERROR, three, two)
+                if value < best_value:
+                    best_value = value
+                    nan_child = slot
+        out[j, NAN_CHILD] = nan_child
+        for k in range(2):
+            for m in range(3):
+                extra = scratch[2, m] if k == nan_child else 0.0
+                scratch[3 + k, m] = scratch[k, m] + extra
+                out[j, CHILDREN + 3 * k + m] = scratch[3 + k, m]
+        out[j, SCORE] = parent_impurity - children_impurity(
+            scratch, SQUARED_ERROR, three, two
+        )
+        if best_column < 0 or out[j, SCORE] > out[best_column, SCORE]:
             best_column = j
     return best_column
 
@@ -524,6 +702,158 @@ def node_max_cuts(
         ):
             best_column = column
     return best_column, n_too_many
+
+
+@njit(**NJIT, error_model="numpy")
+def node_mean_splits(
+    codes, order, start, end, y, weights, active, min_second, min_leaf,
+    parent_impurity, position, present, table, keys, sorted_rows, out, offsets,
+    children_of,
+):  # fmt: skip
+    """Best binary split of every categorical column at a node for squared
+    error, in one compiled call.
+
+    For each ``active`` column: the moments (weight, sum, sum of squares of the
+    target) of the categories present at the node, summed in row order, the
+    pre-filter on the second most frequent category, then the exact best
+    bipartition of those categories for squared error
+    (:func:`~partikit._kernels._bipartition.best_mean_prefix`, the computation
+    of the core ``sort_by_mean``), the side of the smallest category present
+    as child 0, and the children's moments.
+
+    Parameters
+    ----------
+    codes : ndarray of int32 of shape (n_categorical, n_samples)
+    order : ndarray of intp of shape (n_orders, n_samples)
+        Row 0 holds the node's rows in ``[start, end)``.
+    start, end : int
+    y : ndarray of float64 of shape (n_samples,)
+    weights : ndarray of float64 of shape (n_samples,)
+    active : ndarray of bool of shape (n_categorical,)
+        The columns to split; a ``DROPPED`` column is set False.
+    min_second : float
+        A column whose second most frequent category weighs less is
+        ``DROPPED``; negative: no such filter.
+    min_leaf : float
+        A split with a child lighter than this is ``NO_SPLIT``.
+    parent_impurity : float
+        The node's weighted variance: ``CAT_SCORE`` is it minus the children's.
+    position : ndarray of intp of shape (max n_categories,)
+        All -1; left so.
+    present : ndarray of intp of shape (max n_categories,)
+    table : ndarray of float64 of shape (max n_categories + 2, 3)
+    keys : ndarray of float64 of shape (max n_categories,)
+    sorted_rows : ndarray of intp of shape (max n_categories,)
+        Scratch space.
+    out : ndarray of float64 of shape (n_categorical, 6 + 2 * 3)
+        Per column, the fields of :func:`node_max_cuts`: ``STATUS``, the
+        decrease of the summed squared error (``CRITERION``), ``CAT_SCORE``,
+        ``N_PRESENT`` categories (``STATISTIC`` and ``DOF`` are 0), then the
+        children's moments (``CAT_CHILDREN``).
+    offsets : ndarray of intp of shape (n_categorical,)
+        Where each column's segment of ``children_of`` starts (the sum of the
+        numbers of categories of the columns before it).
+    children_of : ndarray of intp of shape (2, total n_categories)
+        Per column, from its offset: the present categories (row 0) and their
+        child (row 1). Memory linear in the categories, not in the columns
+        times the largest number of categories.
+
+    Returns
+    -------
+    best_column : int
+        The first candidate of largest ``CAT_SCORE``, -1 when there is none.
+    """
+    zero = start - start
+    two = zero + 2
+    kids = table[table.shape[0] - 2 :]
+    best_column = -1
+    for column in range(active.shape[0]):
+        out[column, STATUS] = NO_SPLIT
+        if not active[column]:
+            continue
+        out[column, CRITERION] = 0.0
+        out[column, CAT_SCORE] = np.nan
+        out[column, STATISTIC] = 0.0
+        out[column, DOF] = 0.0
+        column_codes = codes[column]
+        n = 0
+        smallest = -1
+        for r in range(start, end):
+            i = order[0, r]
+            code = column_codes[i]
+            k = position[code]
+            if k < 0:
+                k = n
+                position[code] = n
+                present[n] = code
+                for m in range(3):
+                    table[n, m] = 0.0
+                n += 1
+                if smallest < 0 or code < present[smallest]:
+                    smallest = k
+            w = weights[i]
+            table[k, 0] += w
+            table[k, 1] += w * y[i]
+            table[k, 2] += w * y[i] * y[i]
+        base = offsets[column]
+        for k in range(n):
+            position[present[k]] = -1
+            children_of[0, base + k] = present[k]
+        out[column, N_PRESENT] = n
+        if n < 2:
+            out[column, STATUS] = DROPPED
+            active[column] = False
+            continue
+        first = -1.0
+        second = -1.0
+        for k in range(n):
+            size = table[k, 0]
+            if size > first:
+                second = first
+                first = size
+            elif size > second:
+                second = size
+        if second < min_second:
+            out[column, STATUS] = DROPPED
+            active[column] = False
+            continue
+        n_left, error = best_mean_prefix(table, n, keys, sorted_rows)
+        # the side of the smallest category present is child 0
+        smallest_left = False
+        for k in range(n_left):
+            if sorted_rows[k] == smallest:
+                smallest_left = True
+        for m in range(3):
+            kids[0, m] = 0.0
+            kids[1, m] = 0.0
+        for k in range(n):
+            on_left = k < n_left
+            children_of[1, base + sorted_rows[k]] = 0 if on_left == smallest_left else 1
+        for k in range(n):
+            child = children_of[1, base + k]
+            for m in range(3):
+                kids[child, m] += table[k, m]
+        for child in range(2):
+            for m in range(3):
+                out[column, CAT_CHILDREN + 3 * child + m] = kids[child, m]
+        if kids[0, 0] < min_leaf or kids[1, 0] < min_leaf:
+            continue
+        parent_error = 0.0
+        total_weight = 0.0
+        total_sum = 0.0
+        for k in range(n):
+            total_weight += table[k, 0]
+            total_sum += table[k, 1]
+            parent_error += table[k, 2]
+        parent_error = max(parent_error - total_sum * total_sum / total_weight, 0.0)
+        out[column, STATUS] = CANDIDATE
+        out[column, CRITERION] = max(parent_error - error, 0.0)
+        out[column, CAT_SCORE] = parent_impurity - children_impurity(
+            kids, SQUARED_ERROR, zero, two
+        )
+        if best_column < 0 or out[column, CAT_SCORE] > out[best_column, CAT_SCORE]:
+            best_column = column
+    return best_column
 
 
 @njit(**NJIT, error_model="numpy")

@@ -98,6 +98,13 @@ class ProgressBar:
 def format_overview(result) -> str:
     """The ranked overview as the console shows it."""
     overview = result.to_frame()
+    if result.continuous:
+        shown = overview[["rank", "kind", "n_values", "n_parts", "F",
+                          "log10_pvalue", "r2"]].copy()  # fmt: skip
+        shown["F"] = shown["F"].round(1)
+        shown["log10_pvalue"] = shown["log10_pvalue"].round(1)
+        shown["r2"] = shown["r2"].round(3)
+        return shown.to_string()
     shown = overview[["rank", "kind", "n_values", "n_parts", "log10_pvalue",
                       "cramers_v", "iv"]].copy()  # fmt: skip
     shown["log10_pvalue"] = shown["log10_pvalue"].round(1)
@@ -115,7 +122,12 @@ def report_command(args, out=None, err=None) -> int:
     import warnings
 
     from partikit import discretizers, groupers
-    from partikit._reporting._report import report
+    from partikit._counting._validation import TableSizeError
+    from partikit._reporting._report import (
+        default_estimators,
+        describe_target,
+        report,
+    )
 
     frame = read_table(args.data, sep=args.sep)
     if args.target not in frame.columns:
@@ -133,19 +145,37 @@ def report_command(args, out=None, err=None) -> int:
             file=err,
         )
         frame, y = frame[~missing_target.to_numpy()], y[~missing_target]
+    target_type = guessed_target_type(y, args.target_type)
     if y.nunique() < 2:
+        what = "distinct value(s)" if target_type == "continuous" else "class(es)"
         raise CommandError(
-            f"target column {args.target!r} has {y.nunique()} class(es); a "
-            "report needs two classes or more"
+            f"target column {args.target!r} has {y.nunique()} {what}; a "
+            "report needs two or more"
         )
     values = args.values
-    if values is not None and y.nunique() != 2:
+    if values == "mean" and target_type != "continuous":
         raise CommandError(
-            f"--values {values} needs a binary target; {args.target!r} has "
-            f"{y.nunique()} classes"
+            f"--values mean needs a continuous target; {args.target!r} is read as "
+            f"{y.nunique()} classes (say --target-type continuous if it is a "
+            "quantity)"
         )
-    grouper = getattr(groupers, GROUPERS[args.grouper])()
-    discretizer = getattr(discretizers, DISCRETIZERS[args.discretizer])()
+    if values in ("woe", "rate") and (target_type == "continuous" or y.nunique() != 2):
+        what = "continuous" if target_type == "continuous" else f"{y.nunique()} classes"
+        raise CommandError(
+            f"--values {values} needs a binary target; {args.target!r} is {what}"
+            + (" (use --values mean)" if target_type == "continuous" else "")
+        )
+    default_grouper, default_discretizer = default_estimators(target_type)
+    grouper = (
+        default_grouper
+        if args.grouper is None
+        else getattr(groupers, GROUPERS[args.grouper])()
+    )
+    discretizer = (
+        default_discretizer
+        if args.discretizer is None
+        else getattr(discretizers, DISCRETIZERS[args.discretizer])()
+    )
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -153,14 +183,20 @@ def report_command(args, out=None, err=None) -> int:
                 frame, y, grouper=grouper, discretizer=discretizer,
                 columns=args.columns, categorical=args.categorical,
                 numeric=args.numeric, pairs=args.pairs, progress=ProgressBar(err),
+                target_type=target_type,
             )  # fmt: skip
+        except TableSizeError as error:
+            raise CommandError(
+                f"{error} On the command line: --target-type continuous."
+            ) from None
         except (ValueError, TypeError) as error:
             raise CommandError(str(error)) from None
     for warning in caught:
         print(f"partikit report: {warning.message}", file=err)
     print(
         f"{result.n_samples:,} rows, {len(result.estimators)} columns against "
-        f"{args.target!r} ({len(result.classes)} classes), {result.fit_time:.2f} s:",
+        f"{args.target!r} ({describe_target(result)}), "
+        f"{result.fit_time:.2f} s:",
         file=out,
     )
     print(format_overview(result), file=out)
@@ -188,6 +224,25 @@ def report_command(args, out=None, err=None) -> int:
     return 0
 
 
+def guessed_target_type(y, target_type="auto"):
+    """The kind of the target column, by the estimators' rule unless told.
+
+    ``"auto"``: floats that are not all integers are continuous, anything else
+    (integers, strings, booleans) class labels, as ``target_type="auto"`` of
+    the estimators (scikit-learn's ``type_of_target``).
+    """
+    import numpy as np
+
+    from partikit._counting._validation import guess_target_type
+
+    if target_type != "auto":
+        return target_type
+    try:
+        return guess_target_type(np.asarray(y))
+    except ValueError as error:
+        raise CommandError(str(error)) from None
+
+
 def _column_list(text):
     return [name for name in text.split(",") if name]
 
@@ -201,8 +256,15 @@ def add_report_arguments(report_parser):
     )  # fmt: skip
     report_parser.add_argument(
         "--target", required=True, metavar="COL",
-        help="the column holding the classes (rows where it is missing are left "
-        "out)",
+        help="the column holding the target: class labels or a quantity (rows "
+        "where it is missing are left out)",
+    )  # fmt: skip
+    report_parser.add_argument(
+        "--target-type", choices=["auto", "binary", "multiclass", "continuous"],
+        default="auto",
+        help="the kind of target: auto guesses as the estimators do (floats that "
+        "are not all integers are continuous, anything else class labels); say "
+        "continuous for a quantity of integers (prices, counts) (default: auto)",
     )  # fmt: skip
     report_parser.add_argument(
         "--out", metavar="FILE",
@@ -219,10 +281,11 @@ def add_report_arguments(report_parser):
         "group or interval id",
     )  # fmt: skip
     report_parser.add_argument(
-        "--values", choices=["woe", "rate"], default=None,
+        "--values", choices=["woe", "rate", "mean"], default=None,
         help="with --json and --sql, also give every group and interval its "
-        "weight of evidence or event rate (binary targets), and make the SQL "
-        "output these values instead of the ids",
+        "weight of evidence or event rate (binary targets) or its mean of the "
+        "target (continuous targets), and make the SQL output these values "
+        "instead of the ids",
     )  # fmt: skip
     report_parser.add_argument(
         "--sql-table", default="data", metavar="NAME",
@@ -242,17 +305,19 @@ def add_report_arguments(report_parser):
         help="columns to cut into intervals whatever their dtype",
     )  # fmt: skip
     report_parser.add_argument(
-        "--grouper", choices=sorted(GROUPERS), default="modl",
+        "--grouper", choices=sorted(GROUPERS), default=None,
         help="how categorical columns are grouped: modl (MODLGrouper, Bayes "
         "optimal: noise stays one group), khiops (KhiopsGrouper, robust "
         "chi-square), chaid (CHAIDGrouper) or maxcut (MaxCutGrouper, two "
-        "groups) (default: modl)",
+        "groups) (default: modl; chaid for a continuous target, which modl "
+        "and khiops refuse)",
     )  # fmt: skip
     report_parser.add_argument(
-        "--discretizer", choices=sorted(DISCRETIZERS), default="khiops",
+        "--discretizer", choices=sorted(DISCRETIZERS), default=None,
         help="how numeric columns are cut: khiops (KhiopsDiscretizer, robust), "
         "modl (MODLDiscretizer, Bayes optimal), mdlp (MDLPDiscretizer) or "
-        "blockopt (BlockOptDiscretizer) (default: khiops)",
+        "blockopt (BlockOptDiscretizer) (default: khiops; blockopt for a "
+        "continuous target, which khiops, modl and mdlp refuse)",
     )  # fmt: skip
     report_parser.add_argument(
         "--pairs", action="store_true",

@@ -9,7 +9,8 @@ intervals, and the rules for missing values, unknown categories and values
 outside the training range, in plain JSON types. A system without Python can
 apply it; :func:`mapping_sql` writes it as one SQL ``SELECT`` statement.
 With ``values="woe"`` or ``values="rate"`` every part also carries the value
-that encodes it (its weight of evidence, or its event rate), and the SQL
+that encodes it (its weight of evidence, or its event rate; for a continuous
+target, ``values="mean"``: the mean of the target in the part), and the SQL
 outputs that value instead of the part id.
 
 The estimators are read through their fitted attributes only (``categories_``,
@@ -29,6 +30,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._counting._validation import feature_name
 from partikit._statistics._measures import weight_of_evidence
+from partikit._statistics._moments import CONTINUOUS, part_means
 from partikit._version import __version__
 
 #: The name and version of the document's schema. The version changes when a
@@ -39,8 +41,9 @@ SCHEMA_VERSION = 1
 
 #: What the parts of a document may carry besides their id (``values=``): the
 #: weight of evidence, with the estimator's ``woe_sign``, or the event rate (the
-#: rate of the second class); binary targets only.
-VALUE_KINDS = ("woe", "rate")
+#: rate of the second class), binary targets only; or the mean of the target
+#: in the part, continuous targets only.
+VALUE_KINDS = ("woe", "rate", "mean")
 
 #: The strings ``pandas.read_csv`` reads as a missing value by default (its
 #: ``na_values``), compared with the whole field, without trimming spaces.
@@ -132,7 +135,9 @@ def _plain_value(value, value_type):
 
 def _check_values(values):
     if values is not None and values not in VALUE_KINDS:
-        raise ValueError(f"values must be None, 'woe' or 'rate', got {values!r}.")
+        raise ValueError(
+            f"values must be None, 'woe', 'rate' or 'mean', got {values!r}."
+        )
 
 
 def _part_values(estimator, j, values):
@@ -141,8 +146,26 @@ def _part_values(estimator, j, values):
     ``"woe"``: :func:`~partikit._statistics._measures.weight_of_evidence` of the
     fitted per-part table with the estimator's ``woe_sign`` (what
     ``encode="woe"`` outputs); ``"rate"``: the weighted rate of the second
-    class, None for a part without rows.
+    class, None for a part without rows; ``"mean"`` (continuous target): the
+    weighted mean of the target in the part, None for a part without rows.
     """
+    continuous = getattr(estimator, "target_type_", None) == CONTINUOUS
+    if (values == "mean") != continuous:
+        if continuous:
+            raise ValueError(
+                f"values={values!r} needs a binary target; "
+                f"{type(estimator).__name__} was fitted on a continuous target: "
+                "use values='mean'."
+            )
+        raise ValueError(
+            "values='mean' needs a continuous target; "
+            f"{type(estimator).__name__} was fitted on class labels: use "
+            "values='woe' or values='rate' (binary targets)."
+        )
+    if continuous:
+        table = np.asarray(estimator.table_[j], dtype=np.float64)
+        parts = part_means(table, default=np.nan)
+        return [float(v) if math.isfinite(v) else None for v in parts.tolist()]
     n_classes = len(estimator.classes_)
     if n_classes != 2:
         raise ValueError(
@@ -253,12 +276,14 @@ def column_mapping(estimator, j, *, values=None):
     j : int or str
         The column: its index among the estimator's input columns, or its name
         in ``feature_names_in_``.
-    values : {"woe", "rate"} or None, default=None
+    values : {"woe", "rate", "mean"} or None, default=None
         Also give every part (group or bin, the missing bin included) the value
         that encodes it: ``"woe"``, its weight of evidence with the estimator's
         ``woe_sign`` (what ``encode="woe"`` outputs), or ``"rate"``, its event
         rate (the weighted rate of the second class of ``classes_``; None for a
-        part without rows). Binary targets only. None: the parts' ids only.
+        part without rows), binary targets only; ``"mean"``, the weighted mean
+        of the target in the part (None for a part without rows), continuous
+        targets only. None: the parts' ids only.
 
         .. versionadded:: 0.2
 
@@ -276,16 +301,18 @@ def column_mapping(estimator, j, *, values=None):
         ``cuts[m-1] < x <= cuts[m]``), ``n_bins``, ``missing_seen`` and
         ``missing_bin``. With ``values``: each group also has a ``value``, a
         numeric column has ``bins`` (each bin's ``id`` and ``value``, the
-        missing bin last), and the column has ``values`` (``"woe"`` or
-        ``"rate"``) and ``woe_sign`` (the sign of the WoE, None for rates).
+        missing bin last), and the column has ``values`` (``"woe"``,
+        ``"rate"`` or ``"mean"``) and ``woe_sign`` (the sign of the WoE, None
+        for rates and means).
 
     Raises
     ------
     TypeError
         If ``estimator`` is neither a grouper nor a discretizer.
     ValueError
-        If the column is not one of the estimator's, or ``values`` is set and
-        the target is not binary.
+        If the column is not one of the estimator's, or ``values`` does not
+        fit the target (``"woe"`` and ``"rate"`` need a binary target,
+        ``"mean"`` a continuous one).
 
     See Also
     --------
@@ -382,7 +409,10 @@ def _column_mappings(columns, values):
             )
 
 
-def mapping_document(columns, *, target=None, classes=None, settings=None, values=None):
+def mapping_document(
+    columns, *, target=None, classes=None, settings=None, values=None,
+    target_type=None,
+):  # fmt: skip
     """The learned mapping of several columns as one versioned JSON document.
 
     The document follows the schema ``partikit.mapping``, version 1,
@@ -409,24 +439,28 @@ def mapping_document(columns, *, target=None, classes=None, settings=None, value
         the input file, ...). Values are stored in JSON types: numpy values as
         Python ones, non-finite floats as None, any other object as its
         ``repr``.
-    values : {"woe", "rate"} or None, default=None
+    values : {"woe", "rate", "mean"} or None, default=None
         Also give every part of every column the value that encodes it, as
         :func:`column_mapping` does: its weight of evidence (with each
-        estimator's ``woe_sign``) or its event rate; binary targets only. The
+        estimator's ``woe_sign``) or its event rate, binary targets only; the
+        mean of the target in the part, continuous targets only. The
         document then has a field ``values``, and :func:`mapping_sql` outputs
         the values instead of the ids. None: the document of ids only, with
         no new field.
 
         .. versionadded:: 0.2
+    target_type : {"binary", "multiclass", "continuous"} or None, default=None
+        The kind of target, recorded in the field ``target_type`` when given
+        (a continuous target has no ``classes``).
 
     Returns
     -------
     document : dict
         ``schema`` (``"partikit.mapping"``), ``version`` (1), ``generator``,
         ``target``, ``classes``, ``settings``, ``text_input``, ``values``
-        (only when ``values`` is set) and ``columns`` (one mapping per
-        column). Only JSON types: ``json.loads(json.dumps(document)) ==
-        document``.
+        (only when ``values`` is set), ``target_type`` (only when given) and
+        ``columns`` (one mapping per column). Only JSON types:
+        ``json.loads(json.dumps(document)) == document``.
 
     Raises
     ------
@@ -490,6 +524,8 @@ def mapping_document(columns, *, target=None, classes=None, settings=None, value
     if values is not None:
         # an optional field: a document without values is unchanged
         document["values"] = values
+    if target_type is not None:
+        document["target_type"] = str(target_type)
     document["columns"] = _jsonable(mappings)
     return document
 
@@ -607,10 +643,12 @@ def mapping_sql(document, table):
     ``handle_unknown="error"``), the statement gives ``NULL``.
 
     When the document carries values (``mapping_document(...,
-    values="woe")`` or ``values="rate"``), each branch outputs the value of
-    the part instead of its id, as a float literal (``NULL`` for a rate of a
-    part without rows): with ``"woe"``, what ``transform`` outputs with
-    ``encode="woe"``.
+    values="woe")``, ``values="rate"`` or, for a continuous target,
+    ``values="mean"``), each branch outputs the value of the part instead of
+    its id, as a float literal (``NULL`` for a rate or a mean of a part
+    without rows): with ``"woe"``, what ``transform`` outputs with
+    ``encode="woe"``; with ``"mean"``, the mean of the target over the
+    part's rows of fit.
     ----------
     document : dict
         A mapping document (:func:`mapping_document`, or its JSON read back).

@@ -23,7 +23,12 @@ import pandas as pd
 from sklearn.base import clone
 
 from partikit._counting._column_tables import column_tables
-from partikit._counting._validation import check_classification_y, check_sample_weight
+from partikit._counting._validation import (
+    TableSizeError,
+    check_sample_weight,
+    check_target,
+)
+from partikit._estimator._encoding import check_target_type
 from partikit._estimator._inspection import members_label, rank_columns
 from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._reporting._mapping import (
@@ -33,9 +38,10 @@ from partikit._reporting._mapping import (
     mapping_document,
     mapping_sql,
 )
+from partikit._statistics._moments import CONTINUOUS, moments_of
 from partikit._version import __version__
-from partikit.discretizers import KhiopsDiscretizer
-from partikit.groupers import AttributeAggregator, MODLGrouper
+from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
+from partikit.groupers import AttributeAggregator, CHAIDGrouper, MODLGrouper
 
 __all__ = ["Report", "infer_kind", "report"]
 
@@ -137,14 +143,39 @@ def _resolve_kinds(X, columns, categorical, numeric):
     return kinds, skipped
 
 
-def _count_columns(X, y, sample_weight, kinds):
+def default_estimators(target_type):
+    """The grouper and the discretizer a report uses when not told.
+
+    Class labels: ``MODLGrouper()`` and ``KhiopsDiscretizer()`` (robust: a
+    column that tells nothing of the target stays one part). A continuous
+    target: ``CHAIDGrouper()`` (merges by the F-test of the groups' means,
+    Bonferroni-adjusted) and ``BlockOptDiscretizer()`` (the optimal cut points
+    for squared error), the grouper and the discretizer that read a continuous
+    target; MODL and Khiops need class counts and refuse it.
+
+    Parameters
+    ----------
+    target_type : {"binary", "multiclass", "continuous"}
+
+    Returns
+    -------
+    grouper, discretizer : unfitted estimators
+    """
+    if target_type == CONTINUOUS:
+        return CHAIDGrouper(), BlockOptDiscretizer()
+    return MODLGrouper(), KhiopsDiscretizer()
+
+
+def _count_columns(X, y, sample_weight, kinds, target_type="auto"):
     """The tables of every column to report, and why some could not be counted.
 
     Every column is counted by one call of :func:`~partikit.column_tables`,
     categorical or numeric as ``kinds`` says. A column that this refuses (a
     column named numeric that holds strings, say) fails that call: every
     column is then counted alone, so that the others are reported and it is
-    left out with its reason.
+    left out with its reason; but a table too large for the target's classes
+    (:class:`~partikit._counting._validation.TableSizeError`) is raised: the
+    target, not the column, is at fault.
 
     Returns
     -------
@@ -160,11 +191,14 @@ def _count_columns(X, y, sample_weight, kinds):
     def count(columns):
         categorical = [n for n in columns if kinds[n] == "categorical"]
         return column_tables(
-            X[columns], y, sample_weight, categorical_features=categorical
-        )
+            X[columns], y, sample_weight, categorical_features=categorical,
+            target_type=target_type,
+        )  # fmt: skip
 
     try:
         tables = count(names)
+    except TableSizeError:
+        raise
     except ValueError:
         tables = None
     if tables is not None:
@@ -173,6 +207,8 @@ def _count_columns(X, y, sample_weight, kinds):
     for name in names:
         try:
             counted[name] = count([name])
+        except TableSizeError:
+            raise
         except ValueError as error:
             failed[name] = str(error)
     return counted, failed
@@ -198,6 +234,7 @@ def report(
     pairs=False,
     sample_weight=None,
     progress=None,
+    target_type="auto",
 ):
     """Partition every column of X against the target y, and rank the columns.
 
@@ -206,6 +243,15 @@ def report(
     follows :func:`infer_kind` unless ``categorical`` or ``numeric`` name it).
     The robust defaults leave a column that tells nothing of the target in one
     part, so noise stands out at the bottom of the ranking.
+
+    **Continuous targets.** A continuous target (``target_type="continuous"``,
+    or floats that are not all integers with ``"auto"``) is summarised per
+    value by its weight, sum and sum of squares; the defaults are then
+    ``CHAIDGrouper()`` and ``BlockOptDiscretizer()`` (see
+    :func:`default_estimators`), the partition tables give each part's mean
+    and standard deviation, and the columns are ranked by the F-test of their
+    parts' means (Bonferroni-adjusted as for classes; ties by R²). A grouper or
+    discretizer that needs class labels is refused with its own error.
 
     Read more in the :ref:`User Guide <inspection>`.
 
@@ -220,17 +266,19 @@ def report(
     X : pandas DataFrame of shape (n_samples, n_features)
         The data. A numpy array or polars DataFrame is converted with pandas.
     y : array-like of shape (n_samples,) or str
-        The classification target, or the name of X's column that holds it (that
-        column is then not reported).
+        The target (class labels or a continuous quantity), or the name of X's
+        column that holds it (that column is then not reported).
     grouper : partikit grouper or None, default=None
         The grouper of the categorical columns, with its parameters (cloned for
         each column); None: ``MODLGrouper()``, the grouper that learned the
-        most at every number of categories measured (``bench_modl``).
+        most at every number of categories measured (``bench_modl``), or
+        ``CHAIDGrouper()`` for a continuous target.
 
         .. versionchanged:: 0.2
            The default was ``KhiopsGrouper()``.
     discretizer : partikit discretizer or None, default=None
-        The discretizer of the numeric columns; None: ``KhiopsDiscretizer()``.
+        The discretizer of the numeric columns; None: ``KhiopsDiscretizer()``,
+        or ``BlockOptDiscretizer()`` for a continuous target.
     columns : list of str or None, default=None
         The columns to report, in this order; None: every column of X.
     categorical, numeric : list of str or None, default=None
@@ -246,6 +294,14 @@ def report(
     progress : callable or None, default=None
         Called as ``progress(done, total, column)`` after each column's fit: the
         command line draws its progress bar with it.
+    target_type : {"auto", "binary", "multiclass", "continuous"}, default="auto"
+        The kind of ``y``, as scikit-learn's ``TargetEncoder`` takes it.
+        ``"auto"``: floats that are not all integers are a continuous target,
+        anything else class labels; say ``"continuous"`` for a numeric target
+        of integers (prices, counts): taken as thousands of classes, it makes
+        tables too large and is refused.
+
+        .. versionadded:: 0.2
 
     Returns
     -------
@@ -266,10 +322,12 @@ def report(
     noise_0   categorical        1     2
     """
     start = time.perf_counter()
-    grouper = MODLGrouper() if grouper is None else grouper
-    discretizer = KhiopsDiscretizer() if discretizer is None else discretizer
-    _check_estimator(grouper, is_grouper, "grouper", "MODLGrouper()")
-    _check_estimator(discretizer, is_discretizer, "discretizer", "KhiopsDiscretizer()")
+    for estimator, is_kind, what, example in (
+        (grouper, is_grouper, "grouper", "MODLGrouper()"),
+        (discretizer, is_discretizer, "discretizer", "KhiopsDiscretizer()"),
+    ):
+        if estimator is not None:
+            _check_estimator(estimator, is_kind, what, example)
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
     X = X.rename(columns=str)
@@ -293,12 +351,21 @@ def report(
         # a row of weight 0 is a row removed, also from the target's classes
         keep = sample_weight > 0
         X, y, sample_weight = X[keep], np.asarray(y)[keep], sample_weight[keep]
-    y_codes, classes = check_classification_y(y, sample_weight)
+    y_encoded, classes, target_type = check_target(
+        y, sample_weight, target_type=target_type
+    )
+    default_grouper, default_discretizer = default_estimators(target_type)
+    grouper = default_grouper if grouper is None else grouper
+    discretizer = default_discretizer if discretizer is None else discretizer
+    for estimator in (grouper, discretizer):
+        # before any fit: the estimator's own error, not every column left out
+        check_target_type(estimator, target_type)
     kinds, skipped = _resolve_kinds(
         X, _names(columns, "columns"), _names(categorical, "categorical"),
         _names(numeric, "numeric"),
     )  # fmt: skip
-    tables, failed = _count_columns(X, y, sample_weight, kinds)
+    # the kind found, not "auto": integers said continuous stay continuous
+    tables, failed = _count_columns(X, y, sample_weight, kinds, target_type)
     estimators, notes = {}, {}
     for done, (name, kind) in enumerate(kinds.items(), start=1):
         template = grouper if kind == "categorical" else discretizer
@@ -328,13 +395,18 @@ def report(
     if len(summary):
         summary["rank"] = rank_columns(summary)
     summary = summary.sort_values("rank", kind="stable")
-    counts = np.bincount(y_codes, weights=sample_weight, minlength=len(classes)).astype(
-        np.float64
-    )
+    if target_type == CONTINUOUS:
+        counts = moments_of(y_encoded, sample_weight)
+        labels = y_encoded
+    else:
+        counts = np.bincount(
+            y_encoded, weights=sample_weight, minlength=len(classes)
+        ).astype(np.float64)
+        labels = classes[y_encoded]
     found_pairs = None
     if pairs and len(estimators) >= 2:
         found_pairs = _find_pairs(
-            X, estimators, kinds, y_codes, classes, sample_weight, grouper, pairs
+            X, estimators, kinds, labels, target_type, sample_weight, grouper, pairs
         )
     return Report(
         estimators=estimators,
@@ -342,6 +414,7 @@ def report(
         target=target,
         classes=classes,
         class_counts=counts,
+        target_type=target_type,
         n_samples=len(X),
         skipped=skipped,
         notes={k: v for k, v in notes.items() if v},
@@ -360,7 +433,7 @@ def report(
     )
 
 
-def _find_pairs(X, estimators, kinds, y_codes, classes, sample_weight, grouper, pairs):
+def _find_pairs(X, estimators, kinds, y, target_type, sample_weight, grouper, pairs):
     """The pairs of columns AttributeAggregator's search keeps, best first."""
     frame = {}
     for name, estimator in estimators.items():
@@ -371,15 +444,22 @@ def _find_pairs(X, estimators, kinds, y_codes, classes, sample_weight, grouper, 
             frame[name] = estimator.transform(X[[name]])[:, 0].astype(np.intp)
     top_k = None if pairs is True else int(pairs)
     aggregator = AttributeAggregator(
-        search="pairs", grouper=clone(grouper), top_k=top_k
-    )
+        search="pairs", grouper=clone(grouper), top_k=top_k,
+        target_type=target_type,
+    )  # fmt: skip
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        aggregator.fit(pd.DataFrame(frame, index=X.index), classes[y_codes],
-                       sample_weight)  # fmt: skip
+        aggregator.fit(pd.DataFrame(frame, index=X.index), y, sample_weight)
     results = aggregator.search_results_
     kept = results[results["selected"]].reset_index(drop=True)
     return kept.drop(columns=["selected"])
+
+
+def describe_target(result):
+    """A report's target in a few words: ``"continuous"`` or ``"3 classes"``."""
+    if result.continuous:
+        return "continuous"
+    return f"{len(result.classes)} classes"
 
 
 class Report:
@@ -395,10 +475,10 @@ class Report:
         The ranked overview.
     target : str or None
         The target's name.
-    classes : ndarray
-        The target's classes.
+    classes : ndarray or None
+        The target's classes (None for a continuous target).
     class_counts : ndarray
-        The count of each class.
+        The count of each class, or a continuous target's moments.
     n_samples : int
         Rows of the data.
     skipped : dict
@@ -411,6 +491,9 @@ class Report:
         The settings used.
     fit_time : float
         Seconds spent in :func:`report`.
+    target_type : {"binary", "multiclass", "continuous"} or None, default=None
+        The kind of target; None: class labels (binary or multiclass by the
+        number of classes).
 
     Attributes
     ----------
@@ -420,13 +503,19 @@ class Report:
         One row per reported column, most informative first: the columns of
         ``partition_summary`` (``kind``, ``n_values``, ``n_parts``, ``chi2``,
         ``dof``, ``log10_pvalue``, ``log10_adjusted_pvalue``, ``cramers_v``,
-        ``iv``, ``rank``), ranked across all columns.
+        ``iv``, ``rank``; for a continuous target ``kind``, ``n_values``,
+        ``n_parts``, ``F``, ``dfn``, ``dfd``, ``log10_pvalue``,
+        ``log10_adjusted_pvalue``, ``r2``, ``rank``), ranked across all
+        columns.
     target : str or None
         The target's name, when known.
-    classes : ndarray
-        The target's classes.
+    classes : ndarray or None
+        The target's classes; None for a continuous target.
     class_counts : ndarray of float64
-        The (weighted) count of each class.
+        The (weighted) count of each class; for a continuous target its
+        moments ``(sum w, sum w y, sum w y^2)``.
+    target_type : {"binary", "multiclass", "continuous"}
+        The kind of target (``target_type`` of :func:`report`, or guessed).
     n_samples : int
         Rows of the data (of positive weight).
     skipped : dict of str to str
@@ -444,12 +533,16 @@ class Report:
     """
 
     def __init__(self, *, estimators, summary, target, classes, class_counts,
-                 n_samples, skipped, notes, pairs, settings, fit_time):  # fmt: skip
+                 n_samples, skipped, notes, pairs, settings, fit_time,
+                 target_type=None):  # fmt: skip
         self.estimators = estimators
         self.summary = summary
         self.target = target
         self.classes = classes
         self.class_counts = class_counts
+        if target_type is None:
+            target_type = "binary" if len(classes) <= 2 else "multiclass"
+        self.target_type = target_type
         self.n_samples = n_samples
         self.skipped = skipped
         self.notes = notes
@@ -457,10 +550,15 @@ class Report:
         self.settings = settings
         self.fit_time = fit_time
 
+    @property
+    def continuous(self):
+        """Whether the target is continuous (``target_type == "continuous"``)."""
+        return self.target_type == CONTINUOUS
+
     def __repr__(self):
         return (
             f"<partikit Report: {len(self.estimators)} columns, {self.n_samples} "
-            f"rows, target {self.target or 'y'} with {len(self.classes)} classes>"
+            f"rows, target {self.target or 'y'} ({describe_target(self)})>"
         )
 
     def _estimator(self, column):
@@ -523,7 +621,7 @@ class Report:
             feature=column,
             # the figures and the rank among all the report's columns
             statistics=self.summary.loc[column].to_dict(),
-            classes=[str(c) for c in self.classes],
+            classes=None if self.continuous else [str(c) for c in self.classes],
             ax=ax,
         )
 
@@ -556,10 +654,11 @@ class Report:
 
         Parameters
         ----------
-        values : {"woe", "rate"} or None, default=None
+        values : {"woe", "rate", "mean"} or None, default=None
             Also give every part the value that encodes it: its weight of
-            evidence (with each estimator's ``woe_sign``) or its event rate;
-            binary targets only (see :ref:`mapping_schema`).
+            evidence (with each estimator's ``woe_sign``) or its event rate,
+            binary targets only; the mean of the target in the part,
+            continuous targets only (see :ref:`mapping_schema`).
 
             .. versionadded:: 0.2
 
@@ -575,9 +674,12 @@ class Report:
         return mapping_document(
             columns,
             target=self.target,
-            classes=[_json_scalar(c) for c in self.classes],
+            classes=None
+            if self.continuous
+            else [_json_scalar(c) for c in self.classes],
             settings={k: _json_scalar(v) for k, v in self.settings.items()},
             values=values,
+            target_type=self.target_type,
         )
 
     def to_json(self, path=None, *, values=None):
@@ -592,8 +694,9 @@ class Report:
         ----------
         path : str or path-like or None, default=None
             Where to write it; None only returns it.
-        values : {"woe", "rate"} or None, default=None
-            Also give every part its weight of evidence or its event rate, as
+        values : {"woe", "rate", "mean"} or None, default=None
+            Also give every part its weight of evidence or its event rate
+            (binary target), or its mean (continuous target), as
             :meth:`mapping` does.
 
             .. versionadded:: 0.2
@@ -614,10 +717,11 @@ class Report:
         ----------
         table : str
             The name of the table holding the data, quoted in the statement.
-        values : {"woe", "rate"} or None, default=None
+        values : {"woe", "rate", "mean"} or None, default=None
             Give every row its part's weight of evidence (with each
-            estimator's ``woe_sign``) or event rate instead of the part id;
-            binary targets only.
+            estimator's ``woe_sign``) or event rate instead of the part id,
+            binary targets only; or its part's mean of the target, continuous
+            targets only.
 
             .. versionadded:: 0.2
 
@@ -716,7 +820,31 @@ def _anchor(index):
     return f"col-{index}"
 
 
+def _continuous_overview_html(report):
+    head = (
+        "<tr><th>rank</th><th class='pk-text'>column</th><th class='pk-text'>kind"
+        "</th><th>values</th><th>parts</th><th>F</th><th>dfn</th><th>dfd</th>"
+        "<th>log10 p</th><th>log10 adjusted p</th><th>R²</th></tr>"
+    )
+    rows = []
+    for i, (name, row) in enumerate(report.summary.iterrows()):
+        bar = f"<span class='pk-bar' style='width:{row['r2'] * 6:.2f}em'></span>"
+        rows.append(
+            f"<tr><td>{int(row['rank'])}</td><td class='pk-text'><a href="
+            f"'#{_anchor(i)}'>{_e(name)}</a></td><td class='pk-text'>{row['kind']}</td>"
+            f"<td>{_number(row['n_values'])}</td><td>{_number(row['n_parts'])}</td>"
+            f"<td>{_number(row['F'])}</td><td>{_number(row['dfn'])}</td>"
+            f"<td>{_number(row['dfd'])}</td>"
+            f"<td>{_number(row['log10_pvalue'])}</td>"
+            f"<td>{_number(row['log10_adjusted_pvalue'])}</td>"
+            f"<td class='pk-text'>{bar}{_number(row['r2'], 3)}</td></tr>"
+        )
+    return f"<table class='pk-overview'>{head}{''.join(rows)}</table>"
+
+
 def _overview_html(report):
+    if report.continuous:
+        return _continuous_overview_html(report)
     head = (
         "<tr><th>rank</th><th class='pk-text'>column</th><th class='pk-text'>kind"
         "</th><th>values</th><th>parts</th><th>chi2</th><th>dof</th>"
@@ -756,11 +884,12 @@ def _members_html(estimator, part, label):
 def _table_html(report, name):
     estimator = report.estimators[name]
     table = estimator.partition_table(0)
-    classes = [str(c) for c in report.classes]
+    classes = [] if report.continuous else [str(c) for c in report.classes]
     binary = "woe" in table
     head = ["part", "label", "count", "share"]
     head += [f"rate {c}" for c in classes] if len(classes) <= 12 else []
     head += ["event rate", "WoE", "IV"] if binary else []
+    head += ["mean", "std", "mean − overall"] if report.continuous else []
     cells = [
         "".join(
             f"<th class='pk-text'>{_e(h)}</th>" if h == "label" else f"<th>{_e(h)}</th>"
@@ -787,6 +916,11 @@ def _table_html(report, name):
                 f"<td>{_number(row['woe'], 3)}</td>",
                 f"<td>{_number(row['iv'], 3)}</td>",
             ]
+        if report.continuous:
+            values += [
+                f"<td>{_number(row[column])}</td>"
+                for column in ("mean", "std", "mean_difference")
+            ]
         cells.append("".join(values))
     rows = "".join(f"<tr>{c}</tr>" for c in cells)
     return f"<table class='pk-partition'>{rows}</table>"
@@ -810,17 +944,31 @@ def _plot_svg(report, name):
     return svg[svg.index("<svg") :]
 
 
-def _section_html(report, index, name, plots):
-    row = report.summary.loc[name]
-    estimator = report.estimators[name]
-    figures = (
-        f"{row['kind']}, {_number(row['n_values'])} "
-        f"{'categories' if row['kind'] == 'categorical' else 'distinct values'}, "
-        f"{_number(row['n_parts'])} parts; chi2 = {_number(row['chi2'])} "
+def _column_figures(report, row):
+    """A column's kind, size and test statistics, in one line."""
+    values = "categories" if row["kind"] == "categorical" else "distinct values"
+    described = (
+        f"{row['kind']}, {_number(row['n_values'])} {values}, "
+        f"{_number(row['n_parts'])} parts"
+    )
+    if report.continuous:
+        return (
+            f"{described}; F = {_number(row['F'])} (dfn {_number(row['dfn'])}, "
+            f"dfd {_number(row['dfd'])}), log10 p = "
+            f"{_number(row['log10_pvalue'])}, R² = {_number(row['r2'], 3)}"
+        )
+    return (
+        f"{described}; chi2 = {_number(row['chi2'])} "
         f"(dof {_number(row['dof'])}), log10 p = {_number(row['log10_pvalue'])}, "
         f"Cramer's V = {_number(row['cramers_v'], 3)}"
         + (f", IV = {_number(row['iv'], 3)}" if not np.isnan(row["iv"]) else "")
     )
+
+
+def _section_html(report, index, name, plots):
+    row = report.summary.loc[name]
+    estimator = report.estimators[name]
+    figures = _column_figures(report, row)
     notes = "".join(
         f"<p class='pk-note'>{_e(n)}</p>" for n in report.notes.get(name, [])
     )
@@ -840,7 +988,20 @@ def _section_html(report, index, name, plots):
     )
 
 
+def _continuous_target_html(report):
+    weight, total, squares = (float(v) for v in report.class_counts)
+    mean = total / weight if weight > 0 else np.nan
+    variance = max(squares / weight - mean * mean, 0.0) if weight > 0 else np.nan
+    return (
+        "<table class='pk-target'><tr><th>count</th><th>mean</th><th>std</th></tr>"
+        f"<tr><td>{_number(weight)}</td><td>{_number(mean)}</td>"
+        f"<td>{_number(np.sqrt(variance))}</td></tr></table>"
+    )
+
+
 def _target_html(report):
+    if report.continuous:
+        return _continuous_target_html(report)
     total = report.class_counts.sum()
     rows = "".join(
         f"<tr><td class='pk-text'>{_e(c)}</td><td>{_number(n)}</td>"
@@ -890,13 +1051,19 @@ def _render_html(report, standalone=True, plots=True):
     body = (
         f"<div class='pk-report'><h1>partikit report</h1><p class='pk-muted'>"
         f"{report.n_samples:,} rows, {n_columns} columns reported against the target "
-        f"<strong>{_e(report.target or 'y')}</strong> ({len(report.classes)} "
-        f"classes), in {report.fit_time:.2f} s.</p>"
+        f"<strong>{_e(report.target or 'y')}</strong> "
+        f"({_e(describe_target(report))}), in {report.fit_time:.2f} s.</p>"
         f"<h2>Target</h2>{_target_html(report)}"
         f"<h2>Columns, most informative first</h2>"
         "<p class='pk-muted'>Ranked by the Bonferroni-adjusted log10 p-value of the "
-        "chi-square test of each column's partition against the target.</p>"
-        f"{_overview_html(report)}"
+        + (
+            "F-test of the means of each column's parts (one-way analysis of "
+            "variance; ties by R², the share of the target's squared error the "
+            "parts explain).</p>"
+            if report.continuous
+            else "chi-square test of each column's partition against the target.</p>"
+        )
+        + _overview_html(report)
         + (f"<p>Left out:</p><ul>{skipped}</ul>" if skipped else "")
         + _pairs_html(report)
         + sections

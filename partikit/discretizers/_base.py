@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 from abc import abstractmethod
 from numbers import Integral
@@ -33,13 +34,14 @@ from partikit._estimator._inspection import ColumnParts, interval_labels
 from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._contingency import check_table, midpoints
 from partikit._statistics._measures import weight_of_evidence
+from partikit._statistics._moments import check_moment_table, part_weights
 from partikit._statistics._results import Intervals
 
 
-def _pooling_statistics(lower, upper, table):
+def _pooling_statistics(lower, upper, table, target_type=None):
     """What pooling did to a column's value table (``statistics_`` entries)."""
     several = upper > lower
-    weights = table.sum(axis=1)
+    weights = part_weights(table, target_type)
     total = weights.sum()
     largest = weights[several].max() if several.any() else 0.0
     return {
@@ -103,7 +105,7 @@ class BaseDiscretizer(BasePartitioner):
         a table given to :meth:`cut_table`.
         """
 
-    def cut_table(self, table):
+    def cut_table(self, table, *, target_type=None):
         """Cut one value table into intervals with this discretizer's parameters.
 
         The pure core call that ``fit`` makes on each column's value table, on a
@@ -115,7 +117,13 @@ class BaseDiscretizer(BasePartitioner):
         ----------
         table : array-like of shape (n_values, n_classes)
             Class counts (weighted) of each distinct value, in increasing value
-            order, no empty row.
+            order, no empty row. For a continuous target, the moments of each
+            distinct value: its weight, the sum and the sum of squares of its
+            target values (shape ``(n_values, 3)``).
+        target_type : {None, "continuous"}, default=None
+            ``"continuous"``: ``table`` is a table of moments (a discretizer
+            whose ``target_type`` parameter takes ``"continuous"``); None: class
+            counts.
 
         Returns
         -------
@@ -127,10 +135,18 @@ class BaseDiscretizer(BasePartitioner):
             discretizer's core; ``statistics``: the algorithm's figures.
         """
         self._validate_params()
-        table = check_table(table)
+        if target_type is None:
+            table = check_table(table)
+        else:
+            check_target_type(self, target_type)
+            table = check_moment_table(table)
         if table.shape[0] < 2:
             return Intervals.from_cuts([], table.shape[0], 0.0)
-        result = self._cut_table(table, None)
+        # the kind of table is the one named here, also for a fitted
+        # discretizer: a copy reads it (the discretizer itself is not changed)
+        reader = copy.copy(self)
+        reader.target_type_ = target_type
+        result = reader._cut_table(table, None)
         message = result.statistics.pop("warning", None)
         if message is not None:
             warnings.warn(message, UserWarning, stacklevel=2)
@@ -226,7 +242,9 @@ class BaseDiscretizer(BasePartitioner):
             edges = np.concatenate(
                 [[values[0]], upper[cuts - 1] / 2 + values[cuts] / 2, [upper[-1]]]
             )
-            result.statistics.update(_pooling_statistics(values, upper, table))
+            result.statistics.update(
+                _pooling_statistics(values, upper, table, tables.target_type)
+            )
         binned = segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
         message = result.statistics.pop("warning", None)
         if message is not None:

@@ -18,7 +18,7 @@ from partikit._estimator._renames import (
     deprecated_constraints,
     renamed_keywords,
 )
-from partikit._kernels._codes import IMPURITY_CODES
+from partikit._kernels._codes import IMPURITY_CODES, SQUARED_ERROR
 from partikit._kernels._multisplit import (
     multisplit_dp,
     refine_cuts,
@@ -26,6 +26,15 @@ from partikit._kernels._multisplit import (
     segment_sums,
 )
 from partikit._statistics._contingency import check_table
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    SUM,
+    SUM_OF_SQUARES,
+    WEIGHT,
+    check_moment_table,
+    f_test,
+    squared_errors,
+)
 from partikit._statistics._results import Intervals, Multisplit
 from partikit.discretizers._base import BaseDiscretizer
 from partikit.discretizers._blocks import (
@@ -39,6 +48,11 @@ from partikit.discretizers._blocks import (
 )
 
 ALGORITHMS = ("block_opt_pruned", "block_opt", "bin_opt")
+#: The criteria by name: the impurities of class counts and the squared error of a
+#: moment table (a continuous target).
+MULTISPLIT_CODES = {**IMPURITY_CODES, "squared_error": SQUARED_ERROR}
+#: ``criterion="auto"``: entropy for class counts, squared error for moments.
+CRITERIA = ("auto", *MULTISPLIT_CODES)
 ARITY_SELECTIONS = ("mdl", "balanced")
 
 #: Ties between partitions are decided up to this relative difference.
@@ -60,23 +74,31 @@ _LN2 = math.log(2.0)
 def optimal_multisplit(
     table,
     *,
-    criterion="entropy",
+    criterion="auto",
     max_bins=10,
     algorithm="block_opt_pruned",
     exact_limit=None,
+    target_type=None,
 ):
     """Optimal cut points of a value table for every number of intervals up to K.
 
-    Minimises a cumulative concave impurity (class entropy or Gini) over all
+    Minimises a cumulative concave impurity (class entropy or Gini) or, for a
+    continuous target, the sum of squared errors of the intervals, over all
     combinations of cut points, by dynamic programming over units of the value
     table. One pass yields the optimum for every arity ``k <= max_bins``.
 
     Parameters
     ----------
-    table : array-like of shape (n_values, n_classes)
-        Class counts of each distinct value, in value order.
-    criterion : {"entropy", "gini"}, default="entropy"
-        Impurity of an interval, weighted by its size.
+    table : array-like of shape (n_values, n_classes) or (n_values, 3)
+        Class counts of each distinct value, in value order; with
+        ``target_type="continuous"``, the moments ``(sum w, sum w y, sum w
+        y^2)`` of the target at each distinct value (a moment table).
+    criterion : {"auto", "entropy", "gini", "squared_error"}, default="auto"
+        Cost of an interval. ``"entropy"`` and ``"gini"``: its impurity
+        weighted by its size (class counts only); ``"squared_error"``: the sum
+        of squared deviations of its target values from their mean (moment
+        tables only). ``"auto"``: ``"entropy"`` for class counts,
+        ``"squared_error"`` for a moment table.
     max_bins : int, default=10
         K, the largest number of intervals.
     algorithm : {"block_opt_pruned", "block_opt", "bin_opt"}, default="block_opt_pruned"
@@ -94,13 +116,16 @@ def optimal_multisplit(
         searches exactly. ``"auto"`` searches exactly when there are at most
         2,048 units (blocks, or distinct values for ``"bin_opt"``) and as
         ``exact_limit=1024`` above.
+    target_type : None or "continuous", default=None
+        ``"continuous"``: ``table`` is a moment table. None: class counts.
 
     Returns
     -------
     result : Multisplit
         ``values[k - 1]``: the least cumulative impurity with at most ``k``
         intervals (non-increasing; entropy: ``sum_I n_I H(I)`` in bits, gini:
-        ``sum_I n_I Gini(I)``); ``cuts[k - 1]``: the cut positions of that
+        ``sum_I n_I Gini(I)``, squared error: ``sum_I SSE(I)``);
+        ``cuts[k - 1]``: the cut positions of that
         optimum (value-table rows before each cut; fewer than ``k - 1`` cuts
         when more intervals do not lower the impurity); ``n_evaluations``:
         candidate partitions evaluated (line 9 of Elomaa & Rousu's Table 2);
@@ -121,6 +146,28 @@ def optimal_multisplit(
     Equal values are never separated; ties between partitions go to the
     fewest intervals, then to the leftmost last cut.
 
+    *Squared error.* The cost of an interval is ``SSE(I) = sum w y^2 - (sum w
+    y)^2 / sum w``, read from prefix sums of the moment table. It is cumulative
+    and merging two adjacent intervals never lowers it (``SSE(A u B) = SSE(A) +
+    SSE(B) + w_A w_B (mean_A - mean_B)^2 / (w_A + w_B)``), which is all the
+    pruning of Theorem 2 needs: it stays exact (it is the pruning of PELT [4]_
+    without a penalty). The units are the runs of adjacent values whose target
+    means are equal (the *segments* of Elomaa & Rousu [3]_, which for a moment
+    table take the place of blocks): within such a run the total squared error
+    is a concave function of where a cut falls (the sum of ``S_I^2 / w_I`` of
+    the two intervals it separates is convex in the moved weight), so some
+    optimum with at most ``k`` intervals cuts only between runs. No other gap
+    can be dropped: unlike class counts, any two different means may be worth
+    separating, so on distinct floats with noise every gap is a candidate and
+    the exact search is quadratic in the distinct values. With the default of
+    the estimator, ``exact_limit="auto"``, a column of more than 2,048 runs is
+    searched on 1,024 weighted-quantile pre-bins and each cut is then moved to
+    its best value within the two pre-bins around it: the cuts found are those
+    of the best partition whose cuts lie near the quantiles, then each made
+    locally optimal; what is lost is a better optimum with two cuts within one
+    pre-bin's reach of each other or far from where the pre-binned optimum
+    cuts (``exact`` is then False).
+
     References
     ----------
     .. [1] Elomaa, T. and Rousu, J. (1999). Speeding up the search for optimal
@@ -128,6 +175,16 @@ def optimal_multisplit(
     .. [2] Elomaa, T. and Rousu, J. (1999). General and efficient multisplitting of
        numerical attributes. Machine Learning 36(3), 201-244.
        doi:10.1023/A:1007674919412
+    .. [3] Elomaa, T. and Rousu, J. (2004). Efficient multisplitting revisited:
+       optima-preserving elimination of partition candidates. Data Mining and
+       Knowledge Discovery 8, 97-126.
+    .. [4] Killick, R., Fearnhead, P. and Eckley, I. A. (2012). Optimal
+       detection of changepoints with a linear computational cost. Journal of
+       the American Statistical Association 107(500), 1590-1598.
+       doi:10.1080/01621459.2012.737745
+    .. [5] Fisher, W. D. (1958). On grouping for maximum homogeneity. Journal
+       of the American Statistical Association 53(284), 789-798.
+       doi:10.1080/01621459.1958.10501479
 
     Examples
     --------
@@ -141,13 +198,52 @@ def optimal_multisplit(
     array([8.8129, 6.8966, 3.2451, 2.    ])
     >>> result.cuts[2]  # rows before each cut: between values 2|3 and 5|6
     array([2, 5])
+
+    A continuous target, as the moments of its values at each distinct value:
+
+    >>> y_by_value = [[1.0], [1.2, 0.8], [5.0], [5.2, 4.8, 5.0], [0.0]]
+    >>> moments = np.array([[len(v), sum(v), np.dot(v, v)] for v in y_by_value])
+    >>> result = optimal_multisplit(moments, max_bins=3, target_type="continuous")
+    >>> result.cuts[2], np.round(result.values, 3)
+    (array([2, 4]), array([37.035, 20.16 ,  0.16 ]))
     """
-    table = check_table(table)
-    if criterion not in IMPURITY_CODES:
-        raise ValueError(f"criterion must be one of {sorted(IMPURITY_CODES)}.")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm must be one of {list(ALGORITHMS)}.")
+    if target_type == CONTINUOUS:
+        table = check_moment_table(table)
+    elif target_type is None:
+        table = check_table(table)
+    else:
+        raise ValueError(
+            f"target_type must be None or {CONTINUOUS!r}, got {target_type!r}."
+        )
+    criterion = _resolve_criterion(criterion, target_type)
+    if criterion == "squared_error":
+        return _squared_error_multisplit(table, max_bins, algorithm, exact_limit)
     return _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit)
+
+
+def _resolve_criterion(criterion, target_type):
+    """The criterion ``"auto"`` stands for, or a clear error for a criterion that
+    does not fit the table."""
+    if criterion not in CRITERIA:
+        raise ValueError(
+            f"criterion must be one of {list(CRITERIA)}, got {criterion!r}."
+        )
+    continuous = target_type == CONTINUOUS
+    if criterion == "auto":
+        return "squared_error" if continuous else "entropy"
+    if continuous and criterion != "squared_error":
+        raise ValueError(
+            f"criterion={criterion!r} is an impurity of class counts; a continuous "
+            "target (a moment table) takes criterion='squared_error' (or 'auto')."
+        )
+    if not continuous and criterion == "squared_error":
+        raise ValueError(
+            "criterion='squared_error' needs a continuous target (a moment table, "
+            "target_type='continuous'); class counts take 'entropy' or 'gini'."
+        )
+    return criterion
 
 
 def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
@@ -194,7 +290,7 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
     tolerance = RELATIVE_TOLERANCE * max(total * max(math.log2(total + 1), 1.0), 1.0)
     values, last_cut, n_evaluations = _multisplit_dp(
         units.table,
-        IMPURITY_CODES[criterion],
+        MULTISPLIT_CODES[criterion],
         int(max_bins),
         algorithm == "block_opt_pruned",
         xlogx,
@@ -213,6 +309,130 @@ def _optimal_multisplit(table, criterion, max_bins, algorithm, exact_limit):
         values, cuts, int(n_evaluations), n_units, criterion, algorithm, exact,
         total, n_rows,
     )  # fmt: skip
+
+
+def _squared_error_multisplit(table, max_bins, algorithm, exact_limit):
+    """:func:`optimal_multisplit` of a checked moment table (squared error)."""
+    n_rows = table.shape[0]
+    centred = _centred_moments(table)
+    total_weight = float(table[:, WEIGHT].sum())
+    starts = (
+        np.arange(n_rows, dtype=np.intp)
+        if algorithm == "bin_opt"
+        else moment_segment_starts(centred)
+    )
+    if isinstance(exact_limit, str):  # "auto"
+        exact_limit = None if len(starts) <= AUTO_EXACT_UNITS else AUTO_CANDIDATES
+    if exact_limit is not None and n_rows > exact_limit:
+        units = _moment_quantile_units(centred, exact_limit)
+    elif len(starts) == n_rows:
+        units = Units(starts, centred)
+    else:
+        units = Units(starts, segment_sums(centred, starts))
+    n_units = units.table.shape[0]
+    if n_units == 0 or total_weight <= 0:
+        return Multisplit(
+            np.zeros(1), [np.zeros(0, np.intp)], 0, n_units, "squared_error",
+            algorithm, total_weight=total_weight, n_rows=n_rows,
+        )  # fmt: skip
+    total_squared_error = float(np.sum(centred[:, SUM_OF_SQUARES]))
+    # the sums of the interval costs round at about this relative precision
+    tolerance = RELATIVE_TOLERANCE * max(
+        total_squared_error * max(math.log2(n_units), 1.0), np.finfo(float).tiny
+    )
+    values, last_cut, n_evaluations = _multisplit_dp(
+        units.table,
+        SQUARED_ERROR,
+        int(max_bins),
+        algorithm == "block_opt_pruned",
+        np.zeros(0),
+        tolerance,
+    )
+    cuts = [units.rows_of_cuts(_backtrack(last_cut, k)) for k in range(1, len(values))]
+    values = values[1:].copy()
+    exact = True
+    if n_units < n_rows and exact_limit is not None:
+        exact = n_rows <= exact_limit
+        values, cuts = _refine(centred, units, cuts, "squared_error", tolerance)
+    return Multisplit(
+        values, cuts, int(n_evaluations), n_units, "squared_error", algorithm,
+        exact, total_weight, n_rows,
+    )  # fmt: skip
+
+
+def _centred_moments(table):
+    """The moment table of ``y - mean(y)``: the same squared errors, computed
+    without the cancellation of ``sum w y^2 - (sum w y)^2 / sum w`` on a target
+    far from 0 (each row's own squared error plus its weight times its squared
+    distance to the overall mean)."""
+    weight = table[:, WEIGHT]
+    total_weight = weight.sum()
+    overall_mean = table[:, SUM].sum() / total_weight if total_weight > 0 else 0.0
+    centred = np.empty_like(table)
+    centred[:, WEIGHT] = weight
+    with np.errstate(invalid="ignore", divide="ignore"):
+        offset = np.where(weight > 0, table[:, SUM] / weight - overall_mean, 0.0)
+        own = np.where(
+            weight > 0, table[:, SUM_OF_SQUARES] - table[:, SUM] ** 2 / weight, 0.0
+        )
+    centred[:, SUM] = weight * offset
+    centred[:, SUM_OF_SQUARES] = np.maximum(own, 0.0) + weight * offset * offset
+    return centred
+
+
+def moment_segment_starts(table):
+    """First row of every run of adjacent rows with the same target mean.
+
+    These runs are the units of an exact squared-error search: within a run
+    the squared error of a partition is concave in where a cut falls, so some
+    optimum cuts only between runs (see :func:`optimal_multisplit`). A row of
+    zero weight has no mean and joins the run before it (a cut on either side
+    of it costs the same). Means are compared as floats: two means that round
+    to the same float are one run, at a cost below the search's tie tolerance.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, 3)
+        A moment table.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (n_runs,)
+        Increasing, ``starts[0] == 0``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from partikit.discretizers._block_opt import moment_segment_starts
+    >>> table = np.array([[1, 2, 4], [2, 4, 8], [1, 3, 9], [0, 0, 0], [3, 9, 27]])
+    >>> moment_segment_starts(table.astype(float))  # means 2, 2, 3, -, 3
+    array([0, 2])
+    """
+    n_rows = table.shape[0]
+    if n_rows == 0:
+        return np.zeros(1, dtype=np.intp)
+    weight = table[:, WEIGHT]
+    positive = weight > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = np.where(positive, table[:, SUM] / weight, np.nan)
+    # the mean of the last row of positive weight at or before each row
+    last = np.maximum.accumulate(np.where(positive, np.arange(n_rows), 0))
+    filled = means[last]
+    # NaN (leading rows of zero weight) differs from everything: a new run, safe
+    new_run = positive[1:] & (filled[1:] != filled[:-1])
+    return np.concatenate([[0], np.flatnonzero(new_run) + 1]).astype(np.intp)
+
+
+def _moment_quantile_units(table, exact_limit):
+    """Runs of equal mean of the pre-bins nearest ``exact_limit`` weighted
+    quantiles (the weight is the moment table's first column)."""
+    cumulative = np.cumsum(table[:, WEIGHT])
+    targets = cumulative[-1] * np.arange(1, exact_limit) / exact_limit
+    ends = np.unique(np.searchsorted(cumulative, targets, side="left"))
+    starts = np.concatenate([[0], ends[ends < table.shape[0] - 1] + 1]).astype(np.intp)
+    pre_binned = segment_sums(table, starts)
+    runs = moment_segment_starts(pre_binned)
+    return Units(starts[runs], segment_sums(pre_binned, runs))
 
 
 #: Work (units x (classes + arities)) of one call of the DP kernel: a few tens of
@@ -306,7 +526,7 @@ def _refine(table, units, cuts, criterion, tolerance, xlogx=None):
             units.starts,
             units.table,
             unit_cuts,
-            IMPURITY_CODES[criterion],
+            MULTISPLIT_CODES[criterion],
             tolerance,
             xlogx,
             memo,
@@ -331,7 +551,7 @@ def _log2_binom(n, k):
     return float((gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)) / _LN2)
 
 
-def mdl_code_length(table, cuts):
+def mdl_code_length(table, cuts, *, target_type=None):
     """Bits to send the classes of a value table given its intervals, and them.
 
     ``log2 C(V - 1, k - 1)`` to say which of the ``V - 1`` gaps between distinct
@@ -342,17 +562,45 @@ def mdl_code_length(table, cuts):
     not only boundary points: a receiver knows the values, not the classes that
     make the boundary points.
 
+    For a continuous target (``target_type="continuous"``, a moment table) the
+    same two-part code sends the target values instead of the classes: the same
+    ``log2 C(V - 1, k - 1)`` for the cuts, ``(1/2) log2 n_I`` per interval for its
+    mean and ``(1/2) log2 N`` for the common variance (Rissanen's cost of a real
+    parameter estimated from ``n`` values, to its precision ``1 / sqrt(n)``), and
+    ``(N / 2) log2(2 pi e SSE / N)`` for the values given them (their Gaussian
+    code at the maximum-likelihood variance; the values' own precision adds the
+    same constant to every partition and is left out). Davis, Lee &
+    Rodriguez-Yam (2006) use this code, with a variance per segment, to choose
+    the breaks of a time series. A cut pays for itself when it lowers ``SSE``
+    by the factor ``2^(-2 c / N)`` for its ``c`` bits, about ``log2 V + (1/2)
+    log2 n_I``: with ``V = N = 10^6``, about 30 bits, a drop of ``SSE`` of
+    about 42 noise variances, far above the drop of the best cut of pure noise
+    (a few variances: the maximum of the change-point statistic grows as
+    ``2 log log N``).
+
     Parameters
     ----------
-    table : ndarray of shape (n_values, n_classes)
-        Value table (``V = n_values``).
+    table : ndarray of shape (n_values, n_classes) or (n_values, 3)
+        Value table (``V = n_values``), or a moment table.
     cuts : ndarray of int
         Cut positions in the table.
+    target_type : None or "continuous", default=None
+        ``"continuous"``: ``table`` is a moment table.
 
     Returns
     -------
     bits : float
         The total code length, in bits.
+
+    References
+    ----------
+    .. [1] Rissanen, J. (1983). A universal prior for integers and estimation by
+       minimum description length. The Annals of Statistics 11(2), 416-431.
+       doi:10.1214/aos/1176346150
+    .. [2] Davis, R. A., Lee, T. C. M. and Rodriguez-Yam, G. A. (2006).
+       Structural break estimation for nonstationary time series models.
+       Journal of the American Statistical Association 101(473), 223-239.
+       doi:10.1198/016214505000000745
 
     Examples
     --------
@@ -362,6 +610,9 @@ def mdl_code_length(table, cuts):
     >>> round(mdl_code_length(table, []), 4)  # log2 C(11, 1) + 10 H(S)
     12.2723
     """
+    if target_type == CONTINUOUS:
+        table = check_moment_table(table)
+        return float(_gaussian_code_lengths(table, [np.asarray(cuts, np.intp)])[0])
     table = check_table(table)
     parts = np.add.reduceat(table, np.concatenate([[0], cuts]).astype(np.intp))
     n_classes = int((table.sum(axis=0) > 0).sum())
@@ -396,6 +647,40 @@ def _mdl_code_lengths(table, cut_lists):
     return scores
 
 
+def _gaussian_code_lengths(table, cut_lists):
+    """The continuous :func:`mdl_code_length` of several partitions of a moment
+    table, in one pass over it (as :func:`_mdl_code_lengths`)."""
+    centred = _centred_moments(table)
+    positions = np.unique(np.concatenate([np.zeros(1, np.intp), *cut_lists]))
+    pieces = segment_sums(centred, positions.astype(np.intp))
+    n = float(pieces[:, WEIGHT].sum())
+    n_gaps = max(table.shape[0] - 1, 0)
+    errors = []
+    sizes = []
+    for cuts in cut_lists:
+        starts = np.searchsorted(positions, np.concatenate([[0], cuts]))
+        parts = np.add.reduceat(pieces, starts.astype(np.intp), axis=0)
+        errors.append(float(squared_errors(parts).sum()))
+        sizes.append(parts[:, WEIGHT])
+    # a perfect fit would cost minus infinity bits: the squared error counts
+    # down to the search's tie tolerance only (a constant target: all equal)
+    whole = float(squared_errors(pieces.sum(axis=0)))
+    floor = max(RELATIVE_TOLERANCE * whole, np.finfo(float).tiny)
+    scores = np.empty(len(cut_lists))
+    for i, (error, weights) in enumerate(zip(errors, sizes, strict=True)):
+        k = len(weights)
+        model = _log2_binom(n_gaps, k - 1)
+        model += 0.5 * float(np.log2(np.maximum(weights, 1.0)).sum())
+        model += 0.5 * math.log2(max(n, 1.0))
+        data = (
+            0.5
+            * n
+            * math.log2(2 * math.pi * math.e * max(error, floor) / max(n, 1e-300))
+        )
+        scores[i] = model + data
+    return scores
+
+
 def choose_arity(multisplit, table, method="mdl"):
     """Number of intervals chosen among the per-arity optima of one DP pass.
 
@@ -407,7 +692,8 @@ def choose_arity(multisplit, table, method="mdl"):
         The value table the multisplit was computed on.
     method : {"mdl", "balanced"}, default="mdl"
         ``"mdl"``: the arity of least :func:`mdl_code_length` (for the Gini
-        criterion, the entropy code length of the Gini optima).
+        criterion, the entropy code length of the Gini optima; for the squared
+        error, the Gaussian code length).
         ``"balanced"``: the arity of largest balanced gain ``gain_k / log2 k``
         (``gain_k`` = impurity decrease of the ``k``-interval optimum per
         example), one interval when no cut lowers the impurity.
@@ -434,18 +720,24 @@ def choose_arity(multisplit, table, method="mdl"):
     >>> choose_arity(multisplit, table, method="balanced")[0]
     3
     """
-    return _choose_arity(multisplit, check_table(table), method)
+    continuous = multisplit.impurity == "squared_error"
+    table = check_moment_table(table) if continuous else check_table(table)
+    return _choose_arity(multisplit, table, method)
 
 
 def _choose_arity(multisplit, table, method):
     """:func:`choose_arity` on a checked table."""
     n_arities = len(multisplit.cuts)
+    continuous = multisplit.impurity == "squared_error"
     if method == "mdl":
-        scores = _mdl_code_lengths(table, multisplit.cuts)
+        if continuous:
+            scores = _gaussian_code_lengths(table, multisplit.cuts)
+        else:
+            scores = _mdl_code_lengths(table, multisplit.cuts)
         return int(np.argmin(scores)) + 1, scores
     if method != "balanced":
         raise ValueError(f"method must be one of {list(ARITY_SELECTIONS)}.")
-    total = float(table.sum())
+    total = float(table[:, WEIGHT].sum() if continuous else table.sum())
     gains = (multisplit.values[0] - multisplit.values) / total
     scores = np.full(n_arities, -np.inf)
     ks = np.arange(2, n_arities + 1)
@@ -504,17 +796,26 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     """Optimal supervised discretization (Elomaa & Rousu's Block-Opt with pruning).
 
     For each numeric column, finds the cut points that minimise the class
-    entropy (or Gini impurity) of the intervals, exactly, over all combinations
-    of cut points, for every number of intervals up to ``max_bins`` in one
-    dynamic-programming pass; then keeps the arity chosen by ``n_bins``.
+    entropy (or Gini impurity) of the intervals, or for a continuous target
+    their sum of squared errors, exactly, over all combinations of cut points,
+    for every number of intervals up to ``max_bins`` in one dynamic-programming
+    pass; then keeps the arity chosen by ``n_bins``.
 
     Read more in the :ref:`User Guide <discretization>`.
 
     Parameters
     ----------
-    criterion : {"entropy", "gini"}, default="entropy"
-        Impurity of an interval, weighted by its size (entropy: average class
-        entropy, i.e. information gain).
+    criterion : {"auto", "entropy", "gini", "squared_error"}, default="auto"
+        Cost of an interval. For a class target, its impurity weighted by its
+        size (entropy: average class entropy, i.e. information gain); for a
+        continuous target, ``"squared_error"``: the sum of squared deviations
+        of its target values from their mean. ``"auto"``: ``"entropy"`` for a
+        class target, ``"squared_error"`` for a continuous one; a criterion
+        that does not fit the target raises a ``ValueError`` in ``fit``.
+
+        .. versionchanged:: 0.2
+           ``"auto"`` (the default; it is ``"entropy"`` for a class target, the
+           default before) and ``"squared_error"`` added.
     max_bins : int or None, default=10
         Most intervals of a column: ``n_bins="auto"`` chooses among 1 to
         ``max_bins`` intervals. None: no limit; the search then runs one pass
@@ -532,9 +833,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     arity_selection : {"mdl", "balanced"}, default="mdl"
         How ``n_bins="auto"`` chooses the number of intervals. ``"mdl"`` (the
         default) minimises a two-part code length: which candidate cuts are used,
-        the class counts of each interval, and the classes given those counts;
-        it leaves a column independent of the class in one interval and adds an
-        interval only when it pays for itself. ``"balanced"`` maximises the
+        the class counts of each interval, and the classes given those counts
+        (for a continuous target: each interval's mean and the values' Gaussian
+        code given the means, see :func:`mdl_code_length`); it leaves a column
+        independent of the target in one interval and adds an interval only
+        when it pays for itself. ``"balanced"`` maximises the
         balanced gain ``gain_k / log2 k`` of Elomaa & Rousu, which never chooses
         one interval when some cut lowers the impurity, so noise gets cut too.
     algorithm : {"block_opt_pruned", "block_opt", "bin_opt"}, \
@@ -635,10 +938,15 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Per feature: ``n_units`` (units searched), ``exact`` (False when the
         search ran on pre-bins, see ``exact_limit``), ``values`` (optimal
         impurity per arity, of the partitions found), ``scores`` (arity selection
-        scores, with ``n_bins="auto"``), ``n_evaluations``.
-        With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
-        its table that pool several values) and ``max_pooled_share`` (the
-        largest weight of such a row over the column's).
+        scores, with ``n_bins="auto"``), ``n_evaluations``. For a continuous
+        target (``values``: the least sum of squared errors per arity) also the
+        one-way analysis of variance of the bins (empty bins left out):
+        ``f_statistic``, its degrees of freedom ``f_dfn`` and ``f_dfd``,
+        ``log10_pvalue`` and ``r2``, the share of the target's squared error
+        the bins explain. With ``max_values``, a pooled column also has
+        ``pooled_rows`` (rows of its table that pool several values) and
+        ``max_pooled_share`` (the largest weight of such a row over the
+        column's).
     n_features_in_ : int
         Number of features seen during fit.
     feature_names_in_ : ndarray of shape (`n_features_in_`,)
@@ -699,7 +1007,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
         "target_type": BaseDiscretizer._target_type_constraint,
-        "criterion": [StrOptions(set(IMPURITY_CODES))],
+        "criterion": [StrOptions(set(CRITERIA))],
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "n_bins": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
         "arity_selection": [StrOptions(set(ARITY_SELECTIONS))],
@@ -718,7 +1026,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     def __init__(
         self,
         *,
-        criterion="entropy",
+        criterion="auto",
         max_bins=10,
         n_bins="auto",
         arity_selection="mdl",
@@ -748,13 +1056,25 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             [s.get("n_evaluations", 0) for s in self.statistics_], dtype=np.int64
         )
 
+    def _continuous_target(self):
+        """Whether the tables being cut are moment tables (a continuous target):
+        the target of this fit, or the ``target_type`` given to
+        :meth:`cut_table`."""
+        return getattr(self, "target_type_", None) == CONTINUOUS
+
     def _cut_table(self, table, context):
+        continuous = self._continuous_target()
+        criterion = _resolve_criterion(
+            self.criterion, CONTINUOUS if continuous else None
+        )
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
         if max_parts is None:
             max_parts = max(table.shape[0], 1)
-        split = _optimal_multisplit(
+        search = _squared_error_multisplit if continuous else _optimal_multisplit
+        arguments = () if continuous else (criterion,)
+        split = search(
             table,
-            self.criterion,
+            *arguments,
             max_parts,
             self.algorithm,
             self._parameter("exact_limit"),
@@ -773,7 +1093,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         if self.n_bins == "auto":
             result.statistics["scores"] = scores
         elif len(result.cuts) < self.n_bins - 1:
-            cuts = add_neutral_cuts(result.cuts, table, self.n_bins - 1)
+            # the weight of a moment table's rows is its first column only
+            weights = table[:, : WEIGHT + 1] if continuous else table
+            cuts = add_neutral_cuts(result.cuts, weights, self.n_bins - 1)
             if len(cuts) < self.n_bins - 1:
                 result.statistics["warning"] = (
                     f"n_bins={self.n_bins} asks for more intervals than the "
@@ -783,5 +1105,17 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             # the added cuts keep the optimal impurity, so the criterion stays
             result = Intervals.from_cuts(
                 cuts, table.shape[0], result.criterion, result.statistics
+            )
+        if continuous:
+            bins = segment_sums(
+                table, np.concatenate([[0], result.cuts]).astype(np.intp)
+            )
+            statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
+            result.statistics.update(
+                f_statistic=float(statistic),
+                f_dfn=dfn,
+                f_dfd=dfd,
+                log10_pvalue=float(log10_pvalue),
+                r2=float(r2),
             )
         return result

@@ -18,7 +18,7 @@ array([0, 1, 1, 0])
 """
 
 from partikit.groupers._aggregation import AttributeAggregator
-from partikit.groupers._bipartition import BIPARTITIONS
+from partikit.groupers._bipartition import BIPARTITIONS, sort_by_mean
 from partikit.groupers._chaid import (
     CHAIDGrouper,
     chaid_feature_ranking,
@@ -48,5 +48,6 @@ __all__ = [
     "khiops_grouping",
     "max_cut_bipartition",
     "modl_grouping",
+    "sort_by_mean",
     "split_cut_weights",
 ]

@@ -43,6 +43,7 @@ from sklearn.utils import check_random_state
 from partikit._kernels._bipartition import (
     MAX_EXHAUSTIVE_ROWS,
     MAX_TWOING_CLASSES,
+    best_mean_prefix,
     candidate_impurities,
     exhaustive_min_impurity,
     node_impurity,
@@ -58,7 +59,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import log10_chi2_sf
-from partikit._statistics._moments import N_MOMENTS, SUM, WEIGHT, squared_errors
+from partikit._statistics._moments import N_MOMENTS, WEIGHT, squared_errors
 from partikit._statistics._results import Grouping
 from partikit.groupers._max_cut import _max_cut_bipartition
 
@@ -262,7 +263,7 @@ def sort_by_mean(table):
     Examples
     --------
     >>> import numpy as np
-    >>> from partikit.groupers._bipartition import sort_by_mean
+    >>> from partikit.groupers import sort_by_mean
     >>> table = np.array([[2.0, 2.0, 2.0], [2.0, 10.0, 50.0], [2.0, 3.0, 4.5]])
     >>> sort_by_mean(table).group_ids
     array([0, 1, 0])
@@ -283,16 +284,14 @@ def sort_by_mean(table):
     if len(rows) < 2:
         group_ids[rows] = 0
         return Grouping(group_ids, len(rows), 0.0, {"squared_error": parent})
-    sub = table[rows]
-    order = np.argsort(sub[:, SUM] / sub[:, WEIGHT], kind="stable")
-    left = np.cumsum(sub[order][:-1], axis=0)
-    errors = squared_errors(left) + squared_errors(total - left)
-    best = int(np.argmin(errors))
+    sub = np.ascontiguousarray(table[rows])
+    order = np.empty(len(rows), dtype=np.intp)
+    n_left, value = best_mean_prefix(sub, len(rows), np.empty(len(rows)), order)
     side = np.ones(len(rows), dtype=bool)
-    side[order[: best + 1]] = False
+    side[order[:n_left]] = False
     side = side != side[0]
     group_ids[rows] = side
-    value = float(errors[best])
+    value = float(value)
     return Grouping(group_ids, 2, max(parent - value, 0.0), {"squared_error": value})
 
 

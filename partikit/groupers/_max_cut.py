@@ -402,6 +402,10 @@ def max_cut_bipartition(
         the table, the thesis's.
 
         .. versionadded:: 0.2
+    target_type : {None, "continuous"}, default=None
+        ``"continuous"``: ``table`` is a moment table; None: class counts.
+
+        .. versionadded:: 0.2
 
     Returns
     -------

@@ -12,6 +12,12 @@ methods get the node's tables one column at a time through the splitters
 (:mod:`partikit.tree._splitters`), which call the cores of the groupers and
 discretizers. The splits are scored on one scale (``split_score``) and the best
 is kept.
+
+One builder grows the classifier and the regressor: a node's statistics are
+its class counts, or, for a continuous target, its moments (weight, sum, sum of
+squares; :mod:`partikit._statistics._moments`), and its impurity is Gini or
+entropy, or the weighted variance (``squared_error``). Both are additive, so
+the children of a split are the sums of its parts' rows either way.
 """
 
 from __future__ import annotations
@@ -45,12 +51,20 @@ from partikit._kernels._tree import (
     THRESHOLD,
     TOO_MANY,
     node_max_cuts,
+    node_mean_splits,
+    node_squared_error_thresholds,
     node_thresholds,
     partition_rows,
 )
 from partikit._kernels._tree import children_impurity as impurity_of_children
 from partikit._statistics._contingency import merge_rows
 from partikit._statistics._measures import chi2_test, log10_chi2_sf
+from partikit._statistics._moments import (
+    CONTINUOUS,
+    N_MOMENTS,
+    SUM_OF_SQUARES,
+    WEIGHT,
+)
 from partikit.tree._splitters import (
     IMPURITY_CODES,
     categorical_splitter,
@@ -58,8 +72,17 @@ from partikit.tree._splitters import (
 )
 from partikit.tree._structure import TreeBuilder
 
+#: A node of continuous target whose weighted variance is at most this times
+#: its mean square (at least 1) is pure: the variance from the moments, ``mean
+#: square - mean^2``, carries the rounding of sums of many squares, some tens of
+#: machine epsilons of the mean square, and is not 0 for every constant target.
+PURE_VARIANCE = 64 * float(np.finfo(np.float64).eps)
+
 #: Singular values below this share of the largest are dropped from a node's basis.
 RANK_TOLERANCE = 1e-10
+
+#: The numeric splits searched by a streamed compiled pass over the sorted rows.
+STREAMED_THRESHOLDS = ("gini", "entropy", "squared_error")
 
 #: The max-cut splitters searched by one compiled call per node (all columns).
 COMPILED_MAX_CUTS = {"maxcut_chi2": CHI2, "maxcut_squared_gini": SQUARED_GINI}
@@ -87,10 +110,15 @@ class TreeData:
     n_categories : ndarray of intp of shape (n_categorical,)
     numeric : ndarray of float64 of shape (n_samples, n_numeric)
         NaN for a missing value.
-    y : ndarray of intp of shape (n_samples,)
+    y : ndarray of intp or float64 of shape (n_samples,)
+        Class index of every row, or its value for a continuous target.
     weights : ndarray of float64 of shape (n_samples,)
         Positive.
     n_classes : int
+        0 for a continuous target.
+    target_type : str or None
+        ``"continuous"``: ``y`` holds values and the nodes' statistics are
+        moments; None: class indices and class counts.
     """
 
     codes: np.ndarray
@@ -99,6 +127,41 @@ class TreeData:
     y: np.ndarray
     weights: np.ndarray
     n_classes: int
+    target_type: str | None = None
+
+    @property
+    def continuous(self):
+        return self.target_type == CONTINUOUS
+
+    @property
+    def n_statistics(self):
+        """Width of a node's statistics row: the classes, or the moments."""
+        return N_MOMENTS if self.continuous else self.n_classes
+
+    def statistics(self, groups, n_groups, rows):
+        """The statistics of the rows ``rows`` summed by group (``groups``, one
+        per row, in ``range(n_groups)``), in row order: shape (n_groups,
+        n_statistics)."""
+        w = self.weights[rows]
+        if self.continuous:
+            y = self.y[rows]
+            table = np.empty((n_groups, N_MOMENTS))
+            wy = w * y
+            for m, weights in enumerate((w, wy, wy * y)):
+                table[:, m] = np.bincount(groups, weights=weights, minlength=n_groups)
+            return table
+        counts = np.bincount(
+            groups * self.n_classes + self.y[rows],
+            weights=w,
+            minlength=n_groups * self.n_classes,
+        )
+        return counts.reshape(n_groups, self.n_classes)
+
+    def weights_of(self, table):
+        """The weight of each row of a statistics table (any leading shape)."""
+        if self.continuous:
+            return table[..., WEIGHT]
+        return table.sum(axis=-1)
 
 
 @dataclass
@@ -126,8 +189,11 @@ class GrowthParameters:
 
     @property
     def impurity(self):
-        """Impurity of the nodes: entropy for ``split_score="entropy"``, else Gini."""
-        return "entropy" if self.split_score == "entropy" else "gini"
+        """Impurity of the nodes: entropy for ``split_score="entropy"``, the
+        weighted variance for ``"squared_error"`` (regression), else Gini."""
+        if self.split_score in ("entropy", "squared_error"):
+            return self.split_score
+        return "gini"
 
 
 @dataclass
@@ -204,26 +270,29 @@ class _Grower:
         self.data = data
         self.params = params
         self.code = IMPURITY_CODES[params.impurity]
-        self.categorical_splitter = categorical_splitter(params.categorical_split)
+        self.categorical_splitter = categorical_splitter(
+            params.categorical_split, data.target_type
+        )
         self.numeric_splitter = numeric_splitter(params.numeric_split)
         # "gini" and "entropy" name the threshold search's impurity; the other
         # methods (and a discretizer's criterion value) use the nodes' impurity
         self.numeric_impurity = (
             params.numeric_split
             if isinstance(params.numeric_split, str)
-            and params.numeric_split in ("gini", "entropy")
+            and params.numeric_split in STREAMED_THRESHOLDS
             else params.impurity
         )
         # the threshold of least impurity streams over the sorted rows: its value
         # table would hold n_values x n_classes counts
-        self.streamed_threshold = isinstance(
-            params.numeric_split, str
-        ) and params.numeric_split in ("gini", "entropy")
+        self.streamed_threshold = (
+            isinstance(params.numeric_split, str)
+            and params.numeric_split in STREAMED_THRESHOLDS
+        )
         self.total_weight = float(data.weights.sum())
         self.log10_alpha = (
             None if params.alpha_split is None else math.log10(params.alpha_split)
         )
-        self.builder = TreeBuilder(data.n_classes)
+        self.builder = TreeBuilder(data.n_statistics, data.weights_of)
         self.rng = params.random_state
         self.n_pruned = 0
         # the numeric columns' thresholds come from one compiled pass per node
@@ -247,6 +316,9 @@ class _Grower:
             params.alpha_split is None and params.split_score != "log_pvalue"
         )
         self.max_cut_ready = is_ready(node_max_cuts)
+        # sort by mean of every categorical column of a node in one compiled
+        # call (the regressor's categorical split)
+        self.compiled_mean_split = data.continuous and split == "sort_by_mean"
         self.splitter_columns = 0
         self.min_second_value_count = (
             -1.0
@@ -288,6 +360,8 @@ class _Grower:
         columns = np.flatnonzero(active)
         if len(columns) == 0:
             return None
+        if self.compiled_mean_split:
+            return self._compiled_mean_candidates(active, parent_impurity, start, end)
         if self.compiled_max_cut is not None and (
             self.max_cut_ready or self.splitter_columns >= COMPILE_MAX_CUT_AFTER
         ):
@@ -305,7 +379,7 @@ class _Grower:
         that can no longer split in the subtree leaves ``active``."""
         params = self.params
         categories, table = self._node_table(rows, column)
-        present = table.sum(axis=1)
+        present = self.data.weights_of(table)
         if len(present) < 2:
             active[column] = False  # one value here, hence in the whole subtree
             return None
@@ -321,7 +395,7 @@ class _Grower:
         if result.n_groups < 2:
             return None
         children_table = _gather(table, result.group_ids, result.n_groups)
-        if np.any(children_table.sum(axis=1) < params.min_samples_leaf):
+        if np.any(self.data.weights_of(children_table) < params.min_samples_leaf):
             return None
         score = _score(
             children_table, result.criterion, params.split_score, parent_impurity
@@ -375,6 +449,50 @@ class _Grower:
                 best = split
         return best
 
+    def _compiled_mean_space(self):
+        """Outputs and scratch of :func:`node_mean_splits`, made once per fit."""
+        data = self.data
+        n_categories = data.n_categories
+        size = int(n_categories.max(initial=0))
+        self.codes = np.ascontiguousarray(data.codes.T)
+        self.position = np.full(size, -1, dtype=np.intp)
+        self.present = np.empty(size, dtype=np.intp)
+        self.node_table = np.empty((size + 2, N_MOMENTS))
+        self.keys = np.empty(size)
+        self.sorted_rows = np.empty(size, dtype=np.intp)
+        self.max_cut_out = np.empty((len(n_categories), CAT_CHILDREN + 2 * N_MOMENTS))
+        offsets = np.concatenate([[0], np.cumsum(n_categories)[:-1]])
+        self.category_offsets = offsets.astype(np.intp)
+        self.children_of = np.empty((2, int(n_categories.sum())), dtype=np.intp)
+
+    def _compiled_mean_candidates(self, active, parent_impurity, start, end):
+        """The best sort-by-mean split of every categorical column in one
+        compiled call (:func:`node_mean_splits`), or None."""
+        data, params = self.data, self.params
+        column = node_mean_splits(
+            self.codes, self.order, start, end, data.y, data.weights, active,
+            self.min_second_value_count, float(params.min_samples_leaf),
+            parent_impurity, self.position, self.present, self.node_table,
+            self.keys, self.sorted_rows, self.max_cut_out, self.category_offsets,
+            self.children_of,
+        )  # fmt: skip
+        if column < 0:
+            return None
+        out = self.max_cut_out[column]
+        n_present = int(out[N_PRESENT])
+        base = self.category_offsets[column]
+        segment = self.children_of[:, base : base + n_present]
+        category_child = np.full(int(data.n_categories[column]), -1, dtype=np.intp)
+        category_child[segment[0]] = segment[1]
+        return Split(
+            kind=CATEGORICAL,
+            feature=int(column),
+            score=float(out[CAT_SCORE]),
+            n_children=2,
+            children_table=out[CAT_CHILDREN:].reshape(2, N_MOMENTS).copy(),
+            category_child=category_child,
+        )
+
     def _max_cut_children(self, column):
         return self.max_cut_out[column, CAT_CHILDREN:].reshape(2, self.data.n_classes)
 
@@ -395,7 +513,7 @@ class _Grower:
 
     def _node_table(self, rows, column):
         """The categories of ``column`` present among ``rows`` (increasing) and
-        their class counts, one row each.
+        their statistics (class counts or moments), one row each.
 
         Only the present categories: a table with a row for every category of the
         column would cost O(categories) per node, and a multiway tree on a column
@@ -414,13 +532,7 @@ class _Grower:
             lookup = np.empty(n_categories, dtype=np.intp)
             lookup[categories] = np.arange(len(categories))
             inverse = lookup[codes]
-        n_classes = data.n_classes
-        counts = np.bincount(
-            inverse.ravel() * n_classes + data.y[rows],
-            weights=data.weights[rows],
-            minlength=len(categories) * n_classes,
-        )
-        return categories, counts.reshape(len(categories), n_classes)
+        return categories, data.statistics(inverse.ravel(), len(categories), rows)
 
     def _category_child(self, column, categories, result):
         """The child slot of every category of the column (-1: absent here)."""
@@ -486,6 +598,21 @@ class _Grower:
         threshold, side of the missing values), or None."""
         data, params = self.data, self.params
         out = self.threshold_out[: len(columns)]
+        if data.continuous:
+            best = node_squared_error_thresholds(
+                columns, use, order, start, end, y, w,
+                float(params.min_samples_leaf), parent_impurity, out,
+                self.threshold_scratch,
+            )  # fmt: skip
+            if best < 0:
+                return None
+            return (
+                best,
+                float(out[best, SCORE]),
+                out[best, CHILDREN:].reshape(2, N_MOMENTS).copy(),
+                out[best, THRESHOLD : THRESHOLD + 1].copy(),
+                int(out[best, NAN_CHILD]),
+            )
         ranked = params.split_score != "log_pvalue"
         score_field = RAW if params.split_score == "raw" else SCORE
         best = node_thresholds(
@@ -620,24 +747,30 @@ class _Grower:
 
     # ------------------------------------------------------------------- growth
     def _add_node(self, rows, depth, parent, value=None):
-        """Add a node; ``value``, its class counts, are counted from its rows
-        when not given."""
+        """Add a node; ``value``, its statistics (class counts or moments), are
+        counted from its rows when not given."""
+        data = self.data
         if value is None:
-            value = np.bincount(
-                self.data.y[rows], weights=self.data.weights[rows],
-                minlength=self.data.n_classes,
-            )  # fmt: skip
-        impurity = node_impurity(value, self.code)
+            value = data.statistics(np.zeros(len(rows), dtype=np.intp), 1, rows)[0]
+        if data.continuous:
+            impurity = children_impurity(value[None, :], self.code)
+        else:
+            impurity = node_impurity(value, self.code)
         return self.builder.add_node(value, impurity, depth, parent), value, impurity
 
-    def _is_leaf(self, value, depth):
+    def _is_leaf(self, value, impurity, depth):
         params = self.params
-        weight = value.sum()
+        weight = self.data.weights_of(value)
+        if self.data.continuous:
+            mean_square = value[SUM_OF_SQUARES] / value[WEIGHT]
+            pure = impurity <= PURE_VARIANCE * max(mean_square, 1.0)
+        else:
+            pure = np.count_nonzero(value) < 2
         return (
             (params.max_depth is not None and depth >= params.max_depth)
             or weight < params.min_samples_split
             or weight < 2 * params.min_samples_leaf
-            or np.count_nonzero(value) < 2
+            or pure
         )
 
     def _best_split(self, rows, start, end, active, impurity):
@@ -687,7 +820,7 @@ class _Grower:
         """(split, active columns of the subtree, weighted impurity decrease) of
         a node record, or None for a leaf."""
         node, start, end, depth, active, value, impurity = record
-        if self._is_leaf(value, depth):
+        if self._is_leaf(value, impurity, depth):
             return None
         rows = self.order[0, start:end]
         active = active.copy()
@@ -695,10 +828,10 @@ class _Grower:
         if best is None:
             return None
         decrease = impurity - children_impurity(best.children_table, self.code)
-        weighted = value.sum() / self.total_weight * decrease
+        weighted = self.data.weights_of(value) / self.total_weight * decrease
         if weighted < self.params.min_impurity_decrease:
             return None
-        best.default_child = int(np.argmax(best.children_table.sum(axis=1)))
+        best.default_child = int(np.argmax(self.data.weights_of(best.children_table)))
         return best, active, weighted
 
     def _split(self, record, best, active):
@@ -738,12 +871,19 @@ class _Grower:
         self.columns = np.ascontiguousarray(data.numeric.T)
         n_numeric = data.numeric.shape[1]
         self.every_numeric = np.ones(n_numeric, dtype=bool)
-        self.threshold_out = np.empty((n_numeric, CHILDREN + 2 * data.n_classes))
-        self.threshold_scratch = np.empty((7, data.n_classes))
-        self.touched = np.empty(data.n_classes, dtype=np.intp)
-        self.whole_weights = bool(np.all(data.weights == np.round(data.weights)))
+        n_statistics = data.n_statistics
+        self.threshold_out = np.empty((n_numeric, CHILDREN + 2 * n_statistics))
+        self.threshold_scratch = np.empty((6 if data.continuous else 7, n_statistics))
+        self.touched = np.empty(n_statistics, dtype=np.intp)
+        # whole weights sum exactly in any order, hence a split's class counts
+        # are its children's; the moments of a continuous target are not
+        self.whole_weights = not data.continuous and bool(
+            np.all(data.weights == np.round(data.weights))
+        )
         if self.compiled_max_cut is not None:
             self._compiled_max_cut_space()
+        if self.compiled_mean_split:
+            self._compiled_mean_space()
         n_rows = self.order.shape[1]
         self.slot_of_row = np.zeros(len(data.y), dtype=np.intp)
         self.buffer = np.empty(n_rows + 2, dtype=np.intp)

@@ -9,7 +9,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy import sparse
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
 from sklearn.utils import Bunch, check_random_state
 from sklearn.utils.validation import check_is_fitted, column_or_1d
 
@@ -25,6 +25,7 @@ from partikit._counting._validation import (
     category_lookup,
     check_categorical_X,
     check_classification_y,
+    check_continuous_y,
     check_lengths,
     check_sample_weight,
     factorize_column,
@@ -40,14 +41,15 @@ from partikit._estimator._renames import (
 )
 from partikit._kernels._bipartition import MAX_EXHAUSTIVE_ROWS, MAX_TWOING_CLASSES
 from partikit._statistics._contingency import resolve_count
+from partikit._statistics._moments import CONTINUOUS
 from partikit.tree._builder import GrowthParameters, TreeData, grow_tree
 from partikit.tree._pruning import (
     ccp_pruning_path,
     collapse_same_prediction,
     prune_tree,
 )
-from partikit.tree._splitters import SPLITTERS
-from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION
+from partikit.tree._splitters import REGRESSION_SPLITTERS, SPLITTERS
+from partikit.tree._structure import CATEGORICAL, LEAF, PROJECTION, node_means
 
 
 def _own_copy(method, name):
@@ -68,7 +70,288 @@ def _none_is_one(chi2_alpha):
     return 1.0 if chi2_alpha is None else chi2_alpha
 
 
-class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstimator):
+class _BasePartitionTree(BaseEstimator):
+    """What the partition trees share: input encoding, growth, traversal,
+    pruning path and importances. A subclass sets its target's validation,
+    its node statistics and its predictions."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # node PCA projects whole rows: a missing numeric value has no projection
+        tags.input_tags.allow_nan = getattr(self, "node_features", None) is None
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+    def _categorical_mask(self, columns):
+        names = [feature_name(self, j) for j in range(len(columns))]
+        return categorical_mask(self.categorical_features, columns, names)
+
+    def _encode(self, columns, *, fit):
+        """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
+        n_samples = len(columns[0])
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        codes = np.empty((n_samples, len(categorical)), dtype=np.int32)
+        values = np.empty((n_samples, len(numeric)), dtype=np.float64)
+        if fit:
+            self.categories_ = [None] * len(columns)
+            self._kinds = [None] * len(columns)
+        for c, j in enumerate(categorical):
+            name = feature_name(self, j)
+            # predict only looks categories up: no sort of them
+            factorized = factorize_column(
+                columns[j], name, sort=fit, known=None if fit else self.categories_[j]
+            )
+            if fit:
+                has_missing = bool(np.any(factorized.raw_codes < 0))
+                categories = factorized.categories
+                if has_missing:
+                    categories = np.append(
+                        categories.astype(object), np.array([np.nan], dtype=object)
+                    )
+                self.categories_[j] = categories
+                self._kinds[j] = factorized.kind
+            categories = self.categories_[j]
+            lookup = category_lookup(
+                factorized, categories, np.arange(len(categories)), self._kinds[j], name
+            )
+            codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
+        for c, j in enumerate(numeric):
+            values[:, c] = numeric_values(columns[j], feature_name(self, j))
+        return codes, values
+
+    def _max_features(self):
+        """``max_features`` as a number of features, or None for all of them."""
+        n_features = self.n_features_in_
+        spec = self.max_features
+        if spec is None:
+            return None
+        if spec == "sqrt":
+            count = int(math.sqrt(n_features))
+        elif spec == "log2":
+            count = int(math.log2(n_features))
+        elif isinstance(spec, Integral):
+            if spec > n_features:
+                raise ValueError(
+                    f"max_features must be at most the number of features "
+                    f"({n_features}); got {spec}."
+                )
+            count = spec
+        else:
+            count = int(spec * n_features)
+        count = max(1, count)
+        return None if count >= n_features else count
+
+    def _grow(
+        self, codes, numeric, y, weights, *, n_classes, target_type, collapse,
+        **methods,
+    ):  # fmt: skip
+        """Grow ``tree_`` on the encoded rows (of positive weight), prune it by
+        ``ccp_alpha`` and, when ``collapse``, collapse the subtrees that predict
+        one class. ``methods``: the :class:`GrowthParameters` of the tree's
+        split methods, which the subclass chooses."""
+        total = float(weights.sum())
+        categorical = np.flatnonzero(self.categorical_features_)
+        data = TreeData(
+            codes=codes,
+            n_categories=np.array(
+                [len(self.categories_[j]) for j in categorical], dtype=np.intp
+            ),
+            numeric=numeric,
+            y=y,
+            weights=np.ascontiguousarray(weights, dtype=np.float64),
+            n_classes=n_classes,
+            target_type=target_type,
+        )
+        params = GrowthParameters(
+            max_depth=self.max_depth,
+            # a fraction rounds up to whole samples, as in scikit-learn's trees
+            min_samples_split=float(
+                math.ceil(resolve_count(self.min_samples_split, total))
+            ),
+            min_samples_leaf=float(
+                math.ceil(resolve_count(self.min_samples_leaf, total))
+            ),
+            min_impurity_decrease=self.min_impurity_decrease,
+            max_features=self._max_features(),
+            max_leaf_nodes=self.max_leaf_nodes,
+            random_state=check_random_state(self.random_state),
+            **methods,
+        )
+        # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
+        # collapse (which does not change predictions) then applies to the result
+        prune = self.ccp_alpha > 0.0
+        self.tree_, self.n_nodes_collapsed_ = grow_tree(
+            data, params, collapse=collapse and not prune
+        )
+        if prune:
+            self.tree_ = prune_tree(self.tree_, self.ccp_alpha)
+            if collapse:
+                self.tree_, self.n_nodes_collapsed_ = collapse_same_prediction(
+                    self.tree_
+                )
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The path of minimal cost-complexity pruning, as scikit-learn's trees.
+
+        Grows the tree with ``ccp_alpha=0`` (and, for the classifier,
+        ``collapse_same_prediction=False``): the tree that ``ccp_alpha`` prunes;
+        then prunes its weakest link over and over until the root is a leaf
+        (see the ``ccp_alpha`` parameter).
+        ``ccp_alpha`` set between two consecutive ``ccp_alphas`` gives the tree
+        pruned with the first of them.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``).
+        y : array-like of shape (n_samples,)
+            The target: class labels of any type for the classifier, numbers
+            for the regressor.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        ccp_path : :class:`~sklearn.utils.Bunch`
+            Dictionary-like object, with the following attributes.
+
+            ccp_alphas : ndarray
+                Effective alphas of the subtrees during pruning, non-decreasing,
+                0 first.
+            impurities : ndarray
+                Sum of ``N_t / N * impurity(t)`` over the leaves of the subtree
+                pruned with the corresponding alpha.
+        """
+        unpruned = {"ccp_alpha": 0.0}
+        if "collapse_same_prediction" in self.get_params():
+            unpruned["collapse_same_prediction"] = False
+        tree = clone(self).set_params(**unpruned)
+        tree.fit(X, y, sample_weight=sample_weight)
+        return Bunch(**ccp_pruning_path(tree.tree_))
+
+    def _check_node_features(self, numeric):
+        if getattr(self, "node_features", None) is None:
+            return
+        if np.isnan(numeric).any():
+            raise ValueError(
+                f"node_features={self.node_features!r} projects the numeric columns "
+                "and needs them without missing values (NaN); impute them first (e.g. "
+                "sklearn.impute.SimpleImputer)."
+            )
+
+    def _paths(self, X, *, whole=True):
+        check_is_fitted(self)
+        columns = check_categorical_X(self, X, reset=False)
+        codes, numeric = self._encode(columns, fit=False)
+        self._check_node_features(numeric)
+        return self.tree_.paths(
+            codes,
+            numeric,
+            stop_on_unknown=self.unknown_routing == "stop",
+            whole=whole,
+        )
+
+    def apply(self, X):
+        """Index of the node where each sample ends.
+
+        A leaf, or the node where an unknown value stopped the sample with
+        ``unknown_routing="stop"``.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        node : ndarray of intp of shape (n_samples,)
+            Index of that node in ``tree_``.
+        """
+        return self._paths(X, whole=False)[:, 0]
+
+    def decision_path(self, X):
+        """Nodes visited by each sample.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        indicator : sparse CSR matrix of shape (n_samples, n_nodes)
+            Non-zero where the sample passes through the node.
+        """
+        paths = self._paths(X)
+        visited = paths >= 0
+        indptr = np.concatenate([[0], np.cumsum(visited.sum(axis=1))])
+        indices = paths[visited]
+        data = np.ones(len(indices), dtype=np.intp)
+        return sparse.csr_matrix(
+            (data, indices, indptr), shape=(len(paths), self.tree_.n_nodes)
+        )
+
+    def get_depth(self):
+        """Depth of the tree (0 for a single leaf).
+
+        Returns
+        -------
+        depth : int
+            The largest depth of a node.
+        """
+        check_is_fitted(self)
+        return self.tree_.max_depth
+
+    def get_n_leaves(self):
+        """Number of leaves.
+
+        Returns
+        -------
+        n_leaves : int
+            Number of leaves of the fitted tree.
+        """
+        check_is_fitted(self)
+        return self.tree_.n_leaves
+
+    @property
+    def feature_importances_(self):
+        """Impurity decrease brought by each feature, normalised to sum to 1.
+
+        Each split adds ``N_t / N * (impurity - children impurity)`` to its
+        feature (impurity: entropy for ``split_score="entropy"``, the weighted
+        variance for the regressor, else Gini); a
+        projection shares it among the numeric columns in proportion to the
+        absolute entries of its direction. All zeros for a single leaf.
+        """
+        check_is_fitted(self)
+        tree = self.tree_
+        importances = np.zeros(self.n_features_in_)
+        weight = tree.weighted_n_node_samples
+        categorical = np.flatnonzero(self.categorical_features_)
+        numeric = np.flatnonzero(~self.categorical_features_)
+        for node in np.flatnonzero(tree.kind != LEAF):
+            kids = tree.node_children(node)
+            decrease = (
+                weight[node] * tree.impurity[node]
+                - np.sum(weight[kids] * tree.impurity[kids])
+            ) / weight[0]
+            if tree.kind[node] == PROJECTION:
+                start = tree.projection_start[node]
+                direction = np.abs(tree.projections[start : start + len(numeric)])
+                importances[numeric] += decrease * direction / direction.sum()
+            elif tree.kind[node] == CATEGORICAL:
+                importances[categorical[tree.feature[node]]] += decrease
+            else:
+                importances[numeric[tree.feature[node]]] += decrease
+        total = importances.sum()
+        return importances / total if total > 0 else importances
+
+
+class PartitionTreeClassifier(
+    RenamedParametersMixin, ClassifierMixin, _BasePartitionTree
+):
     """A decision tree whose splits are partikit's groupings and thresholds.
 
     Categorical columns are split by grouping their categories, never one-hot
@@ -440,19 +723,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         self.max_leaf_nodes = max_leaf_nodes
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # node PCA projects whole rows: a missing numeric value has no projection
-        tags.input_tags.allow_nan = self.node_features is None
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        return tags
-
     # ------------------------------------------------------------------ input
-    def _categorical_mask(self, columns):
-        names = [feature_name(self, j) for j in range(len(columns))]
-        return categorical_mask(self.categorical_features, columns, names)
-
     def _check_split_parameters(self, n_classes):
         # the limits of the string methods; a grouper instance checks its own
         if not isinstance(self.categorical_split, str):
@@ -468,40 +739,6 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
                 f"is limited to {MAX_TWOING_CLASSES} classes; y has {n_classes}. Use "
                 "'maxcut_chi2' or 'maxcut_squared_gini' (linear in the classes)."
             )
-
-    def _encode(self, columns, *, fit):
-        """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
-        n_samples = len(columns[0])
-        categorical = np.flatnonzero(self.categorical_features_)
-        numeric = np.flatnonzero(~self.categorical_features_)
-        codes = np.empty((n_samples, len(categorical)), dtype=np.int32)
-        values = np.empty((n_samples, len(numeric)), dtype=np.float64)
-        if fit:
-            self.categories_ = [None] * len(columns)
-            self._kinds = [None] * len(columns)
-        for c, j in enumerate(categorical):
-            name = feature_name(self, j)
-            # predict only looks categories up: no sort of them
-            factorized = factorize_column(
-                columns[j], name, sort=fit, known=None if fit else self.categories_[j]
-            )
-            if fit:
-                has_missing = bool(np.any(factorized.raw_codes < 0))
-                categories = factorized.categories
-                if has_missing:
-                    categories = np.append(
-                        categories.astype(object), np.array([np.nan], dtype=object)
-                    )
-                self.categories_[j] = categories
-                self._kinds[j] = factorized.kind
-            categories = self.categories_[j]
-            lookup = category_lookup(
-                factorized, categories, np.arange(len(categories)), self._kinds[j], name
-            )
-            codes[:, c] = lookup[np.asarray(factorized.raw_codes, dtype=np.intp) + 1]
-        for c, j in enumerate(numeric):
-            values[:, c] = numeric_values(columns[j], feature_name(self, j))
-        return codes, values
 
     # -------------------------------------------------------------------- fit
     @_fit_context(prefer_skip_nested_validation=True)
@@ -559,75 +796,17 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
                     f"is limited to {MAX_EXHAUSTIVE_ROWS} categories; columns "
                     f"{too_many} have more. Use 'maxcut_chi2'."
                 )
-        total = float(weights.sum())
-        categorical = np.flatnonzero(self.categorical_features_)
-        data = TreeData(
-            codes=codes,
-            n_categories=np.array(
-                [len(self.categories_[j]) for j in categorical], dtype=np.intp
-            ),
-            numeric=numeric,
-            y=y_codes,
-            weights=np.ascontiguousarray(weights, dtype=np.float64),
-            n_classes=self.n_classes_,
-        )
         alpha_split = self._parameter("alpha_split")
-        params = GrowthParameters(
-            categorical_split=categorical_split,
-            numeric_split=numeric_split,
-            split_score=self.split_score,
+        self._grow(
+            codes, numeric, y_codes, weights, n_classes=self.n_classes_,
+            target_type=None, categorical_split=categorical_split,
+            numeric_split=numeric_split, split_score=self.split_score,
             node_features=self.node_features,
-            max_depth=self.max_depth,
-            # a fraction rounds up to whole samples, as in scikit-learn's trees
-            min_samples_split=float(
-                math.ceil(resolve_count(self.min_samples_split, total))
-            ),
-            min_samples_leaf=float(
-                math.ceil(resolve_count(self.min_samples_leaf, total))
-            ),
-            min_impurity_decrease=self.min_impurity_decrease,
             alpha_split=None if alpha_split >= 1.0 else alpha_split,
             min_second_value_count=self.min_second_value_count,
-            max_bins=self.max_bins,
-            max_features=self._max_features(),
-            max_leaf_nodes=self.max_leaf_nodes,
-            random_state=check_random_state(self.random_state),
-        )
-        # pruning weighs the subtrees of the grown tree, as in scikit-learn; the
-        # collapse (which does not change predictions) then applies to the result
-        prune = self.ccp_alpha > 0.0
-        self.tree_, self.n_nodes_collapsed_ = grow_tree(
-            data, params, collapse=self.collapse_same_prediction and not prune
-        )
-        if prune:
-            self.tree_ = prune_tree(self.tree_, self.ccp_alpha)
-            if self.collapse_same_prediction:
-                self.tree_, self.n_nodes_collapsed_ = collapse_same_prediction(
-                    self.tree_
-                )
+            max_bins=self.max_bins, collapse=self.collapse_same_prediction,
+        )  # fmt: skip
         return self
-
-    def _max_features(self):
-        """``max_features`` as a number of features, or None for all of them."""
-        n_features = self.n_features_in_
-        spec = self.max_features
-        if spec is None:
-            return None
-        if spec == "sqrt":
-            count = int(math.sqrt(n_features))
-        elif spec == "log2":
-            count = int(math.log2(n_features))
-        elif isinstance(spec, Integral):
-            if spec > n_features:
-                raise ValueError(
-                    f"max_features must be at most the number of features "
-                    f"({n_features}); got {spec}."
-                )
-            count = spec
-        else:
-            count = int(spec * n_features)
-        count = max(1, count)
-        return None if count >= n_features else count
 
     def _class_weights(self, y, y_codes, weights):
         """The weight of each class of ``classes_`` under ``class_weight``."""
@@ -660,103 +839,7 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             )
         return class_weights
 
-    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
-        """The path of minimal cost-complexity pruning, as scikit-learn's trees.
-
-        Grows the tree with ``ccp_alpha=0`` and ``collapse_same_prediction=False``
-        (the tree that ``ccp_alpha`` prunes), then prunes its weakest link over
-        and over until the root is a leaf (see the ``ccp_alpha`` parameter).
-        ``ccp_alpha`` set between two consecutive ``ccp_alphas`` gives the tree
-        pruned with the first of them.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            Categorical and numeric columns (see ``categorical_features``).
-        y : array-like of shape (n_samples,)
-            Class labels of any type.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Frequency weights; rows of zero weight are ignored.
-
-        Returns
-        -------
-        ccp_path : :class:`~sklearn.utils.Bunch`
-            Dictionary-like object, with the following attributes.
-
-            ccp_alphas : ndarray
-                Effective alphas of the subtrees during pruning, non-decreasing,
-                0 first.
-            impurities : ndarray
-                Sum of ``N_t / N * impurity(t)`` over the leaves of the subtree
-                pruned with the corresponding alpha.
-        """
-        tree = clone(self).set_params(ccp_alpha=0.0, collapse_same_prediction=False)
-        tree.fit(X, y, sample_weight=sample_weight)
-        return Bunch(**ccp_pruning_path(tree.tree_))
-
-    def _check_node_features(self, numeric):
-        if self.node_features is None:
-            return
-        if np.isnan(numeric).any():
-            raise ValueError(
-                f"node_features={self.node_features!r} projects the numeric columns "
-                "and needs them without missing values (NaN); impute them first (e.g. "
-                "sklearn.impute.SimpleImputer)."
-            )
-
     # ---------------------------------------------------------------- predict
-    def _paths(self, X, *, whole=True):
-        check_is_fitted(self)
-        columns = check_categorical_X(self, X, reset=False)
-        codes, numeric = self._encode(columns, fit=False)
-        self._check_node_features(numeric)
-        return self.tree_.paths(
-            codes,
-            numeric,
-            stop_on_unknown=self.unknown_routing == "stop",
-            whole=whole,
-        )
-
-    def apply(self, X):
-        """Index of the node where each sample ends.
-
-        A leaf, or the node where an unknown value stopped the sample with
-        ``unknown_routing="stop"``.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The columns seen in fit, of the same kinds.
-
-        Returns
-        -------
-        node : ndarray of intp of shape (n_samples,)
-            Index of that node in ``tree_``.
-        """
-        return self._paths(X, whole=False)[:, 0]
-
-    def decision_path(self, X):
-        """Nodes visited by each sample.
-
-        Parameters
-        ----------
-        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
-            The columns seen in fit, of the same kinds.
-
-        Returns
-        -------
-        indicator : sparse CSR matrix of shape (n_samples, n_nodes)
-            Non-zero where the sample passes through the node.
-        """
-        paths = self._paths(X)
-        visited = paths >= 0
-        indptr = np.concatenate([[0], np.cumsum(visited.sum(axis=1))])
-        indices = paths[visited]
-        data = np.ones(len(indices), dtype=np.intp)
-        return sparse.csr_matrix(
-            (data, indices, indptr), shape=(len(paths), self.tree_.n_nodes)
-        )
-
     def predict_proba(self, X):
         """Class distribution of the node where each sample ends.
 
@@ -798,28 +881,6 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
         return self.classes_[node_class[nodes]]
 
     # -------------------------------------------------------------- inspection
-    def get_depth(self):
-        """Depth of the tree (0 for a single leaf).
-
-        Returns
-        -------
-        depth : int
-            The largest depth of a node.
-        """
-        check_is_fitted(self)
-        return self.tree_.max_depth
-
-    def get_n_leaves(self):
-        """Number of leaves.
-
-        Returns
-        -------
-        n_leaves : int
-            Number of leaves of the fitted tree.
-        """
-        check_is_fitted(self)
-        return self.tree_.n_leaves
-
     @renamed_keywords(Renamed("max_categories", "max_members"))
     def plot_tree(
         self,
@@ -897,34 +958,333 @@ class PartitionTreeClassifier(RenamedParametersMixin, ClassifierMixin, BaseEstim
             fontsize=fontsize,
         )
 
-    @property
-    def feature_importances_(self):
-        """Impurity decrease brought by each feature, normalised to sum to 1.
 
-        Each split adds ``N_t / N * (impurity - children impurity)`` to its
-        feature (impurity: entropy for ``split_score="entropy"``, else Gini); a
-        projection shares it among the numeric columns in proportion to the
-        absolute entries of its direction. All zeros for a single leaf.
+class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
+    """A regression tree whose categorical splits group categories.
+
+    The regression counterpart of :class:`PartitionTreeClassifier`, grown by the
+    same builder: a node's statistics are the moments of the target (weight,
+    weighted sum, weighted sum of squares), its impurity the weighted variance
+    (squared error per unit of weight, scikit-learn's ``"squared_error"``), and
+    a split is chosen by the decrease of the weighted variance of its children.
+    Categorical columns are never one-hot or ordinal encoded: a node splits
+    them in two groups of categories, the exact best bipartition for squared
+    error (the categories sorted by their mean target, the best of the
+    prefixes: Fisher 1958; Breiman et al. 1984, section 9.4). Numeric columns
+    are split at the threshold of least squared error, all columns of a node
+    in one compiled pass over rows sorted once at the root.
+
+    Parameters
+    ----------
+    categorical_features : "from_dtype", array-like of int, str or bool, or None, \
+            default="from_dtype"
+        Which columns are categorical, as for :class:`PartitionTreeClassifier`:
+        ``"from_dtype"`` takes the DataFrame columns of dtype object,
+        ``category``, string or bool (for a numpy array: all columns when its
+        dtype is string, bool or holds non-numbers in an object array, none
+        when it is numeric); otherwise indices, names, or a boolean mask; None
+        means none.
+    categorical_split : {"sort_by_mean", "chaid"} or grouper instance, \
+            default="sort_by_mean"
+        How a categorical column is split at a node. ``"sort_by_mean"``: the
+        exact binary split of least squared error, found in O(k log k) for
+        ``k`` categories at the node by sorting them by their mean target
+        (:func:`~partikit.groupers.sort_by_mean`); all the categorical columns
+        of a node in one compiled call. ``"chaid"``: CHAID's multiway split
+        for a continuous target (categories merged by F tests of their means,
+        :func:`~partikit.groupers.chaid_grouping` with
+        ``target_type="continuous"``, default settings), one child per group.
+        A grouper instance (such as ``CHAIDGrouper(alpha_merge=0.01)``) splits
+        with its own parameters: each node's moment table goes to its
+        ``group_table(table, target_type="continuous")``, one child per group;
+        a grouper that does not read moment tables raises at fit. The grouper
+        is cloned at fit, never fitted nor changed.
+    numeric_split : {"squared_error"}, default="squared_error"
+        How a numeric column is split at a node: the binary threshold of least
+        squared error, halfway between the values on each side; ties go to the
+        smallest threshold.
+    criterion : {"squared_error"}, default="squared_error"
+        The nodes' impurity: the weighted variance of the target (the squared
+        error of the node's mean per unit of weight), whose decrease compares
+        the splits of all columns, as scikit-learn's ``DecisionTreeRegressor``.
+    max_depth : int or None, default=None
+        Largest depth; None grows until the other rules stop.
+    min_samples_split : int or float, default=2
+        Smallest weighted number of samples of a node that is split (a float:
+        a fraction of the training weight).
+    min_samples_leaf : int or float, default=1
+        Smallest weighted number of samples of a child: thresholds that violate
+        it are not candidates, categorical splits that violate it are rejected.
+    min_impurity_decrease : float, default=0.0
+        A node is split only if ``N_t / N * (impurity - children impurity)`` is
+        at least this.
+    min_second_value_count : float or None, default=None
+        A categorical column whose second most frequent category at a node has
+        a smaller weighted count is not used in the node's subtree (Pereira's
+        pre-filter; it reads only the weights, so it applies to any target).
+        None turns it off.
+    unknown_routing : {"largest_child", "stop"}, default="largest_child"
+        Where a sample goes when a node's rule does not know its value (a
+        category absent at that node in fit, a missing numeric value where none
+        was seen): to the child with the most training weight, or nowhere: it
+        stops and gets the node's mean.
+    ccp_alpha : float, default=0.0
+        Complexity parameter of minimal cost-complexity pruning (Breiman et al.
+        1984, chapter 3), as in scikit-learn's trees, with ``R(t)`` the node's
+        share of the training weight times its weighted variance (see
+        :class:`PartitionTreeClassifier` and
+        :meth:`cost_complexity_pruning_path`). 0 prunes nothing.
+    max_features : int, float, {"sqrt", "log2"} or None, default=None
+        Features searched at each node, as in scikit-learn's trees (see
+        :class:`PartitionTreeClassifier`); if none of those drawn splits the
+        node, the others are.
+    max_leaf_nodes : int or None, default=None
+        Grow the tree best first with at most this many leaves (the leaf whose
+        split decreases the weighted impurity most is split next). None grows
+        depth first with no such limit.
+    random_state : int, RandomState instance or None, default=None
+        Draws the order of the features at each node for ``max_features``.
+        Unused when ``max_features`` is None (the search is deterministic).
+
+    Attributes
+    ----------
+    n_features_in_ : int
+        Number of features seen in fit.
+    feature_names_in_ : ndarray of str
+        Only when X has string column names.
+    categorical_features_ : ndarray of bool of shape (`n_features_in_`,)
+        Which features are categorical.
+    categories_ : list of (ndarray or None)
+        The categories of each categorical column (sorted, the missing value
+        last when seen), None for a numeric column.
+    tree_ : Tree
+        The fitted tree (``partikit/tree/_structure.py``); ``tree_.value`` holds
+        the moments of every node, ``value[:, 1] / value[:, 0]`` its mean, and
+        ``tree_.impurity`` its weighted variance.
+    feature_importances_ : ndarray of shape (`n_features_in_`,)
+        Decrease of the weighted variance brought by each feature, normalised
+        to sum to 1.
+
+    See Also
+    --------
+    PartitionTreeClassifier : The same tree for class targets.
+    sklearn.tree.DecisionTreeRegressor : The regression tree of scikit-learn,
+        on encoded categories.
+
+    Notes
+    -----
+    The chi-square pre-filter of the classifier (``alpha_split``) and its
+    class-count methods (max-cut, Twoing, Khiops, Block-Opt, ...) do not apply to a
+    continuous target and are not offered; ``min_second_value_count``, which reads
+    only weights, is. Whatever the method, the splits of all columns are compared by
+    the decrease of the weighted variance. A missing value of a categorical column
+    is a category; a missing numeric value goes to the side of least weighted
+    variance, learned at each split, or follows ``unknown_routing`` where the node
+    saw none. Ties between attributes go to the categorical columns, then to the
+    smallest column index. On numeric columns only, the tree is scikit-learn's
+    ``DecisionTreeRegressor`` up to ties (scikit-learn breaks them by a random order
+    of the features).
+
+    References
+    ----------
+    .. [1] W. D. Fisher, "On grouping for maximum homogeneity", Journal of the
+       American Statistical Association 53(284):789-798, 1958,
+       doi:10.1080/01621459.1958.10501479.
+    .. [2] L. Breiman, J. H. Friedman, R. A. Olshen and C. J. Stone,
+       "Classification and Regression Trees", Wadsworth, 1984.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from partikit.tree import PartitionTreeRegressor, export_text
+    >>> X = pd.DataFrame({"city": list("abcdabcdab"), "size": range(10)})
+    >>> y = [1.0, 5.0, 1.2, 5.1, 0.9, 4.8, 1.1, 5.2, 1.0, 5.0]
+    >>> tree = PartitionTreeRegressor(max_depth=1).fit(X, y)
+    >>> print(export_text(tree))
+    |--- city in {a, c}
+    |   |--- value: 1.04
+    |--- city in {b, d}
+    |   |--- value: 5.02
+    <BLANKLINE>
+    """
+
+    _parameter_constraints: dict = {
+        "categorical_features": [StrOptions({"from_dtype"}), "array-like", None],
+        "categorical_split": [
+            StrOptions(set(REGRESSION_SPLITTERS["categorical"])),
+            HasMethods(["group_table"]),
+        ],
+        "numeric_split": [StrOptions(set(REGRESSION_SPLITTERS["numeric"]))],
+        "criterion": [StrOptions({"squared_error"})],
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "min_samples_split": [
+            Interval(Integral, 2, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+        ],
+        "min_samples_leaf": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="neither"),
+        ],
+        "min_impurity_decrease": [Interval(Real, 0.0, None, closed="left")],
+        "min_second_value_count": [Interval(Real, 0.0, None, closed="left"), None],
+        "unknown_routing": [StrOptions({"largest_child", "stop"})],
+        "ccp_alpha": [Interval(Real, 0.0, None, closed="left")],
+        "max_features": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0.0, 1.0, closed="right"),
+            StrOptions({"sqrt", "log2"}),
+            None,
+        ],
+        "max_leaf_nodes": [Interval(Integral, 2, None, closed="left"), None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        *,
+        categorical_features="from_dtype",
+        categorical_split="sort_by_mean",
+        numeric_split="squared_error",
+        criterion="squared_error",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_impurity_decrease=0.0,
+        min_second_value_count=None,
+        unknown_routing="largest_child",
+        ccp_alpha=0.0,
+        max_features=None,
+        max_leaf_nodes=None,
+        random_state=None,
+    ):
+        self.categorical_features = categorical_features
+        self.categorical_split = categorical_split
+        self.numeric_split = numeric_split
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.min_second_value_count = min_second_value_count
+        self.unknown_routing = unknown_routing
+        self.ccp_alpha = ccp_alpha
+        self.max_features = max_features
+        self.max_leaf_nodes = max_leaf_nodes
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            Categorical and numeric columns (see ``categorical_features``). NaN,
+            None and ``pd.NA`` are missing values.
+        y : array-like of shape (n_samples,)
+            Finite numbers.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Frequency weights; rows of zero weight are ignored.
+
+        Returns
+        -------
+        self : object
+            The fitted tree.
         """
-        check_is_fitted(self)
-        tree = self.tree_
-        importances = np.zeros(self.n_features_in_)
-        weight = tree.value.sum(axis=1)
-        categorical = np.flatnonzero(self.categorical_features_)
-        numeric = np.flatnonzero(~self.categorical_features_)
-        for node in np.flatnonzero(tree.kind != LEAF):
-            kids = tree.node_children(node)
-            decrease = (
-                weight[node] * tree.impurity[node]
-                - np.sum(weight[kids] * tree.impurity[kids])
-            ) / weight[0]
-            if tree.kind[node] == PROJECTION:
-                start = tree.projection_start[node]
-                direction = np.abs(tree.projections[start : start + len(numeric)])
-                importances[numeric] += decrease * direction / direction.sum()
-            elif tree.kind[node] == CATEGORICAL:
-                importances[categorical[tree.feature[node]]] += decrease
-            else:
-                importances[numeric[tree.feature[node]]] += decrease
-        total = importances.sum()
-        return importances / total if total > 0 else importances
+        columns = check_categorical_X(self, X, reset=True)
+        check_lengths(self, columns, y, sample_weight)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        n_samples = len(columns[0])
+        sample_weight = check_sample_weight(sample_weight, n_samples)
+        # a constant target is a one-leaf tree, not an error
+        y = check_continuous_y(y, sample_weight, min_values=1)
+        self.categorical_features_ = self._categorical_mask(columns)
+        weights = np.ones(n_samples) if sample_weight is None else sample_weight
+        keep = weights > 0
+        if not keep.all():
+            columns = [c[keep] for c in columns]
+            y, weights = y[keep], weights[keep]
+        codes, numeric = self._encode(columns, fit=True)
+        self._grow(
+            codes, numeric, y, weights, n_classes=0, target_type=CONTINUOUS,
+            categorical_split=_own_copy(self.categorical_split, "categorical_split"),
+            numeric_split=self.numeric_split, split_score=self.criterion,
+            node_features=None, alpha_split=None,
+            min_second_value_count=self.min_second_value_count, max_bins=None,
+            collapse=False,
+        )  # fmt: skip
+        return self
+
+    def predict(self, X):
+        """Mean target of the node where each sample ends.
+
+        Parameters
+        ----------
+        X : array-like, pandas or polars DataFrame of shape (n_samples, n_features)
+            The columns seen in fit, of the same kinds.
+
+        Returns
+        -------
+        y : ndarray of float64 of shape (n_samples,)
+            The weighted mean of the training targets of that node.
+        """
+        nodes = self.apply(X)
+        return node_means(self.tree_)[nodes]
+
+    def plot_tree(
+        self,
+        ax=None,
+        *,
+        max_depth=None,
+        feature_names=None,
+        max_members=4,
+        precision=2,
+        filled=True,
+        fontsize=None,
+    ):
+        """Draw the tree: a box per node, each edge labelled with its part.
+
+        A node's box shows the column it splits, its samples (the weight, when
+        fitted with non-integer weights), its squared error (weighted variance)
+        and its mean; edges read as in
+        :meth:`PartitionTreeClassifier.plot_tree`. Needs matplotlib.
+
+        Parameters
+        ----------
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new pyplot figure sized for the tree.
+        max_depth : int or None, default=None
+            Deepest level drawn; None draws the whole tree.
+        feature_names : array-like of str, default=None
+            Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if
+            None.
+        max_members : int, default=4
+            Categories an edge label lists before ``... +N more``.
+        precision : int, default=2
+            Decimals of thresholds, means and non-integer weights.
+        filled : bool, default=True
+            Colour each box by its mean, from pale (the smallest mean) to dark
+            (the largest).
+        fontsize : float or None, default=None
+            Size of the text; None takes the largest (at most 10) at which boxes
+            and labels do not overlap.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+            The axes drawn on (``ax.figure`` is the figure).
+        """
+        from partikit.tree._plot import plot_tree
+
+        return plot_tree(
+            self,
+            ax=ax,
+            max_depth=max_depth,
+            feature_names=feature_names,
+            max_members=max_members,
+            precision=precision,
+            filled=filled,
+            fontsize=fontsize,
+        )

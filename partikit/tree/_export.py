@@ -1,6 +1,6 @@
 # Authors: The partikit developers
 # SPDX-License-Identifier: BSD-3-Clause
-"""Text rendering of a fitted PartitionTreeClassifier."""
+"""Text rendering of a fitted PartitionTreeClassifier or PartitionTreeRegressor."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import Interval, validate_params
 from partikit._estimator._renames import Renamed, renamed_keywords
-from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC
+from partikit.tree._structure import CATEGORICAL, LEAF, NUMERIC, node_means
 
 
 def _format_number(value, decimals):
@@ -42,16 +42,24 @@ class _Renderer:
                 f"fitted on {n_features} features."
             )
         self.feature_names = list(feature_names)
-        if class_names is not None and len(class_names) != len(estimator.classes_):
+        # a regressor has no classes: its nodes read their mean
+        self.means = None
+        if not hasattr(estimator, "classes_"):
+            if class_names is not None:
+                raise ValueError("class_names names classes; a regressor has none.")
+            self.means = node_means(self.tree)
+            self.class_names = None
+        elif class_names is not None and len(class_names) != len(estimator.classes_):
             raise ValueError(
                 f"class_names has {len(class_names)} names but the tree has "
                 f"{len(estimator.classes_)} classes."
             )
-        self.class_names = (
-            [str(c) for c in estimator.classes_]
-            if class_names is None
-            else [str(c) for c in class_names]
-        )
+        if self.means is None:
+            self.class_names = (
+                [str(c) for c in estimator.classes_]
+                if class_names is None
+                else [str(c) for c in class_names]
+            )
         self.categorical = np.flatnonzero(estimator.categorical_features_)
         self.numeric = np.flatnonzero(~estimator.categorical_features_)
         self.decimals = decimals
@@ -120,6 +128,12 @@ class _Renderer:
 
     def leaf(self, node):
         value = self.tree.value[node]
+        if self.means is not None:
+            text = f"value: {_format_number(self.means[node], self.decimals)}"
+            if self.show_weights:
+                weight = self.tree.weighted_n_node_samples[node]
+                text = f"weight: {_format_number(weight, self.decimals)} {text}"
+            return text
         text = f"class: {self.class_names[int(np.argmax(value))]}"
         if self.show_weights:
             weights = ", ".join(_format_number(v, self.decimals) for v in value)
@@ -175,22 +189,25 @@ def export_text(
 ):
     """A text report of the rules of a fitted tree.
 
-    ``decision_tree`` is a fitted :class:`~partikit.tree.PartitionTreeClassifier`.
+    ``decision_tree`` is a fitted :class:`~partikit.tree.PartitionTreeClassifier`
+    or :class:`~partikit.tree.PartitionTreeRegressor`.
 
     One line per child of every split: the categories of a group
     (``color in {red, blue}``), a threshold (``age <= 30.50``, ``age >  30.50``),
     an interval of a multiway split (``age in (30.50, 45.00]``) or a projection
     (``(0.71*a + 0.71*b) <= 1.20``), marked ``or missing`` where missing values
-    go; one line per leaf with its class.
+    go; one line per leaf with its class (a regressor's: its mean,
+    ``value: 3.14``).
 
     Parameters
     ----------
-    decision_tree : PartitionTreeClassifier
+    decision_tree : PartitionTreeClassifier or PartitionTreeRegressor
         A fitted tree.
     feature_names : array-like of str, default=None
         Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if None.
     class_names : array-like of str, default=None
         Names of the classes in ``classes_`` order; the classes themselves if None.
+        None for a regressor.
     max_depth : int, default=10
         Splits deeper than this are shown as ``truncated branch``.
     decimals : int, default=2
@@ -198,7 +215,8 @@ def export_text(
     max_members : int, default=10
         Categories listed per group before ``... +N more``.
     show_weights : bool, default=False
-        Show the weighted class counts of each leaf.
+        Show the weighted class counts of each leaf (a regressor's: its
+        weight).
 
     Returns
     -------

@@ -77,8 +77,20 @@ class _TreeDrawing:
         self.max_depth = max_depth
         self.precision = precision
         self.filled = filled
-        self.colors = class_colors(len(estimator.classes_))
-        self.integral = bool(np.all(np.mod(self.tree.value, 1.0) == 0.0))
+        self.means = renderer.means
+        if self.means is None:
+            self.colors = class_colors(len(estimator.classes_))
+        else:
+            # a regressor's boxes go from white (least mean) to one colour
+            # (largest), as scikit-learn's plot_tree colours them
+            self.colors = class_colors(1)
+            low, high = self.means.min(), self.means.max()
+            self.shade = (self.means - low) / (high - low) if high > low else None
+        # the numbers shown: the class counts, or a regressor's weights
+        shown = (
+            self.tree.value if self.means is None else self.tree.weighted_n_node_samples
+        )
+        self.integral = bool(np.all(np.mod(shown, 1.0) == 0.0))
 
     def truncated(self, node):
         return self.tree.kind[node] != LEAF and self.tree.depth[node] >= self.max_depth
@@ -97,6 +109,14 @@ class _TreeDrawing:
             name = self.renderer.partitions(node)[0]
             lines += textwrap.wrap(name, 3 * EDGE_LINE_WIDTH) or [name]
         word = "samples" if self.integral else "weight"
+        if self.means is not None:
+            total = tree.weighted_n_node_samples[node]
+            lines.append(f"{word} = {self.weight_text(total)}")
+            lines.append(f"squared_error = {tree.impurity[node]:.{self.precision}g}")
+            lines.append(f"value = {self.means[node]:.{self.precision}f}")
+            if self.truncated(node):
+                lines.append("(...)")
+            return "\n".join(lines)
         lines.append(f"{word} = {self.weight_text(total)}")
         if len(value) <= 4:
             counts = ", ".join(self.weight_text(v) for v in value)
@@ -111,6 +131,11 @@ class _TreeDrawing:
     def box_color(self, node):
         if not self.filled:
             return "white"
+        if self.means is not None:
+            if self.shade is None:
+                return "white"
+            rgb = np.asarray(self.colors[0][:3])
+            return tuple(1.0 - 0.6 * self.shade[node] * (1.0 - rgb))
         value = self.tree.value[node]
         total = value.sum()
         if total <= 0:
@@ -239,8 +264,10 @@ def plot_tree(
 
     Parameters
     ----------
-    decision_tree : PartitionTreeClassifier
-        A fitted tree.
+    decision_tree : PartitionTreeClassifier or PartitionTreeRegressor
+        A fitted tree (see :meth:`PartitionTreeRegressor.plot_tree
+        <partikit.tree.PartitionTreeRegressor.plot_tree>` for a regressor's
+        boxes).
     ax : matplotlib.axes.Axes or None, default=None
         Where to draw; None draws on a new pyplot figure sized for the tree.
     max_depth : int or None, default=None
@@ -248,7 +275,8 @@ def plot_tree(
     feature_names : array-like of str, default=None
         Names of the features; ``feature_names_in_`` or ``x0, x1, ...`` if None.
     class_names : array-like of str, default=None
-        Names of the classes in ``classes_`` order; the classes if None.
+        Names of the classes in ``classes_`` order; the classes if None. None
+        for a regressor.
     max_members : int, default=4
         Categories an edge label lists before ``... +N more``.
     precision : int, default=2

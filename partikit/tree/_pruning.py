@@ -52,7 +52,7 @@ _LEAF_FIELDS = {
 
 
 def _weakest_links(tree: Tree):
-    weight = tree.value.sum(axis=1)
+    weight = tree.weighted_n_node_samples
     # R(t) of Breiman et al.: the node's share of the training weight times its
     # impurity, so that the leaves' R sum to the tree's weighted impurity
     r_node = np.ascontiguousarray(weight * tree.impurity / weight[0], dtype=np.float64)

@@ -23,6 +23,10 @@ max-cut, the twoing value, an impurity decrease, a -log10 p-value, the max-cut
 metric of a threshold. ``split_score="raw"`` compares attributes by it, as the
 papers do.
 
+For a continuous target (the regressor) the tables hold moments (weight, sum,
+sum of squares of the target) instead of class counts, and the methods are
+those of :data:`REGRESSION_SPLITTERS`.
+
 A method is named by a string (the registry :data:`SPLITTERS`) or given as a
 configured estimator: a grouper's ``group_table`` or a discretizer's
 ``cut_table`` is the same core call with the estimator's own parameters
@@ -39,8 +43,10 @@ from partikit._kernels._bipartition import (
     candidate_twoing_values,
     node_impurity,
 )
-from partikit._kernels._codes import IMPURITY_CODES
+from partikit._kernels._codes import IMPURITY_CODES as CLASS_IMPURITY_CODES
+from partikit._kernels._codes import SQUARED_ERROR
 from partikit._statistics._contingency import midpoints
+from partikit._statistics._moments import CONTINUOUS
 from partikit._statistics._results import Grouping, Intervals
 from partikit.discretizers import (
     choose_arity,
@@ -53,8 +59,13 @@ from partikit.groupers import (
     chaid_grouping,
     khiops_grouping,
     modl_grouping,
+    sort_by_mean,
     split_cut_weights,
 )
+
+#: The nodes' impurities by name: the classifier's, and the regressor's
+#: weighted variance.
+IMPURITY_CODES = {**CLASS_IMPURITY_CODES, "squared_error": SQUARED_ERROR}
 
 
 def _no_split(values):
@@ -316,7 +327,43 @@ SPLITTERS = {
 }
 
 
-def grouper_splitter(grouper):
+def split_sort_by_mean(table, impurity):
+    """The exact binary split of least squared error of a node's moment table.
+
+    The categories sorted by their mean target, the best of the prefixes
+    (:func:`~partikit.groupers.sort_by_mean`, Fisher 1958): over
+    every binary partition of the categories, the one of least sum of squared
+    errors of its two sides. The criterion value is the decrease of the sum of
+    squared errors. ``impurity`` is not used (always squared error).
+    """
+    return sort_by_mean(table)
+
+
+def split_chaid_continuous(table, impurity):
+    """Multiway split by CHAID merging on a moment table (default settings).
+
+    The categories merged by F tests of their means (Kass 1980, the
+    continuous-target CHAID), one child per group. The criterion value is -log10
+    of the Bonferroni-adjusted p-value. ``impurity`` is not used.
+    """
+    return _grouping_split(chaid_grouping(table, target_type=CONTINUOUS))
+
+
+#: The splitters of the regressor (a continuous target, moment tables), by kind
+#: and name. ``"squared_error"``, the threshold of least squared error, is one
+#: compiled pass over the node's sorted rows for every column at once
+#: (:func:`~partikit._kernels._tree.node_squared_error_thresholds`), called by
+#: the builder: it has no value-table splitter.
+REGRESSION_SPLITTERS = {
+    "categorical": {
+        "sort_by_mean": split_sort_by_mean,
+        "chaid": split_chaid_continuous,
+    },
+    "numeric": {"squared_error": None},
+}
+
+
+def grouper_splitter(grouper, target_type=None):
     """A categorical splitter that groups a node's table with ``grouper``.
 
     Parameters
@@ -324,6 +371,10 @@ def grouper_splitter(grouper):
     grouper : object
         A configured grouper (it has ``group_table``). Its own parameters make the
         grouping; it is called, never changed or fitted.
+    target_type : {None, "continuous"}, default=None
+        ``"continuous"``: the node tables are moment tables, passed on to
+        ``group_table(table, target_type="continuous")`` (a grouper that does
+        not read them raises).
 
     Returns
     -------
@@ -336,7 +387,9 @@ def grouper_splitter(grouper):
     """
 
     def split(table, impurity):
-        return _grouping_split(grouper.group_table(table))
+        if target_type is None:
+            return _grouping_split(grouper.group_table(table))
+        return _grouping_split(grouper.group_table(table, target_type=target_type))
 
     split.__name__ = f"split_{type(grouper).__name__}"
     return split
@@ -385,15 +438,20 @@ def discretizer_splitter(discretizer):
     return split
 
 
-def categorical_splitter(method):
-    """The categorical splitter of ``categorical_split``: a name or a grouper."""
+def categorical_splitter(method, target_type=None):
+    """The categorical splitter of ``categorical_split``: a name or a grouper,
+    for class counts or (``target_type="continuous"``) moment tables."""
     if isinstance(method, str):
-        return SPLITTERS["categorical"][method]
-    return grouper_splitter(method)
+        registry = SPLITTERS if target_type is None else REGRESSION_SPLITTERS
+        return registry["categorical"][method]
+    return grouper_splitter(method, target_type)
 
 
 def numeric_splitter(method):
-    """The numeric splitter of ``numeric_split``: a name or a discretizer."""
+    """The numeric splitter of ``numeric_split``: a name or a discretizer (None
+    for the regressor's ``"squared_error"``, which the builder streams)."""
     if isinstance(method, str):
+        if method in REGRESSION_SPLITTERS["numeric"]:
+            return REGRESSION_SPLITTERS["numeric"][method]
         return SPLITTERS["numeric"][method]
     return discretizer_splitter(method)

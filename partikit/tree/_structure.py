@@ -28,7 +28,15 @@ import numpy as np
 
 from partikit._kernels._tree import CATEGORICAL, LEAF, NUMERIC, PROJECTION, traverse
 
-__all__ = ["CATEGORICAL", "LEAF", "NUMERIC", "PROJECTION", "Tree", "TreeBuilder"]
+__all__ = [
+    "CATEGORICAL",
+    "LEAF",
+    "NUMERIC",
+    "PROJECTION",
+    "Tree",
+    "TreeBuilder",
+    "node_means",
+]
 
 
 @dataclass
@@ -43,10 +51,15 @@ class Tree:
         -1 for the root.
     children, category_child : ndarray of intp
     thresholds, projections : ndarray of float64
-    value : ndarray of float64 of shape (n_nodes, n_classes)
-        Weighted class counts of the training rows reaching each node.
+    value : ndarray of float64 of shape (n_nodes, n_classes) or (n_nodes, 3)
+        Weighted class counts of the training rows reaching each node; for a
+        regressor, the moments of their target: weight, weighted sum and
+        weighted sum of squares (the mean is ``value[:, 1] / value[:, 0]``).
+    weighted_n_node_samples : ndarray of float64 of shape (n_nodes,)
+        Training weight reaching each node.
     impurity : ndarray of float64 of shape (n_nodes,)
-        Impurity of each node (entropy for ``split_score="entropy"``, else Gini).
+        Impurity of each node (entropy for ``split_score="entropy"``, Gini for
+        the other classifiers, the weighted variance for a regressor).
     split_score : ndarray of float64 of shape (n_nodes,)
         The score of the split made at the node, on the scale of the tree's
         ``split_score`` (NaN at a leaf).
@@ -72,6 +85,7 @@ class Tree:
     nan_child: np.ndarray
     default_child: np.ndarray
     value: np.ndarray
+    weighted_n_node_samples: np.ndarray
     impurity: np.ndarray
     split_score: np.ndarray
     pooled: np.ndarray
@@ -123,8 +137,11 @@ class Tree:
 class TreeBuilder:
     """Accumulates nodes in creation order, then freezes them into a :class:`Tree`."""
 
-    def __init__(self, n_classes):
-        self.n_classes = n_classes
+    def __init__(self, n_statistics, weights_of):
+        """``n_statistics``: the width of a node's statistics (class counts or
+        moments); ``weights_of``: a statistics row -> its weight."""
+        self.n_statistics = n_statistics
+        self.weights_of = weights_of
         self.nodes = []  # per node: dict of the scalar fields and its rule payload
 
     def add_node(self, value, impurity, depth, parent):
@@ -218,7 +235,7 @@ class TreeBuilder:
                 "projection_start", "nan_child", "default_child",
             )
         }  # fmt: skip
-        value = np.zeros((n, self.n_classes))
+        value = np.zeros((n, self.n_statistics))
         impurity = np.zeros(n)
         split_score = np.full(n, np.nan)
         pooled = np.zeros(n, dtype=bool)
@@ -262,7 +279,14 @@ class TreeBuilder:
             thresholds=concat(thresholds, np.float64),
             projections=concat(projections, np.float64),
             value=value,
+            weighted_n_node_samples=np.asarray(self.weights_of(value), np.float64),
             impurity=impurity,
             split_score=split_score,
             pooled=pooled,
         )
+
+
+def node_means(tree):
+    """The mean target of every node of a regression tree (its moments' sum
+    over their weight)."""
+    return tree.value[:, 1] / tree.value[:, 0]

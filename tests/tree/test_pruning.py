@@ -129,6 +129,7 @@ def _tree_from_sklearn(sk_tree):
         nan_child=minus_one,
         default_child=np.where(leaf, -1, 0),
         value=sk_tree.value[:, 0, :] * sk_tree.weighted_n_node_samples[:, None],
+        weighted_n_node_samples=sk_tree.weighted_n_node_samples,
         impurity=sk_tree.impurity,
         split_score=np.full(n, np.nan),
         pooled=np.zeros(n, dtype=bool),
