@@ -1574,3 +1574,9 @@ def naive_node_mean_splits(codes, rows, y, weights, min_second, min_leaf):
             continue
         results.append((child, children))
     return results
+
+
+def naive_squared_error_of_moments(moments):
+    """``sum w y^2 - (sum w y)^2 / sum w`` of one moment row, clipped at 0."""
+    weight, total, squares = moments
+    return max(squares - total * total / weight, 0.0)

@@ -73,6 +73,11 @@ ESTIMATORS = {
     "KhiopsDiscretizer": ("KhiopsDiscretizer()", "numeric"),
     "MODLDiscretizer": ("MODLDiscretizer()", "numeric"),
     "PartitionTreeClassifier": ("PartitionTreeClassifier()", "mixed"),
+    # a continuous target (issue 33): moment tables, the F-test, squared error
+    "CHAIDGrouper continuous": ("CHAIDGrouper()", "categorical continuous"),
+    "MaxCutGrouper continuous": ("MaxCutGrouper()", "categorical continuous"),
+    "BlockOptDiscretizer continuous": ("BlockOptDiscretizer()", "numeric continuous"),
+    "PartitionTreeRegressor": ("PartitionTreeRegressor()", "mixed continuous"),
 }
 
 
@@ -82,7 +87,15 @@ ESTIMATORS = {
 
 
 def _make_data(kind):
+    import numpy as np
     import pandas as pd
+
+    if kind.endswith(" continuous"):
+        # the same columns, and a continuous target that depends on the class
+        # they were drawn for
+        X, y = _make_data(kind.removesuffix(" continuous"))
+        noise = np.random.default_rng(0).normal(size=len(y))
+        return X, np.asarray(y, dtype=np.float64) + noise
 
     from partikit.datasets import (
         make_grouped_categorical,

@@ -743,7 +743,7 @@ def node_mean_splits(
     present : ndarray of intp of shape (max n_categories,)
     table : ndarray of float64 of shape (max n_categories + 2, 3)
     keys : ndarray of float64 of shape (max n_categories,)
-    sorted_rows : ndarray of intp of shape (max n_categories,)
+    sorted_rows : ndarray of intp of shape (2 max n_categories,)
         Scratch space.
     out : ndarray of float64 of shape (n_categorical, 6 + 2 * 3)
         Per column, the fields of :func:`node_max_cuts`: ``STATUS``, the

@@ -285,7 +285,7 @@ def sort_by_mean(table):
         group_ids[rows] = 0
         return Grouping(group_ids, len(rows), 0.0, {"squared_error": parent})
     sub = np.ascontiguousarray(table[rows])
-    order = np.empty(len(rows), dtype=np.intp)
+    order = np.empty(2 * len(rows), dtype=np.intp)  # (the second half: scratch)
     n_left, value = best_mean_prefix(sub, len(rows), np.empty(len(rows)), order)
     side = np.ones(len(rows), dtype=bool)
     side[order[:n_left]] = False

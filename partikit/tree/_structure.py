@@ -270,7 +270,11 @@ class TreeBuilder:
         arrays["parent"][0] = -1
 
         def concat(parts, dtype):
-            return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+            # (no second copy: a deep tree on a column of a million categories
+            # holds a map of a million entries per categorical split)
+            if not parts:
+                return np.zeros(0, dtype)
+            return np.concatenate(parts).astype(dtype, copy=False)
 
         return Tree(
             **arrays,

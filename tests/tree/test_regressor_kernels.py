@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from partikit._kernels._bipartition import best_mean_prefix
 from partikit._kernels._codes import SQUARED_ERROR
 from partikit._kernels._tree import (
     CANDIDATE,
@@ -30,6 +31,7 @@ from tests.naive import (
     naive_moments,
     naive_node_mean_splits,
     naive_squared_error,
+    naive_squared_error_of_moments,
     naive_squared_error_thresholds,
 )
 
@@ -152,7 +154,7 @@ def test_node_mean_splits_matches_naive(seed):
             codes, order, padding, padding + len(rows), y, w, active, min_second,
             min_leaf, parent, np.full(size, -1, dtype=np.intp),
             np.empty(size, dtype=np.intp), np.empty((size + 2, 3)), np.empty(size),
-            np.empty(size, dtype=np.intp), out, offsets, children_of,
+            np.empty(2 * size, dtype=np.intp), out, offsets, children_of,
         )  # fmt: skip
         expected = naive_node_mean_splits(codes, rows, y, w, min_second, min_leaf)
         candidates = [j for j, want in enumerate(expected) if isinstance(want, tuple)]
@@ -210,3 +212,26 @@ def test_sort_by_mean_is_the_best_bipartition(seed):
     found = sum(s[2] - s[1] ** 2 / s[0] for s in sides)
     assert found == pytest.approx(_brute_force(table), rel=1e-9, abs=1e-12)
     assert result.group_ids[0] == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_mean_prefix_orders_rows_as_a_stable_sort(seed):
+    """Check the kernel's written-out merge sort against numpy's stable sort
+    (ties keep the row order) and its prefix against every prefix."""
+    rng = np.random.default_rng(seed)
+    for n in [2, 3, 5, 8, 13, 64, 100]:
+        weights = rng.integers(1, 4, n).astype(float)
+        means = rng.integers(0, 5, n).astype(float)  # many ties
+        sums = weights * means
+        table = np.column_stack([weights, sums, sums * means + weights])
+        order = np.full(2 * n, -7, dtype=np.intp)
+        n_left, error = best_mean_prefix(table, n, np.empty(n), order)
+        expected = np.argsort(means, kind="stable")
+        np.testing.assert_array_equal(order[:n], expected)
+        errors = [
+            naive_squared_error_of_moments(table[expected[:k]].sum(axis=0))
+            + naive_squared_error_of_moments(table[expected[k:]].sum(axis=0))
+            for k in range(1, n)
+        ]
+        assert n_left == 1 + int(np.argmin(errors))
+        assert error == pytest.approx(min(errors), rel=1e-12, abs=1e-12)
