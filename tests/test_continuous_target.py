@@ -140,7 +140,7 @@ def test_guess_of_the_kind_of_target(y, target_type, expected):
     "y, target_type, match",
     [
         (np.array([0.5, np.nan, 1.0]), "auto", "1 missing value"),
-        (np.array([0.5, np.inf, 1.0]), "continuous", "missing or infinite.*row 1"),
+        (np.array([0.5, np.inf, 1.0]), "continuous", "1 infinite value.*row 1"),
         (np.array(["a", "b", "c"]), "continuous", "needs numbers"),
         (np.array([2.5, 2.5, 2.5]), "continuous", "constant"),
         (np.array([1, 2, 3]), "binary", "3 classes"),

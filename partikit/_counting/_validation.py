@@ -1023,6 +1023,9 @@ def check_continuous_y(y, sample_weight=None, *, min_values=2):
     if y.ndim != 1:
         raise ValueError(f"y must be one column; got an array of shape {y.shape}.")
     if y.dtype.kind not in "biuf":
+        missing = np.asarray(pd.isna(y)).ravel()
+        if missing.any():
+            _raise_missing_continuous(missing)
         try:
             y = y.astype(np.float64)
         except (TypeError, ValueError):
@@ -1034,11 +1037,13 @@ def check_continuous_y(y, sample_weight=None, *, min_values=2):
     y = np.ascontiguousarray(y, dtype=np.float64)
     finite = np.isfinite(y)
     if not finite.all():
+        missing = np.isnan(y)
+        if missing.any():
+            _raise_missing_continuous(missing)
         first = int(np.flatnonzero(~finite)[0])
         raise ValueError(
-            f"y has {int((~finite).sum())} missing or infinite value(s), the first "
-            f"({y[first]}) at row {first}; a continuous target must be finite. Drop "
-            "these rows."
+            f"y has {int((~finite).sum())} infinite value(s), the first ({y[first]}) "
+            f"at row {first}; a continuous target must be finite. Drop these rows."
         )
     if min_values >= 2 and len(y):
         kept = y if sample_weight is None else y[sample_weight > 0]
@@ -1048,6 +1053,15 @@ def check_continuous_y(y, sample_weight=None, *, min_values=2):
                 "supervised grouping or discretization needs a target that varies."
             )
     return y
+
+
+def _raise_missing_continuous(missing):
+    first = int(np.flatnonzero(missing)[0])
+    raise ValueError(
+        f"y has {int(missing.sum())} missing value(s) (NaN, None or pd.NA), the "
+        f"first at row {first}; a continuous target cannot be missing. Drop these "
+        "rows."
+    )
 
 
 def check_n_classes(classes, min_classes=2) -> None:
