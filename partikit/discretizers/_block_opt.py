@@ -888,12 +888,12 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         or the weight of evidence of each bin, the missing bin included (binary
         targets only; computed from the bins' class counts with the regularised
         formula of ``category_encoders.WOEEncoder``, as the groupers do).
-
-        .. versionchanged:: 0.2
-           ``"woe"`` added.
         ``"target"``: the bin's mean target, shrunk toward the overall mean
         as ``TargetEncoder(smooth="auto")`` shrinks a category's (continuous
         and binary targets; for a binary one, the mean of the second class).
+
+        .. versionchanged:: 0.2
+           ``"woe"`` and ``"target"`` added.
     woe_sign : {"event", "non_event"}, default="event"
         Sign of the weight of evidence, in ``encode="woe"``, in the ``woe``
         column of :meth:`partition_table` and in the plots: ``"event"``,
