@@ -958,9 +958,51 @@ def _squared_error_running_sums_search(sizes, z):
     squared_error_greedy_cut(sizes, z, side, side_sums)
     greedy_value = _squared_error_cut(sizes, z, side)
     gains = np.zeros(n)
-    chunk = _WORK_PER_CALL
     by_size = np.argsort(-sizes, kind="stable")
     reach = sizes * (np.abs(z) + float(np.abs(z).max())) ** 2
+
+    def flip_pass(start, end):
+        return squared_error_flip_pass(
+            sizes, z, side, side_sums, gains, tolerance, start, end
+        )
+
+    def swap_scan(best_gain, start, end, budget):
+        return squared_error_swap_scan(
+            sizes, z, side, gains, by_size, best_gain, reach, tolerance, start, end,
+            budget,
+        )  # fmt: skip
+
+    def move(v):
+        s = side[v]
+        moment = np.array([sizes[v], sizes[v] * z[v], sizes[v] * z[v] ** 2])
+        side_sums[s] -= moment
+        side_sums[1 - s] += moment
+        side[v] = 1 - s
+
+    n_flips, n_swaps, complete = _flips_then_swaps(
+        side, gains, _WORK_PER_CALL, flip_pass, swap_scan, move
+    )
+    return side, greedy_value, n_flips, n_swaps, complete
+
+
+def _flips_then_swaps(side, gains, chunk, flip_pass, swap_scan, move):
+    """The local search of the running-sums searches, whatever the weights.
+
+    Flips in passes of ``chunk`` vertices (``flip_pass(start, end)`` flips
+    every improving vertex it meets and returns how many) until a pass flips
+    none; then ``swap_scan(best_gain, start, end, budget)`` looks for an
+    improving pair (exact pruning, within a budget of
+    ``SWAP_EVALUATIONS_PER_VERTEX`` pair evaluations per vertex plus a
+    constant), ``move(v)`` moves each of its two vertices, and flips resume.
+
+    Returns
+    -------
+    n_flips, n_swaps : int
+    complete : bool
+        Whether the last swap scan read every pair it had to (no budget ran
+        out).
+    """
+    n = len(side)
     budget = SWAP_EVALUATIONS_PER_VERTEX * n + 4_000_000
     n_flips = n_swaps = 0
     max_moves = _max_moves(n)
@@ -968,16 +1010,7 @@ def _squared_error_running_sums_search(sizes, z):
     while n_flips + n_swaps < max_moves:
         flipped = 0
         for start in range(0, n, chunk):
-            flipped += squared_error_flip_pass(
-                sizes,
-                z,
-                side,
-                side_sums,
-                gains,
-                tolerance,
-                start,
-                min(n, start + chunk),
-            )
+            flipped += flip_pass(start, min(n, start + chunk))
         n_flips += flipped
         if flipped:
             continue
@@ -993,10 +1026,9 @@ def _squared_error_running_sums_search(sizes, z):
         start = 0
         i = -1
         while start < n and budget > 0:
-            i, j, evaluations, start = squared_error_swap_scan(
-                sizes, z, side, gains, by_size, best_gain, reach, tolerance,
-                start, min(n, start + chunk), budget,
-            )  # fmt: skip
+            i, j, evaluations, start = swap_scan(
+                best_gain, start, min(n, start + chunk), budget
+            )
             budget -= evaluations
             if i >= 0:
                 break
@@ -1004,13 +1036,9 @@ def _squared_error_running_sums_search(sizes, z):
             complete = start >= n
             break
         for v in (i, j):
-            s = side[v]
-            moment = np.array([sizes[v], sizes[v] * z[v], sizes[v] * z[v] ** 2])
-            side_sums[s] -= moment
-            side_sums[1 - s] += moment
-            side[v] = 1 - s
+            move(v)
         n_swaps += 1
-    return side, greedy_value, n_flips, n_swaps, complete
+    return n_flips, n_swaps, complete
 
 
 def _visiting_order(degrees):
@@ -1104,67 +1132,30 @@ def _running_sums_search(sub, totals):
 
     greedy_value = cut_value()
     gains = np.zeros(n)
-    chunk = max(1, _WORK_PER_CALL // n_classes)
     by_size = np.argsort(-totals, kind="stable")
-    budget = SWAP_EVALUATIONS_PER_VERTEX * n + 4_000_000
-    n_flips = n_swaps = 0
-    max_moves = _max_moves(n)
-    complete = True
-    while n_flips + n_swaps < max_moves:
-        flipped = 0
-        for start in range(0, n, chunk):
-            flipped += gini_flip_pass(
-                sub,
-                totals,
-                side,
-                side_totals,
-                side_counts,
-                gains,
-                tolerance,
-                start,
-                min(n, start + chunk),
-            )
-        n_flips += flipped
-        if flipped:
-            continue
-        if budget <= 0:
-            complete = False
-            break
-        best_gain = np.array(
-            [
-                gains[side == 0].max(initial=-np.inf),
-                gains[side == 1].max(initial=-np.inf),
-            ]
+
+    def flip_pass(start, end):
+        return gini_flip_pass(
+            sub, totals, side, side_totals, side_counts, gains, tolerance, start, end
         )
-        start = 0
-        i = -1
-        while start < n and budget > 0:
-            i, j, evaluations, start = gini_swap_scan(
-                sub,
-                totals,
-                side,
-                gains,
-                by_size,
-                best_gain,
-                tolerance,
-                start,
-                min(n, start + chunk),
-                budget,
-            )
-            budget -= evaluations
-            if i >= 0:
-                break
-        if i < 0:
-            complete = start >= n
-            break
-        for v in (i, j):
-            s = side[v]
-            side_totals[s] -= totals[v]
-            side_totals[1 - s] += totals[v]
-            side_counts[s] -= sub[v]
-            side_counts[1 - s] += sub[v]
-            side[v] = 1 - s
-        n_swaps += 1
+
+    def swap_scan(best_gain, start, end, budget):
+        return gini_swap_scan(
+            sub, totals, side, gains, by_size, best_gain, tolerance, start, end,
+            budget,
+        )  # fmt: skip
+
+    def move(v):
+        s = side[v]
+        side_totals[s] -= totals[v]
+        side_totals[1 - s] += totals[v]
+        side_counts[s] -= sub[v]
+        side_counts[1 - s] += sub[v]
+        side[v] = 1 - s
+
+    n_flips, n_swaps, complete = _flips_then_swaps(
+        side, gains, max(1, _WORK_PER_CALL // n_classes), flip_pass, swap_scan, move
+    )
     values = (cut_value(), total_raw, greedy_value, n_flips, n_swaps, complete)
     return side, values
 

@@ -87,6 +87,15 @@ class _BasePartitionTree(BaseEstimator):
         names = [feature_name(self, j) for j in range(len(columns))]
         return categorical_mask(self.categorical_features, columns, names)
 
+    def _fit_input(self, X, y, sample_weight):
+        """The checked columns, target (one column) and weights of a fit."""
+        columns = check_categorical_X(self, X, reset=True)
+        check_lengths(self, columns, y, sample_weight)
+        y = np.asarray(y)
+        if y.ndim == 2 and y.shape[1] == 1:
+            y = column_or_1d(y, warn=True)
+        return columns, y, check_sample_weight(sample_weight, len(columns[0]))
+
     def _encode(self, columns, *, fit):
         """Categorical codes (int32, -1 unknown) and numeric values (float64)."""
         n_samples = len(columns[0])
@@ -760,13 +769,8 @@ class PartitionTreeClassifier(
         self : object
             The fitted tree.
         """
-        columns = check_categorical_X(self, X, reset=True)
-        check_lengths(self, columns, y, sample_weight)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = column_or_1d(y, warn=True)
+        columns, y, sample_weight = self._fit_input(X, y, sample_weight)
         n_samples = len(columns[0])
-        sample_weight = check_sample_weight(sample_weight, n_samples)
         y_codes, self.classes_ = check_classification_y(y, sample_weight, min_classes=1)
         self.n_classes_ = len(self.classes_)
         self._check_split_parameters(self.n_classes_)
@@ -1203,13 +1207,8 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         self : object
             The fitted tree.
         """
-        columns = check_categorical_X(self, X, reset=True)
-        check_lengths(self, columns, y, sample_weight)
-        y = np.asarray(y)
-        if y.ndim == 2 and y.shape[1] == 1:
-            y = column_or_1d(y, warn=True)
+        columns, y, sample_weight = self._fit_input(X, y, sample_weight)
         n_samples = len(columns[0])
-        sample_weight = check_sample_weight(sample_weight, n_samples)
         # a constant target is a one-leaf tree, not an error
         y = check_continuous_y(y, sample_weight, min_values=1)
         self.categorical_features_ = self._categorical_mask(columns)
