@@ -405,12 +405,17 @@ def best_mean_prefix(table, n, keys, order):
         right_weight = total_weight - left_weight
         right_sum = total_sum - left_sum
         right_squares = total_squares - left_squares
-        left_error = max(left_squares - left_sum * left_sum / left_weight, 0.0)
-        right_error = 0.0
+        # (conditionals, not max(): a builtin is one more function for a cold
+        # process to compile)
+        left_error = left_squares - left_sum * left_sum / left_weight
+        if left_error < 0.0:
+            left_error = 0.0
         if right_weight > 0.0:
-            right_error = max(right_squares - right_sum * right_sum / right_weight, 0.0)
+            right_error = right_squares - right_sum * right_sum / right_weight
         else:
-            right_error = max(right_squares, 0.0)
+            right_error = right_squares
+        if right_error < 0.0:
+            right_error = 0.0
         error = left_error + right_error
         if error < best:
             best = error

@@ -341,6 +341,8 @@ def node_squared_error_thresholds(
     three = zero + 3
     five = zero + 5
     one = zero + 1
+    # (the criterion too: the global constant is a literal argument)
+    squared_error = zero + SQUARED_ERROR
     best_column = -1
     # scratch rows: the best left side (0), the right side (1), the missing
     # values (2), the children with the missing values (3-4), the known totals (5)
@@ -413,8 +415,8 @@ def node_squared_error_thresholds(
             scratch[2, 2] += w * y[i] * y[i]
         out[j, THRESHOLD] = threshold
         out[j, RAW] = children_impurity(
-            scratch, SQUARED_ERROR, five, one
-        ) - children_impurity(scratch, SQUARED_ERROR, zero, two)
+            scratch, squared_error, five, one
+        ) - children_impurity(scratch, squared_error, zero, two)
         nan_child = -1
         if n_known < end:
             best_value = np.inf
@@ -423,7 +425,7 @@ def node_squared_error_thresholds(
                     for m in range(3):
                         extra = scratch[2, m] if k == slot else 0.0
                         scratch[3 + k, m] = scratch[k, m] + extra
-                value = children_impurity(scratch, SQUARED_ERROR, three, two)
+                value = children_impurity(scratch, squared_error, three, two)
                 if value < best_value:
                     best_value = value
                     nan_child = slot
@@ -434,7 +436,7 @@ def node_squared_error_thresholds(
                 scratch[3 + k, m] = scratch[k, m] + extra
                 out[j, CHILDREN + 3 * k + m] = scratch[3 + k, m]
         out[j, SCORE] = parent_impurity - children_impurity(
-            scratch, SQUARED_ERROR, three, two
+            scratch, squared_error, three, two
         )
         if best_column < 0 or out[j, SCORE] > out[best_column, SCORE]:
             best_column = j
@@ -776,7 +778,9 @@ def node_mean_splits(
         out[column, STATISTIC] = 0.0
         out[column, DOF] = 0.0
         column_codes = codes[column]
-        n = 0
+        # (not 0: a literal would type the call of best_mean_prefix below as
+        # Literal[int] and compile it once more at a cold start)
+        n = zero
         smallest = -1
         for r in range(start, end):
             i = order[0, r]
@@ -849,7 +853,7 @@ def node_mean_splits(
         out[column, STATUS] = CANDIDATE
         out[column, CRITERION] = max(parent_error - error, 0.0)
         out[column, CAT_SCORE] = parent_impurity - children_impurity(
-            kids, SQUARED_ERROR, zero, two
+            kids, zero + SQUARED_ERROR, zero, two
         )
         if best_column < 0 or out[column, CAT_SCORE] > out[best_column, CAT_SCORE]:
             best_column = column
