@@ -67,6 +67,7 @@ OTHER_CONFIGURATIONS = [
     ),
     PartitionTreeRegressor(max_features="sqrt", max_depth=4, random_state=0),
     PartitionTreeRegressor(categorical_split="chaid", min_samples_leaf=2),
+    PartitionTreeRegressor(split_score="log_adjusted_pvalue", max_depth=5),
     PartitionTreeRegressor(categorical_split=CHAIDGrouper(alpha_merge=0.01)),
 ]
 

@@ -68,7 +68,7 @@ ESTIMATORS = dict(all_estimators())
 PARAMETERS = {name: _current_parameters(cls) for name, cls in ESTIMATORS.items()}
 #: Parameters whose allowed values name criteria or methods of the target:
 #: a class target's and a continuous target's differ (docs/vocabulary.rst).
-TARGET_NAMED = {"criterion", "categorical_split", "numeric_split"}
+TARGET_NAMED = {"criterion", "categorical_split", "numeric_split", "split_score"}
 
 
 def _continuous(name):

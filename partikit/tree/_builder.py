@@ -58,12 +58,18 @@ from partikit._kernels._tree import (
 )
 from partikit._kernels._tree import children_impurity as impurity_of_children
 from partikit._statistics._contingency import merge_rows
-from partikit._statistics._measures import chi2_test, log10_chi2_sf
+from partikit._statistics._measures import (
+    chi2_test,
+    log10_bonferroni_nominal,
+    log10_bonferroni_ordinal,
+    log10_chi2_sf,
+)
 from partikit._statistics._moments import (
     CONTINUOUS,
     N_MOMENTS,
     SUM_OF_SQUARES,
     WEIGHT,
+    f_test,
 )
 from partikit.tree._splitters import (
     IMPURITY_CODES,
@@ -193,6 +199,8 @@ class GrowthParameters:
         weighted variance for ``"squared_error"`` (regression), else Gini."""
         if self.split_score in ("entropy", "squared_error"):
             return self.split_score
+        if self.split_score == ADJUSTED_PVALUE:  # the regressor's
+            return "squared_error"
         return "gini"
 
 
@@ -220,14 +228,52 @@ def children_impurity(children_table, code):
     return impurity_of_children(table, code, 0, len(table))
 
 
-def _score(children_table, raw, split_score, parent_impurity):
-    """The split's value on the scale that compares attributes (larger is better)."""
+def _score(
+    children_table, raw, split_score, parent_impurity, n_values=0, ordered=False
+):
+    """The split's value on the scale that compares attributes (larger is better).
+
+    ``n_values`` (the column's values at the node) and ``ordered`` (a numeric
+    column: its values keep their order) set the Bonferroni multiplier of
+    ``"log_adjusted_pvalue"``.
+    """
     if split_score == "raw":
         return raw
     if split_score == "log_pvalue":
         return -chi2_test(children_table)[2]
+    if split_score == ADJUSTED_PVALUE:
+        return adjusted_f_score(children_table, n_values, ordered)
     code = IMPURITY_CODES[split_score]
     return parent_impurity - children_impurity(children_table, code)
+
+
+#: ``split_score`` of the regressor that compares attributes by the
+#: Bonferroni-adjusted p-value of their split's F-test
+ADJUSTED_PVALUE = "log_adjusted_pvalue"
+
+
+def adjusted_f_score(children_table, n_values, ordered):
+    """-log10 of the Bonferroni-adjusted p-value of a split of a moment table.
+
+    The F-test of the children's means (one-way analysis of variance),
+    multiplied by the number of ways the column's ``n_values`` values at the
+    node can be split into as many children: Kass's multipliers, nominal for a
+    categorical column (``S(k, r)`` and the smaller terms), ordinal for a
+    numeric one (``C(k - 1, r - 1)``). A column of many values pays for the
+    many splits it could have made, so that it is not chosen for having more
+    chances to fit noise (Kass 1980).
+    """
+    log10_p = f_test(children_table)[3]
+    n_children = len(children_table)
+    n_values = max(int(n_values), n_children)
+    multiplier = (
+        log10_bonferroni_ordinal(n_values, n_children)
+        if ordered
+        else log10_bonferroni_nominal(n_values, n_children)
+    )
+    # not clipped at 0: among splits none of which is significant, the least
+    # far from it still ranks first
+    return -(log10_p + multiplier)
 
 
 def _gather(table, slots, n_children):
@@ -398,8 +444,9 @@ class _Grower:
         if np.any(self.data.weights_of(children_table) < params.min_samples_leaf):
             return None
         score = _score(
-            children_table, result.criterion, params.split_score, parent_impurity
-        )
+            children_table, result.criterion, params.split_score, parent_impurity,
+            n_values=len(present),
+        )  # fmt: skip
         return Split(
             kind=CATEGORICAL,
             feature=int(column),
@@ -479,6 +526,21 @@ class _Grower:
         )  # fmt: skip
         if column < 0:
             return None
+        score = float(self.max_cut_out[column, CAT_SCORE])
+        if params.split_score == ADJUSTED_PVALUE:
+            candidates = np.flatnonzero(
+                self.max_cut_out[: len(active), STATUS] == CANDIDATE
+            )
+            scores = [
+                adjusted_f_score(
+                    self.max_cut_out[j, CAT_CHILDREN:].reshape(2, N_MOMENTS),
+                    self.max_cut_out[j, N_PRESENT],
+                    ordered=False,
+                )
+                for j in candidates
+            ]
+            column = int(candidates[int(np.argmax(scores))])
+            score = max(scores)
         out = self.max_cut_out[column]
         n_present = int(out[N_PRESENT])
         base = self.category_offsets[column]
@@ -488,7 +550,7 @@ class _Grower:
         return Split(
             kind=CATEGORICAL,
             feature=int(column),
-            score=float(out[CAT_SCORE]),
+            score=score,
             n_children=2,
             children_table=out[CAT_CHILDREN:].reshape(2, N_MOMENTS).copy(),
             category_child=category_child,
@@ -579,7 +641,10 @@ class _Grower:
                 trials.append(children_impurity(trial, self.code))
             nan_child = int(np.argmin(trials))
             children_table[nan_child] += nan_table
-        score = _score(children_table, criterion, params.split_score, parent_impurity)
+        score = _score(
+            children_table, criterion, params.split_score, parent_impurity,
+            n_values=len(values), ordered=True,
+        )  # fmt: skip
         return Split(
             kind=kind,
             feature=feature,
@@ -607,9 +672,12 @@ class _Grower:
             )  # fmt: skip
             if best < 0:
                 return None
+            score = float(out[best, SCORE])
+            if params.split_score == ADJUSTED_PVALUE:
+                best, score = self._adjusted_threshold(columns, order, start, end, out)
             return (
                 best,
-                float(out[best, SCORE]),
+                score,
                 out[best, CHILDREN:].reshape(2, N_MOMENTS).copy(),
                 out[best, THRESHOLD : THRESHOLD + 1].copy(),
                 int(out[best, NAN_CHILD]),
@@ -644,6 +712,22 @@ class _Grower:
             out[best, THRESHOLD : THRESHOLD + 1].copy(),
             int(out[best, NAN_CHILD]),
         )
+
+    def _adjusted_threshold(self, columns, order, start, end, out):
+        """(column, score) of the threshold of best Bonferroni-adjusted F-test
+        among those the kernel found (``out``), the first on a tie."""
+        best, best_score = -1, -np.inf
+        for j in np.flatnonzero(~np.isnan(out[: len(columns), THRESHOLD])):
+            # the distinct known values of the column at the node: the
+            # candidates its threshold was chosen among (rows sorted by it)
+            x = columns[j][order[1 + j, start:end]]
+            x = x[~np.isnan(x)]
+            n_values = 1 + int(np.count_nonzero(x[1:] != x[:-1]))
+            children = out[j, CHILDREN:].reshape(2, N_MOMENTS)
+            score = adjusted_f_score(children, n_values, ordered=True)
+            if score > best_score:
+                best, best_score = int(j), score
+        return best, best_score
 
     def _streamed_split(self, rows, start, end, parent_impurity, use):
         """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""

@@ -6,14 +6,17 @@ data, its categorical splits against brute force, weights, pruning, export."""
 import io
 import itertools
 import pickle
+from math import log10
 
 import numpy as np
 import pandas as pd
 import pytest
 from numpy.testing import assert_allclose, assert_array_equal
+from scipy import stats
 from sklearn.tree import DecisionTreeRegressor
 
 from partikit.tree import PartitionTreeRegressor, export_text
+from partikit.tree._builder import adjusted_f_score
 from partikit.tree._structure import node_means
 from tests.naive import naive_squared_error
 
@@ -379,3 +382,125 @@ def test_a_max_cut_grouper_grows_the_tree_of_its_string(name, grouper):
     assert_allclose(by_name.tree_.thresholds, by_grouper.tree_.thresholds)
     assert_allclose(by_name.tree_.value, by_grouper.tree_.value, rtol=1e-12)
     assert_allclose(by_name.predict(X), by_grouper.predict(X), rtol=1e-12)
+
+
+# -------------------------------------------------- split_score="log_adjusted_pvalue"
+
+
+def _noisy_frame(seed, n=600):
+    """A column of 300 noise categories, a binary column with a real but
+    small effect and a numeric column with none."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(
+        {
+            "noise": rng.integers(0, 300, n).astype(str),
+            "signal": rng.integers(0, 2, n).astype(str),
+            "x": rng.normal(size=n),
+        }
+    )
+    y = 0.5 * (X["signal"] == "1") + rng.normal(size=n)
+    return X, y.to_numpy()
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_adjusted_split_score_keeps_many_categories_from_winning_by_chance(seed):
+    """Check that the noise column of 300 categories wins the root by the
+    decrease of squared error, and loses it once its 2^299 bipartitions are
+    paid for."""
+    X, y = _noisy_frame(seed)
+    plain = PartitionTreeRegressor(max_depth=1).fit(X, y)
+    adjusted = PartitionTreeRegressor(
+        max_depth=1, split_score="log_adjusted_pvalue"
+    ).fit(X, y)
+    assert plain.tree_.feature[0] == 0
+    assert adjusted.tree_.feature[0] == 1
+
+
+def _root_scores(X, y):
+    """The adjusted score of every column's own best split at the root,
+    computed from the rows: sort by mean for a categorical column, the best
+    threshold for a numeric one."""
+    scores = {}
+    for j, column in enumerate(X.columns):
+        values = X[column].to_numpy()
+        if not pd.api.types.is_numeric_dtype(X[column]):
+            categories = np.unique(values)
+            means = np.array([y[values == c].mean() for c in categories])
+            order = categories[np.argsort(means, kind="stable")]
+            cuts = [set(order[:k]) for k in range(1, len(order))]
+            sides = [np.isin(values, list(left)) for left in cuts]
+            n_values, ordered = len(categories), False
+        else:
+            distinct = np.unique(values)
+            thresholds = distinct[:-1] / 2 + distinct[1:] / 2
+            sides = [values <= t for t in thresholds]
+            n_values, ordered = len(distinct), True
+        ones = np.ones(len(y))
+        errors = [
+            naive_squared_error(y[s], ones[s]) + naive_squared_error(y[~s], ones[~s])
+            for s in sides
+        ]
+        best = sides[int(np.argmin(errors))]
+        p = stats.f_oneway(y[best], y[~best]).pvalue
+        scores[j] = _adjusted_from_p(p, n_values, ordered)
+    return scores
+
+
+def _adjusted_from_p(p, n_values, ordered):
+    multiplier = (n_values - 1) if ordered else 2 ** (n_values - 1) - 1
+    return -(log10(p) + log10(multiplier))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_adjusted_split_score_picks_the_column_of_best_adjusted_pvalue(seed):
+    """Check the root's column against the adjusted p-values of every
+    column's own best split, computed from the rows with scipy."""
+    rng = np.random.default_rng(10 + seed)
+    n = 400
+    X = pd.DataFrame(
+        {
+            "a": rng.integers(0, 6, n).astype(str),
+            "b": rng.integers(0, 40, n).astype(str),
+            "x": rng.normal(size=n).round(2),
+            "z": rng.normal(size=n).round(1),
+        }
+    )
+    y = (
+        0.3 * (X["a"] < "3")
+        + 0.4 * (X["x"] > 0)
+        + 0.05 * X["b"].astype(int) % 3
+        + rng.normal(size=n)
+    ).to_numpy()
+    tree = PartitionTreeRegressor(max_depth=1, split_score="log_adjusted_pvalue")
+    tree.fit(X, y)
+    scores = _root_scores(X, y)
+    assert tree.tree_.feature[0] == max(scores, key=scores.get)
+    assert tree.tree_.split_score[0] == pytest.approx(max(scores.values()), rel=1e-6)
+
+
+@pytest.mark.parametrize("categorical_split", ["maxcut_squared_error", "chaid"])
+def test_adjusted_split_score_with_the_other_categorical_splits(categorical_split):
+    """Check the per-column splitters score by the same adjusted p-value: the
+    noise column of 300 categories does not win the root."""
+    X, y = _noisy_frame(0)
+    tree = PartitionTreeRegressor(
+        max_depth=1, categorical_split=categorical_split,
+        split_score="log_adjusted_pvalue",
+    ).fit(X, y)  # fmt: skip
+    assert tree.tree_.feature[0] != 0
+
+
+def test_adjusted_score_of_one_split_against_scipy():
+    """Check adjusted_f_score against scipy's F-test and the multipliers."""
+    rng = np.random.default_rng(0)
+    left, right = rng.normal(0, 1, 30), rng.normal(0.8, 1, 50)
+    table = np.array(
+        [[len(v), v.sum(), (v * v).sum()] for v in (left, right)], dtype=float
+    )
+    p = stats.f_oneway(left, right).pvalue
+    assert adjusted_f_score(table, 7, ordered=False) == pytest.approx(
+        -(log10(p) + log10(2**6 - 1)), rel=1e-9
+    )
+    assert adjusted_f_score(table, 7, ordered=True) == pytest.approx(
+        -(log10(p) + log10(6)), rel=1e-9
+    )
