@@ -32,6 +32,7 @@ from partikit._kernels._bipartition import node_impurity
 from partikit._kernels._config import is_ready
 from partikit._kernels._max_cut import CHI2, SQUARED_GINI
 from partikit._kernels._multisplit import value_table
+from partikit._kernels._special import log_f_sf
 from partikit._kernels._tree import (
     CANDIDATE,
     CAT_CHILDREN,
@@ -70,6 +71,7 @@ from partikit._statistics._moments import (
     SUM_OF_SQUARES,
     WEIGHT,
     f_test,
+    squared_errors,
 )
 from partikit.tree._splitters import (
     IMPURITY_CODES,
@@ -273,6 +275,44 @@ def adjusted_f_score(children_table, n_values, ordered):
     )
     # not clipped at 0: among splits none of which is significant, the least
     # far from it still ranks first
+    return -(log10_p + multiplier)
+
+
+def binary_adjusted_scores(children, n_values, ordered):
+    """:func:`adjusted_f_score` of many binary splits at once.
+
+    Parameters
+    ----------
+    children : ndarray of shape (n_splits, 2, 3)
+        The moments of the two children of each split.
+    n_values : ndarray of shape (n_splits,)
+        The values of each split's column at the node.
+    ordered : bool
+        Numeric columns (``v - 1`` thresholds) or categorical ones
+        (``2^(k-1) - 1`` bipartitions).
+
+    Returns
+    -------
+    scores : ndarray of float64 of shape (n_splits,)
+    """
+    children = np.asarray(children, dtype=np.float64)
+    n_values = np.maximum(np.asarray(n_values, dtype=np.float64), 2.0)
+    within = squared_errors(children).sum(axis=1)
+    total = squared_errors(children.sum(axis=1))
+    between = np.maximum(total - within, 0.0)
+    dfd = children[:, :, WEIGHT].sum(axis=1) - 2.0
+    log10_p = np.zeros(len(children))
+    for s, (b, w, d) in enumerate(zip(between, within, dfd, strict=True)):
+        if d <= 0 or b <= 0:
+            continue
+        log10_p[s] = -np.inf if w <= 0 else log_f_sf(b / (w / d), 1.0, d) / np.log(10.0)
+    if ordered:
+        multiplier = np.log10(n_values - 1.0)
+    else:
+        # log10(2^(k-1) - 1) without overflow: (k - 1) log10 2 + log10(1 - 2^(1-k))
+        multiplier = (n_values - 1.0) * np.log10(2.0) + np.log10(
+            -np.expm1((1.0 - n_values) * np.log(2.0))
+        )
     return -(log10_p + multiplier)
 
 
@@ -531,16 +571,15 @@ class _Grower:
             candidates = np.flatnonzero(
                 self.max_cut_out[: len(active), STATUS] == CANDIDATE
             )
-            scores = [
-                adjusted_f_score(
-                    self.max_cut_out[j, CAT_CHILDREN:].reshape(2, N_MOMENTS),
-                    self.max_cut_out[j, N_PRESENT],
-                    ordered=False,
-                )
-                for j in candidates
-            ]
+            scores = binary_adjusted_scores(
+                self.max_cut_out[candidates, CAT_CHILDREN:].reshape(
+                    len(candidates), 2, N_MOMENTS
+                ),
+                self.max_cut_out[candidates, N_PRESENT],
+                ordered=False,
+            )
             column = int(candidates[int(np.argmax(scores))])
-            score = max(scores)
+            score = float(scores.max())
         out = self.max_cut_out[column]
         n_present = int(out[N_PRESENT])
         base = self.category_offsets[column]
@@ -716,18 +755,17 @@ class _Grower:
     def _adjusted_threshold(self, columns, order, start, end, out):
         """(column, score) of the threshold of best Bonferroni-adjusted F-test
         among those the kernel found (``out``), the first on a tie."""
-        best, best_score = -1, -np.inf
-        for j in np.flatnonzero(~np.isnan(out[: len(columns), THRESHOLD])):
-            # the distinct known values of the column at the node: the
-            # candidates its threshold was chosen among (rows sorted by it)
-            x = columns[j][order[1 + j, start:end]]
-            x = x[~np.isnan(x)]
-            n_values = 1 + int(np.count_nonzero(x[1:] != x[:-1]))
-            children = out[j, CHILDREN:].reshape(2, N_MOMENTS)
-            score = adjusted_f_score(children, n_values, ordered=True)
-            if score > best_score:
-                best, best_score = int(j), score
-        return best, best_score
+        found = np.flatnonzero(~np.isnan(out[: len(columns), THRESHOLD]))
+        # the distinct known values of each column at the node, the candidates
+        # its threshold was chosen among: its rows are sorted by it, missing
+        # values last
+        x = columns[found[:, None], order[1 + found, start:end]]
+        changes = (x[:, 1:] != x[:, :-1]) & ~np.isnan(x[:, 1:])
+        n_values = 1 + np.count_nonzero(changes, axis=1)
+        children = out[found, CHILDREN:].reshape(len(found), 2, N_MOMENTS)
+        scores = binary_adjusted_scores(children, n_values, ordered=True)
+        k = int(np.argmax(scores))
+        return int(found[k]), float(scores[k])
 
     def _streamed_split(self, rows, start, end, parent_impurity, use):
         """The numeric split of a streamed search (``"gini"``, ``"entropy"``)."""

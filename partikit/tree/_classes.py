@@ -1030,7 +1030,7 @@ class PartitionTreeRegressor(RegressorMixin, _BasePartitionTree):
         values). A column of hundreds of categories then wins only when its
         split is significant after paying for its many candidate splits: less
         overfitting deep in the tree (CHAID's attribute selection; on the
-        shelter data, held-out R^2 0.195 against 0.112 at depth 8, see
+        shelter data, held-out R^2 0.17 against 0.11 at depth 8, see
         ``benchmarks/RESULTS.md``). Each column's own split is still the one of
         least squared error.
     max_depth : int or None, default=None

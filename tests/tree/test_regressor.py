@@ -16,7 +16,7 @@ from scipy import stats
 from sklearn.tree import DecisionTreeRegressor
 
 from partikit.tree import PartitionTreeRegressor, export_text
-from partikit.tree._builder import adjusted_f_score
+from partikit.tree._builder import adjusted_f_score, binary_adjusted_scores
 from partikit.tree._structure import node_means
 from tests.naive import naive_squared_error
 
@@ -504,3 +504,21 @@ def test_adjusted_score_of_one_split_against_scipy():
     assert adjusted_f_score(table, 7, ordered=True) == pytest.approx(
         -(log10(p) + log10(6)), rel=1e-9
     )
+
+
+def test_binary_adjusted_scores_are_adjusted_f_score_of_each_split():
+    """Check the vectorised scores of binary splits against the one-split
+    function, with an empty-spread child and a split of equal means."""
+    rng = np.random.default_rng(1)
+    children = rng.random((6, 2, 3)) * 10 + 1
+    children[:, :, 2] += children[:, :, 1] ** 2 / children[:, :, 0]  # sse > 0
+    children[4, 0] = [5.0, 10.0, 20.0]  # no spread: sse 0
+    children[4, 1] = [3.0, 9.0, 27.0]
+    children[5, 1] = children[5, 0]  # equal means: p = 1
+    n_values = np.array([2, 3, 7, 40, 5, 9])
+    for ordered in (False, True):
+        pairs = zip(children, n_values, strict=True)
+        expected = [adjusted_f_score(c, k, ordered) for c, k in pairs]
+        assert_allclose(
+            binary_adjusted_scores(children, n_values, ordered), expected, rtol=1e-9
+        )
