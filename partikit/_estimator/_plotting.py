@@ -335,8 +335,6 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
             table, feature=feature, statistics=statistics, ax=ax
         )
     import_matplotlib()
-    from matplotlib import patches
-    from matplotlib.transforms import ScaledTranslation
 
     classes = [str(c) for c in classes]
     statistics = dict(statistics)
@@ -367,6 +365,17 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
         handles.append(_draw_woe(ax, table["woe"].to_numpy(dtype=np.float64)))
         # clear of the twin's tick labels and axis label
         legend_offset = 58.0
+    _finish_partition_axes(ax, table, handles, missing, unknown, legend_offset)
+    return ax
+
+
+def _finish_partition_axes(ax, table, handles, missing, unknown, legend_offset):
+    """The legend (the hatches of the parts that get missing and unknown
+    values last), right of the axes by ``legend_offset`` points, and the
+    parts' tick labels."""
+    from matplotlib import patches
+    from matplotlib.transforms import ScaledTranslation
+
     for marks, hatch, label in (
         (missing, MISSING_HATCH, "gets missing"),
         (unknown, UNKNOWN_HATCH, "gets unknown"),
@@ -388,7 +397,6 @@ def plot_partition_table(table, *, feature, statistics, classes, ax=None):
         frameon=False,
     )
     _draw_tick_labels(ax, table)
-    return ax
 
 
 def _new_partition_axes(n_parts):
@@ -443,9 +451,7 @@ def plot_continuous_partition_table(table, *, feature, statistics, ax=None):
         The axes of the means.
     """
     import_matplotlib()
-    from matplotlib import patches
     from matplotlib.lines import Line2D
-    from matplotlib.transforms import ScaledTranslation
 
     statistics = dict(statistics)
     n_parts = len(table)
@@ -504,27 +510,7 @@ def plot_continuous_partition_table(table, *, feature, statistics, ax=None):
         Line2D([], [], color="black", linewidth=0.8, linestyle=":",
                label=f"overall mean ({_figure_text(overall)})"),
     ]  # fmt: skip
-    for marks, hatch, label in (
-        (missing, MISSING_HATCH, "gets missing"),
-        (unknown, UNKNOWN_HATCH, "gets unknown"),
-    ):
-        if marks.any():
-            handles.append(
-                patches.Patch(
-                    facecolor="white", edgecolor="0.3", hatch=hatch, label=label
-                )
-            )
-    ax.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(1.0, 1.0),
-        bbox_transform=ax.transAxes
-        + ScaledTranslation(6.0 / 72, 0.0, ax.figure.dpi_scale_trans),
-        borderaxespad=0.0,
-        fontsize=8,
-        frameon=False,
-    )
-    _draw_tick_labels(ax, table)
+    _finish_partition_axes(ax, table, handles, missing, unknown, 6.0)
     return ax
 
 
