@@ -128,8 +128,6 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
     table : ndarray of float64 of shape (len(values) + 1, n_classes)
         Class counts of each value, in value order, then of the missing values.
     """
-    if y_codes.dtype.kind == "f":
-        return _count_numeric_moments(x, y_codes, sample_weight)
     # + 0.0 turns -0.0 into 0.0: they are one value.
     x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
     missing = np.isnan(x)
@@ -142,6 +140,8 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
         weights = sample_weight[keep]
     every_row = bool(keep.all())
     kept = x if every_row else x[keep]
+    if y_codes.dtype.kind == "f":
+        return _moment_value_table(kept, y_codes, sample_weight, keep, missing)
     if (len(kept) + 1) * n_classes > MAX_TABLE_CELLS:
         # as many rows as distinct values: counted before the table is made
         check_table_size(len(np.unique(kept)) + 1, n_classes, name)
@@ -169,34 +169,30 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
     return values, table
 
 
-def _count_numeric_moments(x, y, sample_weight):
-    """:func:`count_numeric` of a continuous target: a moment table.
+def _moment_value_table(kept, y, sample_weight, keep, missing):
+    """The distinct values of a numeric column and their moments (a continuous
+    target's table), the missing values' moments last.
 
-    The values and their order are found once; each moment is counted as the
-    weights of one class by the class-count kernel.
+    The kept values are sorted once (stably: rows of one value add up in row
+    order) and each moment summed over each run of equal values.
     """
-    x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
-    missing = np.isnan(x)
-    keep = ~missing
-    if sample_weight is not None:
-        positive = sample_weight > 0
-        keep &= positive
-        missing &= positive
-    every_row = bool(keep.all())
-    kept = x if every_row else x[keep]
     order = np.argsort(kept, kind="stable")
-    zeros = np.zeros(len(kept), dtype=np.intp)
-    columns = []
-    for moment in moment_weights(y, sample_weight):
-        if moment is None:  # unweighted: the weight of a row is 1
-            kept_moment, missing_sum = None, float(missing.sum())
-        else:
-            kept_moment = np.ascontiguousarray(moment if every_row else moment[keep])
-            missing_sum = float(moment[missing].sum())
-        values, column = value_table(kept, order, zeros, kept_moment, 1, extra_rows=1)
-        column[-1] = missing_sum
-        columns.append(column[:, 0])
-    return values, np.column_stack(columns)
+    ordered = kept[order]
+    starts = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
+    if len(kept) == 0:
+        starts = starts[:0]
+    every_row = len(kept) == len(keep)
+    table = np.zeros((len(starts) + 1, N_MOMENTS))
+    for m, moment in enumerate(moment_weights(y, sample_weight)):
+        if moment is None:  # unweighted: every row weighs 1
+            table[:-1, m] = np.diff(np.append(starts, len(kept)))
+            table[-1, m] = missing.sum()
+            continue
+        if len(starts):
+            kept_moment = moment if every_row else moment[keep]
+            table[:-1, m] = np.add.reduceat(kept_moment[order], starts)
+        table[-1, m] = moment[missing].sum()
+    return ordered[starts], table
 
 
 def _float_keys(values):

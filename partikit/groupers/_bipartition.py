@@ -59,7 +59,7 @@ from partikit._statistics._contingency import (
     number_by_first_row,
 )
 from partikit._statistics._measures import log10_chi2_sf
-from partikit._statistics._moments import N_MOMENTS, WEIGHT, squared_errors
+from partikit._statistics._moments import WEIGHT, check_moment_table, squared_errors
 from partikit._statistics._results import Grouping
 from partikit.groupers._max_cut import _max_cut_bipartition
 
@@ -268,15 +268,7 @@ def sort_by_mean(table):
     >>> sort_by_mean(table).group_ids
     array([0, 1, 0])
     """
-    # (not check_table: a moment table's sums may be negative)
-    table = np.ascontiguousarray(table, dtype=np.float64)
-    if table.ndim != 2 or table.shape[1] != N_MOMENTS:
-        raise ValueError(
-            "sort_by_mean reads a moment table (weight, sum, sum of squares: 3 "
-            f"columns); this table has shape {table.shape}."
-        )
-    if not np.isfinite(table).all() or (table[:, WEIGHT] < 0).any():
-        raise ValueError("A moment table must be finite, with non-negative weights.")
+    table = check_moment_table(table)
     rows = np.flatnonzero(table[:, WEIGHT] > 0)
     group_ids = np.full(len(table), -1, dtype=np.intp)
     total = table[rows].sum(axis=0)

@@ -80,21 +80,31 @@ def _threshold_split(values, cuts, criterion):
     )
 
 
+def _split_present_rows(method, table, weights, **options):
+    """``method(table[present], **options)`` on the rows of positive weight,
+    its groups mapped back to every row of the node table (-1: an empty row).
+
+    Deep nodes of a column of a million categories hold a few of them: the
+    method's passes see only those.
+    """
+    present = np.flatnonzero(weights > 0)
+    result = method(table[present], **options)
+    child = np.full(len(table), -1, dtype=np.intp)
+    child[present] = result.group_ids
+    return Grouping(
+        child, result.n_groups, result.criterion, result.statistics,
+        pooled=result.pooled,
+    )  # fmt: skip
+
+
 def _bipartition_splitter(name):
     method = BIPARTITIONS[name]
     options = {"score": "twoing"} if name == "twoing" else {}
 
     def split(table, impurity):
-        # the method ignores empty rows: deep nodes of a column of a million
-        # categories hold a few of them, and the method's passes see only those
-        present = np.flatnonzero(table.sum(axis=1) > 0)
-        result = method(table[present], impurity=impurity, **options)
-        child = np.full(len(table), -1, dtype=np.intp)
-        child[present] = result.group_ids
-        return Grouping(
-            child, result.n_groups, result.criterion, result.statistics,
-            pooled=result.pooled,
-        )  # fmt: skip
+        return _split_present_rows(
+            method, table, table.sum(axis=1), impurity=impurity, **options
+        )
 
     split.__name__ = f"split_{name}"
     return split
@@ -337,16 +347,7 @@ def _regression_bipartition_splitter(name):
     method = REGRESSION_BIPARTITIONS[name]
 
     def split(table, impurity):
-        # the method ignores empty rows: deep nodes of a column of many
-        # categories hold a few of them, and the method's passes see only those
-        present = np.flatnonzero(table[:, WEIGHT] > 0)
-        result = method(table[present])
-        child = np.full(len(table), -1, dtype=np.intp)
-        child[present] = result.group_ids
-        return Grouping(
-            child, result.n_groups, result.criterion, result.statistics,
-            pooled=result.pooled,
-        )  # fmt: skip
+        return _split_present_rows(method, table, table[:, WEIGHT])
 
     split.__name__ = f"split_{name}"
     return split
