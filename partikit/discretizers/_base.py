@@ -7,12 +7,12 @@ from __future__ import annotations
 import copy
 import warnings
 from abc import abstractmethod
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._compat import Interval, _check_feature_names_in
+from partikit._compat import Interval, RealNotInt, StrOptions, _check_feature_names_in
 from partikit._counting._column_tables import NUMERIC, count_tables
 from partikit._counting._dask import dask_aware
 from partikit._counting._validation import (
@@ -36,6 +36,9 @@ from partikit._statistics._contingency import check_table, midpoints
 from partikit._statistics._measures import weight_of_evidence
 from partikit._statistics._moments import check_moment_table, part_weights
 from partikit._statistics._results import Intervals
+
+#: The values of ``monotonic_trend`` (optbinning's names), None excepted.
+MONOTONIC_TRENDS = ("ascending", "descending", "peak", "valley", "auto")
 
 
 def _pooling_statistics(lower, upper, table, target_type=None):
@@ -85,16 +88,50 @@ class BaseDiscretizer(BasePartitioner):
     _parameter_constraints: dict = {
         **BasePartitioner._parameter_constraints,
         "max_values": [Interval(Integral, 2, None, closed="left"), None],
+        "monotonic_trend": [StrOptions(set(MONOTONIC_TRENDS)), None],
+        "min_bin_size": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="neither"),
+            None,
+        ],
+        "max_bin_size": [
+            Interval(Integral, 1, None, closed="left"),
+            Interval(RealNotInt, 0, 1, closed="right"),
+            None,
+        ],
+        "min_bin_n_event": [Interval(Real, 0, None, closed="neither"), None],
+        "min_bin_n_nonevent": [Interval(Real, 0, None, closed="neither"), None],
+        "special_codes": ["array-like", dict, None],
+        "missing": [StrOptions({"separate", "attach"})],
     }
 
     @abstractmethod
     def __init__(
-        self, *, encode="ordinal", woe_sign="event", n_jobs=None, max_values=None
+        self,
+        *,
+        encode="ordinal",
+        woe_sign="event",
+        n_jobs=None,
+        max_values=None,
+        monotonic_trend=None,
+        min_bin_size=None,
+        max_bin_size=None,
+        min_bin_n_event=None,
+        min_bin_n_nonevent=None,
+        special_codes=None,
+        missing="separate",
     ):
         self.encode = encode
         self.woe_sign = woe_sign
         self.n_jobs = n_jobs
         self.max_values = max_values
+        self.monotonic_trend = monotonic_trend
+        self.min_bin_size = min_bin_size
+        self.max_bin_size = max_bin_size
+        self.min_bin_n_event = min_bin_n_event
+        self.min_bin_n_nonevent = min_bin_n_nonevent
+        self.special_codes = special_codes
+        self.missing = missing
 
     @abstractmethod
     def _cut_table(self, table, context):

@@ -602,15 +602,32 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         encode="ordinal",
         woe_sign="event",
         n_jobs=None,
+        monotonic_trend=None,
+        max_bin_size=None,
+        min_bin_n_event=None,
+        min_bin_n_nonevent=None,
+        special_codes=None,
+        missing="separate",
         p=DEPRECATED,
         min_frequency=DEPRECATED,
         max_candidates=DEPRECATED,
     ):
         super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            n_jobs=n_jobs,
+            max_values=max_values,
+            monotonic_trend=monotonic_trend,
+            min_bin_size=min_bin_size,
+            max_bin_size=max_bin_size,
+            min_bin_n_event=min_bin_n_event,
+            min_bin_n_nonevent=min_bin_n_nonevent,
+            special_codes=special_codes,
+            missing=missing,
+        ).__init__(
             encode=encode, woe_sign=woe_sign, n_jobs=n_jobs, max_values=max_values
         )
         self.alpha = alpha
-        self.min_bin_size = min_bin_size
         self.max_bins = max_bins
         self.robust = robust
         self.keep_trace = keep_trace

@@ -212,9 +212,33 @@ class MDLPDiscretizer(BaseDiscretizer):
     """
 
     def __init__(
-        self, *, max_values=None, encode="ordinal", woe_sign="event", n_jobs=None
+        self,
+        *,
+        max_values=None,
+        encode="ordinal",
+        woe_sign="event",
+        n_jobs=None,
+        monotonic_trend=None,
+        min_bin_size=None,
+        max_bin_size=None,
+        min_bin_n_event=None,
+        min_bin_n_nonevent=None,
+        special_codes=None,
+        missing="separate",
     ):
         super().__init__(
+            encode=encode,
+            woe_sign=woe_sign,
+            n_jobs=n_jobs,
+            max_values=max_values,
+            monotonic_trend=monotonic_trend,
+            min_bin_size=min_bin_size,
+            max_bin_size=max_bin_size,
+            min_bin_n_event=min_bin_n_event,
+            min_bin_n_nonevent=min_bin_n_nonevent,
+            special_codes=special_codes,
+            missing=missing,
+        ).__init__(
             encode=encode, woe_sign=woe_sign, n_jobs=n_jobs, max_values=max_values
         )
 
