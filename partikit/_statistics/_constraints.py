@@ -1,0 +1,578 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""Bin constraints of the discretizers: monotonic trend, bin sizes, event counts.
+
+What is constrained is the value table being cut (rows = distinct values in
+order; the missing row is not in it). For a binary target the trend is on the
+event rate (share of the weight in column 1 of a 2-class table), for a
+continuous target on the mean of a moment table. Monotonicity is not strict:
+equal rates are allowed (as in optbinning).
+
+* :func:`constrained_multisplit`: the exact optimum of an additive interval cost
+  under the constraints, for every number of intervals (a dynamic programme,
+  :mod:`partikit._kernels._constrained`); BlockOpt and MODL call it.
+* :func:`repair_intervals`: the heuristic of the methods whose criterion is not
+  additive over intervals (MDLP, Khiops): their intervals, an oversized interval
+  cut, then adjacent intervals merged, the cheapest merge first, until every
+  constraint holds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from numbers import Integral
+
+import numpy as np
+
+from partikit._kernels._constrained import (
+    ASCENDING,
+    NO_TREND,
+    PEAK,
+    constrained_dp,
+    interval_cost_matrix,
+)
+from partikit._kernels._codes import SQUARED_ERROR
+from partikit._kernels._multisplit import prefix_sums, segment_sums, xlogx_table
+from partikit._statistics._moments import CONTINUOUS, SUM, WEIGHT
+
+#: The trends each ``monotonic_trend`` stands for: "auto" solves them all (with
+#: a fixed number of intervals, or for a heuristic method, the two monotone
+#: ones only: a peak would otherwise win by fitting more).
+AUTO_TRENDS = ("ascending", "descending", "peak", "valley")
+AUTO_MONOTONE_TRENDS = ("ascending", "descending")
+
+#: Units (rows or granules) of an exact constrained search by default. The DP
+#: is O(K m^2) time and O(K m^2) memory; measured (BlockOpt, ascending,
+#: ``max_bins=10``, 2 cores shared) at m = 256 / 512 / 1024 / 2048: see
+#: docs/user_guide/constraints.rst. 1024 keeps a column under about 0.1 s.
+CONSTRAINED_EXACT_LIMIT = 1024
+
+#: Bytes of back-pointers (``K x phases x (m+1)^2`` int32) a search may use: past
+#: them, fewer, coarser granules.
+BACK_POINTER_BUDGET = 1 << 28
+
+#: Relative tolerance on float sums of weight when comparing to a size limit.
+_SIZE_TOLERANCE = 1e-9
+
+
+@dataclass
+class BinConstraints:
+    """The constraints of one table, in weights (fractions resolved).
+
+    Attributes
+    ----------
+    monotonic_trend : str or None
+        As the estimator's parameter (``"auto"`` included).
+    min_bin_weight, max_bin_weight : float or None
+    min_bin_n_event, min_bin_n_nonevent : float or None
+    target_type : None or "continuous"
+    """
+
+    monotonic_trend: str | None = None
+    min_bin_weight: float | None = None
+    max_bin_weight: float | None = None
+    min_bin_n_event: float | None = None
+    min_bin_n_nonevent: float | None = None
+    target_type: str | None = None
+
+    @property
+    def sizes_only(self):
+        return self.monotonic_trend is None
+
+
+def _weight(size, total):
+    """An int is a weight, a float in (0, 1] a fraction of ``total``."""
+    if size is None:
+        return None
+    if isinstance(size, Integral):
+        return float(size)
+    return float(size) * total
+
+
+def resolve_constraints(estimator, table, continuous, *, min_bin_size=True):
+    """The :class:`BinConstraints` of an estimator's parameters on one table.
+
+    None when no constraint is set. ``min_bin_size=False``: the estimator's
+    ``min_bin_size`` is its own (Khiops) and not read here.
+
+    Raises
+    ------
+    ValueError
+        ``monotonic_trend`` or ``min_bin_n_event`` / ``min_bin_n_nonevent`` with
+        a multiclass target; ``min_bin_n_*`` with a continuous target.
+    """
+    trend = estimator.monotonic_trend
+    min_size = estimator.min_bin_size if min_bin_size else None
+    max_size = estimator.max_bin_size
+    n_event = estimator.min_bin_n_event
+    n_nonevent = estimator.min_bin_n_nonevent
+    if all(v is None for v in (trend, min_size, max_size, n_event, n_nonevent)):
+        return None
+    if continuous:
+        for name, value in (
+            ("min_bin_n_event", n_event),
+            ("min_bin_n_nonevent", n_nonevent),
+        ):
+            if value is not None:
+                raise ValueError(
+                    f"{name} counts the events of a binary target; the target is "
+                    f"continuous. Set {name}=None (min_bin_size bounds the bins' "
+                    "weight)."
+                )
+        total = float(table[:, WEIGHT].sum())
+    else:
+        if table.shape[1] > 2:
+            for name, value in (
+                ("monotonic_trend", trend),
+                ("min_bin_n_event", n_event),
+                ("min_bin_n_nonevent", n_nonevent),
+            ):
+                if value is not None:
+                    raise ValueError(
+                        f"{name} needs a binary target (an event rate); the "
+                        f"target has {table.shape[1]} classes. Set {name}=None, "
+                        "or bin a binary target (one class against the rest)."
+                    )
+        total = float(table.sum())
+    return BinConstraints(
+        monotonic_trend=trend,
+        min_bin_weight=_weight(min_size, total),
+        max_bin_weight=_weight(max_size, total),
+        min_bin_n_event=None if n_event is None else float(n_event),
+        min_bin_n_nonevent=None if n_nonevent is None else float(n_nonevent),
+        target_type=CONTINUOUS if continuous else None,
+    )
+
+
+def trends_to_solve(monotonic_trend, *, all_shapes):
+    """The trends a ``monotonic_trend`` stands for (``"auto"``: several)."""
+    if monotonic_trend == "auto":
+        return AUTO_TRENDS if all_shapes else AUTO_MONOTONE_TRENDS
+    return (monotonic_trend,)
+
+
+def _weights_events(table, target_type):
+    """Per row: weight, event weight (None for moments), non-event weight."""
+    if target_type == CONTINUOUS:
+        return table[:, WEIGHT], None, None
+    weights = table.sum(axis=1)
+    if table.shape[1] == 2:
+        return weights, table[:, 1], table[:, 0]
+    return weights, None, None
+
+
+def rates_of(table, target_type):
+    """The trend's rate of each row: event rate (binary) or mean (moments)."""
+    table = np.asarray(table, dtype=np.float64)
+    if target_type == CONTINUOUS:
+        weights, sums = table[:, WEIGHT], table[:, SUM]
+    else:
+        weights, sums = table.sum(axis=1), table[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(weights > 0, sums / np.where(weights > 0, weights, 1), 0.0)
+
+
+def admissible(parts, constraints):
+    """Whether each part (row of summed table rows) meets the size and event
+    constraints (a relative tolerance of 1e-9 on the weights' float sums)."""
+    parts = np.atleast_2d(np.asarray(parts, dtype=np.float64))
+    weights, events, nonevents = _weights_events(parts, constraints.target_type)
+    ok = np.ones(parts.shape[0], dtype=bool)
+    scale = _SIZE_TOLERANCE * max(float(weights.sum()), 1.0)
+    if constraints.min_bin_weight is not None:
+        ok &= weights >= constraints.min_bin_weight - scale
+    if constraints.max_bin_weight is not None:
+        ok &= weights <= constraints.max_bin_weight + scale
+    if constraints.min_bin_n_event is not None:
+        ok &= events >= constraints.min_bin_n_event - scale
+    if constraints.min_bin_n_nonevent is not None:
+        ok &= nonevents >= constraints.min_bin_n_nonevent - scale
+    return ok
+
+
+def follows_trend(rates, trend):
+    """Whether a sequence of rates follows a trend (equal rates allowed)."""
+    rates = np.asarray(rates, dtype=np.float64)
+    if trend is None or len(rates) < 2:
+        return True
+    if trend in ("descending", "valley"):
+        rates = -rates
+    steps = np.diff(rates)
+    if trend in ("ascending", "descending"):
+        return bool((steps >= 0).all())
+    # a peak: rising (non-strictly) then falling
+    falling = np.flatnonzero(steps < 0)
+    if len(falling) == 0:
+        return True
+    return bool((steps[falling[0] :] <= 0).all())
+
+
+def _interval_matrices(units, constraints):
+    """Interval sums of units ``j .. i-1`` for all ``j < i``: admissibility and
+    rate matrices of shape (m + 1, m + 1)."""
+    cum = prefix_sums(np.ascontiguousarray(units, dtype=np.float64))
+    sums = cum[None, :, :] - cum[:, None, :]  # sums[j, i] = cum[i] - cum[j]
+    m1 = cum.shape[0]
+    flat = sums.reshape(m1 * m1, -1)
+    ok = admissible(flat, constraints).reshape(m1, m1)
+    rates = rates_of(flat, constraints.target_type).reshape(m1, m1)
+    return ok, rates
+
+
+def equal_weight_granules(weights, n_granules):
+    """Starts of at most ``n_granules`` runs of rows of about equal weight.
+
+    The run boundaries are the rows where the cumulative weight first reaches
+    ``q / n_granules`` of the total, ``q = 1 .. n_granules - 1`` (duplicates
+    dropped): a heavy row is a granule of its own.
+    """
+    n_rows = len(weights)
+    if n_rows <= n_granules:
+        return np.arange(n_rows, dtype=np.intp)
+    cumulative = np.cumsum(weights)
+    targets = cumulative[-1] * np.arange(1, n_granules) / n_granules
+    # the first row after which the weight reaches the target starts the next
+    ends = np.searchsorted(cumulative, targets, side="left") + 1
+    ends = ends[(ends > 0) & (ends < n_rows)]
+    return np.unique(np.concatenate([[0], ends])).astype(np.intp)
+
+
+def impurity_costs(criterion_code):
+    """An ``interval_costs`` function for :func:`constrained_multisplit`: the
+    cost of :func:`~partikit._kernels._multisplit.interval_cost` (entropy in
+    bits, Gini, or squared error), the same floats as the unconstrained
+    search's."""
+
+    def costs(units):
+        units = np.ascontiguousarray(units, dtype=np.float64)
+        if criterion_code == SQUARED_ERROR:
+            # about the overall mean: the same squared errors, without the
+            # cancellation of large sums of squares
+            w, s = units[:, WEIGHT], units[:, SUM]
+            mean = s.sum() / w.sum() if w.sum() > 0 else 0.0
+            units = np.column_stack(
+                [w, s - w * mean, units[:, 2] - 2 * mean * s + mean * mean * w]
+            )
+        cum = prefix_sums(units)
+        total = float(cum[-1].sum())
+        integral = bool(np.all(units == np.floor(units)))
+        xlogx = (
+            xlogx_table(int(total) + 1)
+            if integral and total + 1 <= (1 << 22) and criterion_code != SQUARED_ERROR
+            else np.zeros(0)
+        )
+        out = np.full((cum.shape[0], cum.shape[0]), np.inf)
+        interval_cost_matrix(cum, criterion_code, xlogx, out)
+        return out
+
+    return costs
+
+
+@dataclass
+class ConstrainedMultisplit:
+    """Least costs under constraints, for every number of intervals.
+
+    Attributes
+    ----------
+    values : ndarray of float64 of shape (K,)
+        ``values[k - 1]``: least total cost with exactly ``k`` intervals,
+        ``inf`` when no partition into ``k`` intervals meets the constraints.
+    cuts : list of (ndarray of intp or None)
+        ``cuts[k - 1]``: the cut positions (table rows before each cut) of that
+        optimum, None where ``values`` is infinite.
+    monotonic_trend : str or None
+        The trend solved for.
+    exact : bool
+        Whether the search ran on every row (False: on equal-weight granules).
+    n_units : int
+        Rows or granules searched.
+    """
+
+    values: np.ndarray
+    cuts: list
+    monotonic_trend: str | None
+    exact: bool
+    n_units: int
+    statistics: dict = field(default_factory=dict)
+
+    @property
+    def feasible(self):
+        return bool(np.isfinite(self.values).any())
+
+
+def _unit_limit(exact_limit, max_bins, phases):
+    """Units an exact search may run on: ``exact_limit`` (None: no limit), and
+    as many as keep the back-pointers within :data:`BACK_POINTER_BUDGET`."""
+    limit = math.inf if exact_limit is None else exact_limit
+    # K x phases x (m + 1)^2 x 4 bytes, K <= m
+    m = 2
+    while True:
+        k = m if max_bins is None else min(max_bins, m)
+        if k * phases * (m + 1) ** 2 * 4 > BACK_POINTER_BUDGET or m > limit:
+            return max(m - 1, 2)
+        m += max(m // 16, 1)
+
+
+def constrained_multisplit(
+    table,
+    interval_costs,
+    *,
+    max_bins,
+    monotonic_trend=None,
+    min_bin_weight=None,
+    max_bin_weight=None,
+    min_bin_n_event=None,
+    min_bin_n_nonevent=None,
+    target_type=None,
+    exact_limit=CONSTRAINED_EXACT_LIMIT,
+):
+    """Optimal partitions of a value table under bin constraints, for each arity.
+
+    Minimises the sum over intervals of ``interval_costs`` (any cost additive
+    over intervals: an impurity, the squared error, MODL's interval terms)
+    subject to: every interval's weight in ``[min_bin_weight,
+    max_bin_weight]``, its event weight at least ``min_bin_n_event`` and its
+    non-event weight at least ``min_bin_n_nonevent`` (binary tables), and the
+    intervals' rates (event rate, or mean of a moment table) following
+    ``monotonic_trend``, equal rates allowed.
+
+    A dynamic programme over the rows (state: the last interval and the number
+    of intervals; see :mod:`partikit._kernels._constrained`): O(V^2 log V + K
+    V^2) time for a trend (twice the state for a peak or a valley), O(K V^2)
+    without; O(K V^2) memory for the back-pointers. Boundary points cannot
+    prune the candidate cuts here: Fayyad & Irani's theorem (the best cut lies
+    between two values of different class distribution) holds for the
+    unconstrained impurity only: a size limit or a trend may force a cut
+    inside a run of values of one class distribution. So the search runs on
+    every row, up to ``exact_limit`` rows (and the back-pointer budget);
+    beyond, on that many equal-weight granules of rows (``exact=False``): the
+    constraints still hold exactly (they are checked on the granules' sums,
+    the bins' own), the cuts are optimal among the granule boundaries.
+
+    Parameters
+    ----------
+    table : ndarray of float64 of shape (n_rows, n_columns)
+        Class counts (binary for a trend or event counts) or moments
+        (``target_type="continuous"``) of each distinct value, in order.
+    interval_costs : callable
+        ``interval_costs(units)`` -> ndarray of shape (m + 1, m + 1) whose
+        ``[j, i]`` is the cost of units ``j .. i-1`` (``j < i``).
+    max_bins : int
+        Largest number of intervals ``K``.
+    monotonic_trend : {None, "ascending", "descending", "peak", "valley"}
+    min_bin_weight, max_bin_weight, min_bin_n_event, min_bin_n_nonevent : float or None
+    target_type : None or "continuous"
+    exact_limit : int or None, default=1024
+
+    Returns
+    -------
+    result : ConstrainedMultisplit
+    """
+    table = np.ascontiguousarray(table, dtype=np.float64)
+    constraints = BinConstraints(
+        monotonic_trend, min_bin_weight, max_bin_weight, min_bin_n_event,
+        min_bin_n_nonevent, target_type,
+    )  # fmt: skip
+    n_rows = table.shape[0]
+    phases = 2 if monotonic_trend in ("peak", "valley") else 1
+    limit = _unit_limit(exact_limit, max_bins, phases)
+    weights = _weights_events(table, target_type)[0]
+    if n_rows > limit:
+        starts = equal_weight_granules(weights, limit)
+        units = segment_sums(table, starts)
+    else:
+        starts = np.arange(n_rows, dtype=np.intp)
+        units = table
+    m = units.shape[0]
+    K = max(1, min(int(max_bins), m))
+    costs = np.ascontiguousarray(interval_costs(units), dtype=np.float64)
+    ok, rates = _interval_matrices(units, constraints)
+    costs = np.where(ok, costs, np.inf)
+    if monotonic_trend in ("descending", "valley"):
+        rates = -rates
+    code = {None: NO_TREND, "ascending": ASCENDING, "descending": ASCENDING}.get(
+        monotonic_trend, PEAK
+    )
+    index = np.arange(m + 1)
+    # predecessors[j, :j]: starts h < j by rates[h, j]; successors[j, :m-j]:
+    # ends i > j by rates[j, i] (the others sorted last, never read)
+    before = np.where(index[None, :] < index[:, None], rates.T, np.inf)
+    predecessors = np.argsort(before, axis=1, kind="stable").astype(np.intp)
+    after = np.where(index[None, :] > index[:, None], rates, np.inf)
+    successors = np.argsort(after, axis=1, kind="stable").astype(np.intp)
+    F = np.empty((2, phases, m + 1, m + 1))
+    back = np.full((K + 1, phases, m + 1, m + 1), -1, dtype=np.int32)
+    best = np.empty(K + 1)
+    arg = np.empty(K + 1, dtype=np.intp)
+    constrained_dp(costs, rates, predecessors, successors, code, F, back, best, arg)
+    values = best[1:].copy()
+    cuts = []
+    for k in range(1, K + 1):
+        if not np.isfinite(best[k]):
+            cuts.append(None)
+            continue
+        ends = []
+        state = int(arg[k])
+        end = m
+        for layer in range(k, 1, -1):
+            j, p = divmod(state, 2)
+            ends.append(j)
+            state = int(back[layer, p, j, end])
+            end = j
+        unit_cuts = np.asarray(ends[::-1], dtype=np.intp)
+        cuts.append(starts[unit_cuts] if len(unit_cuts) else unit_cuts)
+    return ConstrainedMultisplit(
+        values=values,
+        cuts=cuts,
+        monotonic_trend=monotonic_trend,
+        exact=m == n_rows,
+        n_units=m,
+    )
+
+
+# --- the heuristic of MDLP and Khiops ---
+
+
+def entropy_merge_cost(left, right, totals):
+    """Entropy increase (bits) of merging two intervals: MDLP's measure."""
+
+    def bits(c):
+        n = c.sum()
+        c = c[c > 0]
+        return n * math.log2(n) - float((c * np.log2(c)).sum()) if n > 0 else 0.0
+
+    return bits(left + right) - bits(left) - bits(right)
+
+
+def chi2_merge_cost(left, right, totals):
+    """DeltaChi2 of merging two intervals (the chi-square of the table's rows
+    against the class, with the table's class shares): Khiops's measure."""
+    shares = totals / totals.sum()
+    present = shares > 0
+
+    def contribution(c):
+        n = c.sum()
+        if n <= 0:
+            return 0.0
+        expected = n * shares[present]
+        return float(((c[present] - expected) ** 2 / expected).sum())
+
+    return contribution(left) + contribution(right) - contribution(left + right)
+
+
+def _trend_violations(rates, trend):
+    """Adjacent pairs ``(b, b + 1)`` at which the trend breaks."""
+    if trend in ("descending", "valley"):
+        rates = -rates
+    steps = np.diff(rates)
+    if trend in ("ascending", "descending"):
+        return np.flatnonzero(steps < 0)
+    # peak: rising up to the (first) highest interval, falling after it
+    top = int(np.argmax(rates))
+    return np.concatenate(
+        [np.flatnonzero(steps[:top] < 0), top + np.flatnonzero(steps[top:] > 0)]
+    )
+
+
+def repair_intervals(table, cuts, merge_cost, constraints, trend):
+    """A method's intervals made to meet bin constraints (the heuristic).
+
+    1. An interval heavier than ``max_bin_weight`` is cut at its admissible
+       row gap (both sides meeting the minimum size and event counts) of
+       largest ``merge_cost`` (the cut the method's measure values most),
+       until none is (or none can be cut).
+    2. While an interval is below a minimum (size, events, non-events) or
+       the rates break ``trend``, the adjacent pair whose merge costs least by
+       ``merge_cost`` among the pairs holding an offending interval (or
+       straddling a break of the trend) is merged; a merge that would exceed
+       ``max_bin_weight`` is taken only when no other is offered.
+
+    O(B^2) merge evaluations for B intervals, plus O(rows) per cut of step 1.
+
+    Returns
+    -------
+    cuts : ndarray of intp
+    feasible : bool
+        Whether every constraint holds at the end.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    totals = table.sum(axis=0)
+    n_rows = table.shape[0]
+    cuts = [int(c) for c in cuts]
+    sizes_max = constraints.max_bin_weight
+    weights_of = lambda parts: _weights_events(  # noqa: E731
+        np.atleast_2d(parts), constraints.target_type
+    )[0]
+    # 1. oversized intervals cut
+    if sizes_max is not None:
+        changed = True
+        while changed:
+            changed = False
+            edges = [0, *cuts, n_rows]
+            for a, b in zip(edges[:-1], edges[1:], strict=True):
+                whole = table[a:b].sum(axis=0)
+                if weights_of(whole)[0] <= sizes_max * (1 + _SIZE_TOLERANCE):
+                    continue
+                running = np.cumsum(table[a:b], axis=0)
+                best, at = -np.inf, -1
+                for t in range(1, b - a):
+                    left, right = running[t - 1], whole - running[t - 1]
+                    if not admissible(np.vstack([left, right]), _minimums(constraints)).all():
+                        continue
+                    gain = merge_cost(left, right, totals)
+                    if gain > best:
+                        best, at = gain, a + t
+                if at > 0:
+                    cuts = sorted([*cuts, at])
+                    changed = True
+                    break
+    # 2. merges
+    while True:
+        edges = np.array([0, *cuts, n_rows], dtype=np.intp)
+        parts = segment_sums(table, edges[:-1])
+        if len(parts) < 2:
+            break
+        bad = ~admissible(parts, _minimums(constraints))
+        pairs = set()
+        for b in np.flatnonzero(bad):
+            if b > 0:
+                pairs.add(int(b) - 1)
+            if b + 1 < len(parts):
+                pairs.add(int(b))
+        if trend is not None:
+            rates = rates_of(parts, constraints.target_type)
+            pairs.update(int(b) for b in _trend_violations(rates, trend))
+        if not pairs:
+            break
+        options = []
+        for b in sorted(pairs):
+            merged = parts[b] + parts[b + 1]
+            over = sizes_max is not None and weights_of(merged)[0] > sizes_max * (
+                1 + _SIZE_TOLERANCE
+            )
+            options.append((over, merge_cost(parts[b], parts[b + 1], totals), b))
+        _, _, b = min(options)
+        del cuts[b]
+    parts = segment_sums(table, np.array([0, *cuts], dtype=np.intp))
+    feasible = bool(admissible(parts, constraints).all()) and follows_trend(
+        rates_of(parts, constraints.target_type), trend
+    )
+    return np.asarray(cuts, dtype=np.intp), feasible
+
+
+def _minimums(constraints):
+    """The constraints without the maximum size."""
+    return BinConstraints(
+        None, constraints.min_bin_weight, None, constraints.min_bin_n_event,
+        constraints.min_bin_n_nonevent, constraints.target_type,
+    )  # fmt: skip
+
+
+def infeasible_message(constraints):
+    """The warning of a table no partition of which meets the constraints."""
+    return (
+        "no partition of the column meets the bin constraints (min_bin_size, "
+        "max_bin_size, min_bin_n_event, min_bin_n_nonevent, monotonic_trend); "
+        "it is encoded as one bin. Loosen the constraints."
+    )
