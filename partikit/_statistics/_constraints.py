@@ -576,3 +576,38 @@ def infeasible_message(constraints):
         "max_bin_size, min_bin_n_event, min_bin_n_nonevent, monotonic_trend); "
         "it is encoded as one bin. Loosen the constraints."
     )
+
+
+def constrained_repair(table, cuts, constraints, merge_cost, score):
+    """:func:`repair_intervals` of a method's cuts for each trend
+    ``monotonic_trend`` stands for (``"auto"``: ascending and descending), the
+    repaired cuts of largest ``score(cuts)`` kept.
+
+    Returns
+    -------
+    cuts : ndarray of intp
+    statistics : dict
+        ``monotonic_trend`` (the trend kept), ``n_cuts_before`` (the method's
+        own cuts), and ``warning`` when no repair meets every constraint (the
+        column is then one interval).
+    """
+    trends = (None,)
+    if constraints.monotonic_trend is not None:
+        trends = trends_to_solve(constraints.monotonic_trend, all_shapes=False)
+    best = None
+    for trend in trends:
+        repaired, feasible = repair_intervals(
+            table, cuts, merge_cost, constraints, trend
+        )
+        if not feasible:
+            continue
+        value = score(repaired)
+        if best is None or value > best[0]:
+            best = (value, repaired, trend)
+    statistics = {"n_cuts_before": len(cuts)}
+    if best is None:
+        statistics["monotonic_trend"] = constraints.monotonic_trend
+        statistics["warning"] = infeasible_message(constraints)
+        return np.zeros(0, dtype=np.intp), statistics
+    statistics["monotonic_trend"] = best[2]
+    return best[1], statistics

@@ -25,6 +25,14 @@ from partikit._kernels._multisplit import (
     refine_memo,
     segment_sums,
 )
+from partikit._statistics._constraints import (
+    CONSTRAINED_EXACT_LIMIT,
+    constrained_multisplit,
+    impurity_costs,
+    infeasible_message,
+    resolve_constraints,
+    trends_to_solve,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._moments import (
     CONTINUOUS,
@@ -1089,6 +1097,14 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
         if max_parts is None:
             max_parts = max(table.shape[0], 1)
+        constraints = resolve_constraints(self, table, continuous)
+        if constraints is not None:
+            result = self._constrained_cut(
+                table, constraints, criterion, max_parts, continuous
+            )
+            if continuous:
+                self._add_f_test(table, result)
+            return result
         search = _squared_error_multisplit if continuous else _optimal_multisplit
         arguments = () if continuous else (criterion,)
         split = search(
@@ -1126,15 +1142,97 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
                 cuts, table.shape[0], result.criterion, result.statistics
             )
         if continuous:
-            bins = segment_sums(
-                table, np.concatenate([[0], result.cuts]).astype(np.intp)
-            )
-            statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
-            result.statistics.update(
-                f_statistic=float(statistic),
-                f_dfn=dfn,
-                f_dfd=dfd,
-                log10_pvalue=float(log10_pvalue),
-                r2=float(r2),
-            )
+            self._add_f_test(table, result)
         return result
+
+    @staticmethod
+    def _add_f_test(table, result):
+        bins = segment_sums(table, np.concatenate([[0], result.cuts]).astype(np.intp))
+        statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
+        result.statistics.update(
+            f_statistic=float(statistic),
+            f_dfn=dfn,
+            f_dfd=dfd,
+            log10_pvalue=float(log10_pvalue),
+            r2=float(r2),
+        )
+
+    def _constrained_cut(self, table, constraints, criterion, max_parts, continuous):
+        """The exact constrained optimum (:func:`constrained_multisplit` with
+        this criterion's interval cost), its arity chosen as without
+        constraints among the constrained optima of each arity."""
+        exact_limit = self._parameter("exact_limit")
+        if exact_limit == "auto":
+            exact_limit = CONSTRAINED_EXACT_LIMIT
+        automatic = self.n_bins == "auto"
+        trends = (None,)
+        if constraints.monotonic_trend is not None:
+            trends = trends_to_solve(constraints.monotonic_trend, all_shapes=automatic)
+        target_type = CONTINUOUS if continuous else None
+        costs = impurity_costs(MULTISPLIT_CODES[criterion])
+        n_rows = table.shape[0]
+        n_gaps = max(n_rows - 1, 0)
+        whole = costs(table.sum(axis=0, keepdims=True))[0, 1]
+        total = float(table[:, WEIGHT].sum() if continuous else table.sum())
+        best = None
+        for trend in trends:
+            split = constrained_multisplit(
+                table, costs, max_bins=max_parts, monotonic_trend=trend,
+                min_bin_weight=constraints.min_bin_weight,
+                max_bin_weight=constraints.max_bin_weight,
+                min_bin_n_event=constraints.min_bin_n_event,
+                min_bin_n_nonevent=constraints.min_bin_n_nonevent,
+                target_type=target_type, exact_limit=exact_limit,
+            )  # fmt: skip
+            feasible = [k for k in range(1, len(split.cuts) + 1) if split.cuts[k - 1] is not None]
+            if not feasible:
+                continue
+            # a peak or a valley of "auto" pays for its turning point as one
+            # more interval (its code says where the trend turns)
+            turn = int(
+                constraints.monotonic_trend == "auto" and trend in ("peak", "valley")
+            )
+            scores = np.full(len(split.cuts), np.inf)
+            if not automatic:
+                k = max(feasible)
+                scores[k - 1] = split.values[k - 1]
+            elif self.arity_selection == "mdl":
+                lists = [split.cuts[k - 1] for k in feasible]
+                lengths = (
+                    _gaussian_code_lengths(table, lists)
+                    if continuous
+                    else _mdl_code_lengths(table, lists)
+                )
+                for k, length in zip(feasible, lengths, strict=True):
+                    extra = _log2_binom(n_gaps, k + turn - 1) - _log2_binom(n_gaps, k - 1)
+                    scores[k - 1] = length + extra
+            else:  # balanced gain, the turning point as one more interval
+                for k in feasible:
+                    gain = (whole - split.values[k - 1]) / total if total > 0 else 0.0
+                    arity = k + turn
+                    scores[k - 1] = -(gain / math.log2(arity)) if arity > 1 else 0.0
+            k = int(np.argmin(scores)) + 1
+            if best is None or scores[k - 1] < best[0]:
+                best = (scores[k - 1], k, split, trend, scores)
+        if best is None:
+            result = Intervals.from_cuts([], n_rows, 0.0, {"exact": True})
+            result.statistics["monotonic_trend"] = constraints.monotonic_trend
+            result.statistics["warning"] = infeasible_message(constraints)
+            return result
+        _, k, split, trend, scores = best
+        value = split.values[k - 1]
+        statistics = {
+            "n_units": split.n_units,
+            "exact": split.exact,
+            "values": split.values,
+            "monotonic_trend": trend,
+        }
+        if automatic:
+            statistics["scores"] = scores
+        elif k < self.n_bins:
+            statistics["warning"] = (
+                f"n_bins={self.n_bins}: no partition into {self.n_bins} intervals "
+                f"meets the bin constraints; the column gets {k}."
+            )
+        decrease = (whole - value) / total if total > 0 else 0.0
+        return Intervals.from_cuts(split.cuts[k - 1], n_rows, decrease, statistics)

@@ -21,6 +21,11 @@ from partikit._estimator._renames import (
 )
 from partikit._kernels._khiops import adjacent_merges, granules
 from partikit._kernels._multisplit import segment_sums
+from partikit._statistics._constraints import (
+    chi2_merge_cost,
+    constrained_repair,
+    resolve_constraints,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._measures import LN10, chi2_test
 from partikit._statistics._results import Intervals
@@ -653,4 +658,25 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         )
         if message is not None:
             result.statistics["warning"] = message
-        return result
+        # min_bin_size is Khiops' own (its frequency phase): not repaired
+        constraints = resolve_constraints(self, table, False, min_bin_size=False)
+        if constraints is None:
+            return result
+        # the heuristic: Khiops' intervals cut and merged (smallest DeltaChi2)
+        cuts, statistics = constrained_repair(
+            table, result.cuts, constraints, chi2_merge_cost,
+            lambda cuts: _chi2_of(table, cuts),
+        )  # fmt: skip
+        statistics = {**result.statistics, **statistics}
+        chi2, dof, log10_pvalue = chi2_test(_intervals_table(table, cuts))
+        statistics.update(chi2=float(chi2), dof=int(dof), log10_pvalue=float(log10_pvalue))
+        return _intervals(cuts, table.shape[0], statistics)
+
+
+def _intervals_table(table, cuts):
+    return segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
+
+
+def _chi2_of(table, cuts):
+    """The chi-square of the intervals of ``cuts`` against the class."""
+    return float(chi2_test(_intervals_table(table, cuts))[0])

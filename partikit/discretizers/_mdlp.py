@@ -8,6 +8,11 @@ import numpy as np
 
 from partikit._kernels._multisplit import mdlp_cuts
 from partikit._statistics._contingency import check_table
+from partikit._statistics._constraints import (
+    constrained_repair,
+    entropy_merge_cost,
+    resolve_constraints,
+)
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
 from partikit.discretizers._block_opt import _entropy_bits
@@ -243,4 +248,16 @@ class MDLPDiscretizer(BaseDiscretizer):
         )
 
     def _cut_table(self, table, context):
-        return _mdlp_discretization(table)
+        result = _mdlp_discretization(table)
+        constraints = resolve_constraints(self, table, False)
+        if constraints is None:
+            return result
+        # the heuristic: MDLP's intervals cut and merged (entropy increase)
+        cuts, statistics = constrained_repair(
+            table, result.cuts, constraints, entropy_merge_cost,
+            lambda cuts: _information_gain(table, cuts),
+        )  # fmt: skip
+        statistics = {**result.statistics, **statistics}
+        return Intervals.from_cuts(
+            cuts, table.shape[0], _information_gain(table, cuts), statistics
+        )

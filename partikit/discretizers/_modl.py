@@ -16,7 +16,14 @@ from partikit._kernels._modl_intervals import (
     refresh_moves,
 )
 from partikit._statistics._contingency import check_table
+from partikit._statistics._constraints import (
+    constrained_multisplit,
+    infeasible_message,
+    resolve_constraints,
+    trends_to_solve,
+)
 from partikit._statistics._modl import (
+    class_columns,
     log_discretization_prior,
     log_factorials,
     part_costs,
@@ -541,4 +548,89 @@ class MODLDiscretizer(BaseDiscretizer):
         self.max_bins = max_bins
 
     def _cut_table(self, table, context):
+        constraints = resolve_constraints(self, table, False)
+        if constraints is not None:
+            return constrained_modl_discretization(table, constraints, self.max_bins)
         return _modl_discretization(table, self.max_bins)
+
+
+def modl_interval_costs(table):
+    """An ``interval_costs`` function for
+    :func:`~partikit._statistics._constraints.constrained_multisplit`: MODL's
+    terms of one interval (:func:`~partikit._statistics._modl.part_costs`), with
+    the classes (non-empty columns) and the total of the whole ``table``."""
+    columns = class_columns(table)
+    n = float(table.sum())
+    n_classes = float(max(len(columns), 1))
+    factorials = log_factorials(n, n_classes)
+
+    def costs(units):
+        cum = np.concatenate(
+            [np.zeros((1, len(columns))), np.cumsum(units[:, columns], axis=0)]
+        )
+        # pairs j >= i are never read (part_costs clips their negative counts)
+        return part_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
+
+    return costs
+
+
+def constrained_modl_discretization(table, constraints, max_bins=None):
+    """The MODL discretization of least cost under bin constraints (exact).
+
+    Given the number of intervals ``I``, MODL's prior terms depend on ``I`` and
+    ``n`` only and the rest is a sum over intervals, so the constrained dynamic
+    programme of
+    :func:`~partikit._statistics._constraints.constrained_multisplit` with the
+    interval terms gives, for each ``I``, the least-cost constrained
+    discretization; ``I`` is then chosen by the whole criterion (the first
+    minimum: fewest intervals). With ``monotonic_trend="auto"``, each of
+    ascending, descending, peak and valley is solved and the least total cost
+    wins, a peak or a valley being charged the prior of ``I + 1`` intervals
+    (its turning point). Exact up to
+    :data:`~partikit._statistics._constraints.CONSTRAINED_EXACT_LIMIT` rows
+    (fewer when ``max_bins`` is None: the back-pointers of ``I <= m`` layers
+    are bounded), else on equal-weight granules (``statistics["exact"]``
+    False).
+    """
+    n_rows = table.shape[0]
+    n = float(table.sum())
+    costs = modl_interval_costs(table)
+    null_cost = float(
+        log_discretization_prior(n, 1) + costs(table.sum(axis=0, keepdims=True))[0, 1]
+    )
+    trends = (None,)
+    if constraints.monotonic_trend is not None:
+        trends = trends_to_solve(constraints.monotonic_trend, all_shapes=True)
+    max_intervals = n_rows if max_bins is None else int(max_bins)
+    best = None
+    for trend in trends:
+        split = constrained_multisplit(
+            table, costs, max_bins=max_intervals, monotonic_trend=trend,
+            min_bin_weight=constraints.min_bin_weight,
+            max_bin_weight=constraints.max_bin_weight,
+            min_bin_n_event=constraints.min_bin_n_event,
+            min_bin_n_nonevent=constraints.min_bin_n_nonevent,
+        )  # fmt: skip
+        turn = int(
+            constraints.monotonic_trend == "auto" and trend in ("peak", "valley")
+        )
+        counts = np.arange(1, len(split.values) + 1)
+        totals = log_discretization_prior(n, counts + turn) + split.values
+        if not np.isfinite(totals).any():
+            continue
+        k = int(np.argmin(totals)) + 1
+        # the cost reported is the criterion of the intervals themselves
+        cost = float(log_discretization_prior(n, k) + split.values[k - 1])
+        if best is None or totals[k - 1] < best[0]:
+            best = (totals[k - 1], k, split, trend, cost)
+    if best is None:
+        result = _no_cut(n_rows)
+        result.statistics["monotonic_trend"] = constraints.monotonic_trend
+        result.statistics["warning"] = infeasible_message(constraints)
+        return result
+    _, k, split, trend, cost = best
+    cuts = split.cuts[k - 1]
+    level = 1.0 - cost / null_cost if len(cuts) and null_cost > 0 else 0.0
+    statistics = _statistics(cost, null_cost, split.n_units, 0, split.exact, 0)
+    statistics["monotonic_trend"] = trend
+    return Intervals.from_cuts(cuts, n_rows, level, statistics)
