@@ -52,6 +52,10 @@ CONSTRAINED_EXACT_LIMIT = 1024
 #: them, fewer, coarser granules.
 BACK_POINTER_BUDGET = 1 << 28
 
+#: Rounds of cuts then merges of the heuristic (a merge forced over the
+#: maximum size is cut again in the next round).
+_REPAIR_ROUNDS = 8
+
 #: Relative tolerance on float sums of weight when comparing to a size limit.
 _SIZE_TOLERANCE = 1e-9
 
@@ -487,6 +491,8 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
        ``merge_cost`` among the pairs holding an offending interval (or
        straddling a break of the trend) is merged; a merge that would exceed
        ``max_bin_weight`` is taken only when no other is offered.
+    3. Steps 1 and 2 again while an interval is over ``max_bin_weight`` (at
+       most 8 rounds).
 
     O(B^2) merge evaluations for B intervals, plus O(rows) per cut of step 1.
 
@@ -504,56 +510,61 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
     weights_of = lambda parts: _weights_events(  # noqa: E731
         np.atleast_2d(parts), constraints.target_type
     )[0]
-    # 1. oversized intervals cut
-    if sizes_max is not None:
-        changed = True
-        while changed:
-            changed = False
-            edges = [0, *cuts, n_rows]
-            for a, b in zip(edges[:-1], edges[1:], strict=True):
-                whole = table[a:b].sum(axis=0)
-                if weights_of(whole)[0] <= sizes_max * (1 + _SIZE_TOLERANCE):
-                    continue
-                running = np.cumsum(table[a:b], axis=0)
-                best, at = -np.inf, -1
-                for t in range(1, b - a):
-                    left, right = running[t - 1], whole - running[t - 1]
-                    if not admissible(np.vstack([left, right]), _minimums(constraints)).all():
+    # a merge forced over max_bin_weight is cut again: a few rounds
+    for _ in range(_REPAIR_ROUNDS):
+        # 1. oversized intervals cut
+        if sizes_max is not None:
+            changed = True
+            while changed:
+                changed = False
+                edges = [0, *cuts, n_rows]
+                for a, b in zip(edges[:-1], edges[1:], strict=True):
+                    whole = table[a:b].sum(axis=0)
+                    if weights_of(whole)[0] <= sizes_max * (1 + _SIZE_TOLERANCE):
                         continue
-                    gain = merge_cost(left, right, totals)
-                    if gain > best:
-                        best, at = gain, a + t
-                if at > 0:
-                    cuts = sorted([*cuts, at])
-                    changed = True
-                    break
-    # 2. merges
-    while True:
-        edges = np.array([0, *cuts, n_rows], dtype=np.intp)
-        parts = segment_sums(table, edges[:-1])
-        if len(parts) < 2:
+                    running = np.cumsum(table[a:b], axis=0)
+                    best, at = -np.inf, -1
+                    for t in range(1, b - a):
+                        left, right = running[t - 1], whole - running[t - 1]
+                        if not admissible(np.vstack([left, right]), _minimums(constraints)).all():
+                            continue
+                        gain = merge_cost(left, right, totals)
+                        if gain > best:
+                            best, at = gain, a + t
+                    if at > 0:
+                        cuts = sorted([*cuts, at])
+                        changed = True
+                        break
+        # 2. merges
+        while True:
+            edges = np.array([0, *cuts, n_rows], dtype=np.intp)
+            parts = segment_sums(table, edges[:-1])
+            if len(parts) < 2:
+                break
+            bad = ~admissible(parts, _minimums(constraints))
+            pairs = set()
+            for b in np.flatnonzero(bad):
+                if b > 0:
+                    pairs.add(int(b) - 1)
+                if b + 1 < len(parts):
+                    pairs.add(int(b))
+            if trend is not None:
+                rates = rates_of(parts, constraints.target_type)
+                pairs.update(int(b) for b in _trend_violations(rates, trend))
+            if not pairs:
+                break
+            options = []
+            for b in sorted(pairs):
+                merged = parts[b] + parts[b + 1]
+                over = sizes_max is not None and weights_of(merged)[0] > sizes_max * (
+                    1 + _SIZE_TOLERANCE
+                )
+                options.append((over, merge_cost(parts[b], parts[b + 1], totals), b))
+            _, _, b = min(options)
+            del cuts[b]
+        parts = segment_sums(table, np.array([0, *cuts], dtype=np.intp))
+        if admissible(parts, constraints).all():
             break
-        bad = ~admissible(parts, _minimums(constraints))
-        pairs = set()
-        for b in np.flatnonzero(bad):
-            if b > 0:
-                pairs.add(int(b) - 1)
-            if b + 1 < len(parts):
-                pairs.add(int(b))
-        if trend is not None:
-            rates = rates_of(parts, constraints.target_type)
-            pairs.update(int(b) for b in _trend_violations(rates, trend))
-        if not pairs:
-            break
-        options = []
-        for b in sorted(pairs):
-            merged = parts[b] + parts[b + 1]
-            over = sizes_max is not None and weights_of(merged)[0] > sizes_max * (
-                1 + _SIZE_TOLERANCE
-            )
-            options.append((over, merge_cost(parts[b], parts[b + 1], totals), b))
-        _, _, b = min(options)
-        del cuts[b]
     parts = segment_sums(table, np.array([0, *cuts], dtype=np.intp))
     feasible = bool(admissible(parts, constraints).all()) and follows_trend(
         rates_of(parts, constraints.target_type), trend
