@@ -1597,14 +1597,14 @@ def naive_constrained_multisplit(table, costs, max_bins, constraints):
         for cuts in itertools.combinations(range(1, n_rows), k - 1):
             edges = [0, *cuts, n_rows]
             parts = np.array(
-                [table[a:b].sum(axis=0) for a, b in zip(edges[:-1], edges[1:])]
+                [table[a:b].sum(axis=0) for a, b in zip(edges[:-1], edges[1:], strict=True)]
             )
             if not admissible(parts, constraints).all():
                 continue
             rates = rates_of(parts, constraints.target_type)
             if not follows_trend(rates, constraints.monotonic_trend):
                 continue
-            value = sum(costs[a, b] for a, b in zip(edges[:-1], edges[1:]))
+            value = sum(costs[a, b] for a, b in zip(edges[:-1], edges[1:], strict=True))
             if value < best.get(k, (np.inf,))[0]:
                 best[k] = (value, cuts)
     return best

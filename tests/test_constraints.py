@@ -22,11 +22,15 @@ from partikit.discretizers import (
 )
 from partikit.discretizers._modl import modl_interval_costs
 from partikit.tree import PartitionTreeClassifier
-
 from tests import naive
 
 TRENDS = [None, "ascending", "descending", "peak", "valley"]
-DISCRETIZERS = [BlockOptDiscretizer, MODLDiscretizer, MDLPDiscretizer, KhiopsDiscretizer]
+DISCRETIZERS = [
+    BlockOptDiscretizer,
+    MODLDiscretizer,
+    MDLPDiscretizer,
+    KhiopsDiscretizer,
+]
 
 
 @st.composite
@@ -208,9 +212,7 @@ def test_multiclass_refused(cls, param):
 def test_event_counts_refused_for_continuous_target():
     X, _ = _data()
     with pytest.raises(ValueError, match="min_bin_n_event"):
-        BlockOptDiscretizer(target_type="continuous", min_bin_n_event=3).fit(
-            X, X[:, 0]
-        )
+        BlockOptDiscretizer(target_type="continuous", min_bin_n_event=3).fit(X, X[:, 0])
 
 
 @pytest.mark.parametrize("cls", DISCRETIZERS)

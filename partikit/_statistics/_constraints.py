@@ -25,6 +25,7 @@ from numbers import Integral
 
 import numpy as np
 
+from partikit._kernels._codes import SQUARED_ERROR
 from partikit._kernels._constrained import (
     ASCENDING,
     NO_TREND,
@@ -32,7 +33,6 @@ from partikit._kernels._constrained import (
     constrained_dp,
     interval_cost_matrix,
 )
-from partikit._kernels._codes import SQUARED_ERROR
 from partikit._kernels._multisplit import prefix_sums, segment_sums, xlogx_table
 from partikit._statistics._moments import CONTINUOUS, SUM, WEIGHT
 
@@ -310,12 +310,15 @@ def _unit_limit(exact_limit, max_bins, phases):
     as many as keep the back-pointers within :data:`BACK_POINTER_BUDGET`."""
     limit = math.inf if exact_limit is None else exact_limit
     # K x phases x (m + 1)^2 x 4 bytes, K <= m
+    fits = 2
     m = 2
-    while True:
+    while m <= limit:
         k = m if max_bins is None else min(max_bins, m)
-        if k * phases * (m + 1) ** 2 * 4 > BACK_POINTER_BUDGET or m > limit:
-            return max(m - 1, 2)
-        m += max(m // 16, 1)
+        if k * phases * (m + 1) ** 2 * 4 > BACK_POINTER_BUDGET:
+            break
+        fits = m
+        m = min(m + max(m // 16, 1), limit) if m < limit else m + 1
+    return fits
 
 
 def constrained_multisplit(
@@ -526,7 +529,9 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
                     best, at = -np.inf, -1
                     for t in range(1, b - a):
                         left, right = running[t - 1], whole - running[t - 1]
-                        if not admissible(np.vstack([left, right]), _minimums(constraints)).all():
+                        if not admissible(
+                            np.vstack([left, right]), _minimums(constraints)
+                        ).all():
                             continue
                         gain = merge_cost(left, right, totals)
                         if gain > best:

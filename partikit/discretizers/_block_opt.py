@@ -915,6 +915,49 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target, or mean of a
+        continuous target), in value order, the missing bin excluded; equal
+        rates are allowed (as in optbinning). ``"peak"``: rising then
+        falling; ``"valley"``: falling then rising. ``"auto"``: each of
+        ascending, descending, peak and valley is solved and the best by
+        ``arity_selection``'s score wins, a peak or valley counting its
+        turning point as one more bin; with an int ``n_bins``, ascending and
+        descending only, the least impurity winning. The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. Solved exactly: a dynamic programme over the column's
+        distinct values whose state is the last bin finds, for every number
+        of bins, the least-cost partition meeting every constraint (O(V^2
+        log V + K V^2) time, O(K V^2) memory for V values and K = max_bins;
+        twice for a peak or valley); past ``exact_limit`` (``"auto"``:
+        1,024) values it runs on that many equal-weight granules of values
+        (``statistics_[j]["exact"]`` False), the constraints still met
+        exactly. The arity is then chosen as without constraints among the
+        constrained optima.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded). When no partition meets the
+        constraints, the column is one bin, with a warning.
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
     max_candidates : "auto", int or None
         The 0.1 name of ``exact_limit``.
 
@@ -1184,7 +1227,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
                 min_bin_n_nonevent=constraints.min_bin_n_nonevent,
                 target_type=target_type, exact_limit=exact_limit,
             )  # fmt: skip
-            feasible = [k for k in range(1, len(split.cuts) + 1) if split.cuts[k - 1] is not None]
+            feasible = [
+                k
+                for k in range(1, len(split.cuts) + 1)
+                if split.cuts[k - 1] is not None
+            ]
             if not feasible:
                 continue
             # a peak or a valley of "auto" pays for its turning point as one
@@ -1204,7 +1251,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
                     else _mdl_code_lengths(table, lists)
                 )
                 for k, length in zip(feasible, lengths, strict=True):
-                    extra = _log2_binom(n_gaps, k + turn - 1) - _log2_binom(n_gaps, k - 1)
+                    extra = _log2_binom(n_gaps, k + turn - 1) - _log2_binom(
+                        n_gaps, k - 1
+                    )
                     scores[k - 1] = length + extra
             else:  # balanced gain, the turning point as one more interval
                 for k in feasible:

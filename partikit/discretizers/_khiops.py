@@ -472,6 +472,36 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: ascending and descending are tried and the larger chi-
+        square wins (optbinning's ``"auto_asc_desc"``). The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. A heuristic, not an optimum: Khiops's own bins, then a
+        bin over ``max_bin_size`` cut at its admissible cut of largest
+        DeltaChi2, then adjacent bins merged, the merge of least DeltaChi2
+        first, while a bin is below a minimum or the rates break the trend
+        (O(B^2) merge evaluations for B bins). :class:`BlockOptDiscretizer`
+        and :class:`MODLDiscretizer` give the exact constrained optimum.
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
     p : float
         The 0.1 name of ``alpha``, in the other direction: ``alpha = 1 - p``.
 
@@ -669,7 +699,9 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         )  # fmt: skip
         statistics = {**result.statistics, **statistics}
         chi2, dof, log10_pvalue = chi2_test(_intervals_table(table, cuts))
-        statistics.update(chi2=float(chi2), dof=int(dof), log10_pvalue=float(log10_pvalue))
+        statistics.update(
+            chi2=float(chi2), dof=int(dof), log10_pvalue=float(log10_pvalue)
+        )
         return _intervals(cuts, table.shape[0], statistics)
 
 

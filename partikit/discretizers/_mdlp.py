@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from partikit._kernels._multisplit import mdlp_cuts
-from partikit._statistics._contingency import check_table
 from partikit._statistics._constraints import (
     constrained_repair,
     entropy_merge_cost,
     resolve_constraints,
 )
+from partikit._statistics._contingency import check_table
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
 from partikit.discretizers._block_opt import _entropy_bits
@@ -148,6 +148,44 @@ class MDLPDiscretizer(BaseDiscretizer):
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: ascending and descending are tried and the larger
+        information gain wins (optbinning's ``"auto_asc_desc"``). The trend
+        kept is ``statistics_[j]["monotonic_trend"]``. A multiclass target
+        raises a ValueError. A heuristic, not an optimum: MDLP's own bins,
+        then a bin over ``max_bin_size`` cut at its admissible cut of
+        largest entropy increase, then adjacent bins merged, the merge of
+        least entropy increase first, while a bin is below a minimum or the
+        rates break the trend (O(B^2) merge evaluations for B bins).
+        :class:`BlockOptDiscretizer` and :class:`MODLDiscretizer` give the
+        exact constrained optimum.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded). When no partition meets the
+        constraints, the column is one bin, with a warning.
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
 
     Attributes
     ----------

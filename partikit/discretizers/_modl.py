@@ -15,13 +15,13 @@ from partikit._kernels._modl_intervals import (
     optimal_intervals,
     refresh_moves,
 )
-from partikit._statistics._contingency import check_table
 from partikit._statistics._constraints import (
     constrained_multisplit,
     infeasible_message,
     resolve_constraints,
     trends_to_solve,
 )
+from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
     class_columns,
     log_discretization_prior,
@@ -431,6 +431,48 @@ class MODLDiscretizer(BaseDiscretizer):
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: each of ascending, descending, peak and valley is solved
+        and the least MODL cost wins, a peak or valley charged the prior of
+        one more interval (its turning point). The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. Solved exactly: a dynamic programme over the column's
+        distinct values whose state is the last bin finds, for every number
+        of bins, the least-cost partition meeting every constraint (O(V^2
+        log V + K V^2) time, O(K V^2) memory for V values and K = max_bins;
+        twice for a peak or valley); past 1,024 (fewer with
+        ``max_bins=None``, to bound memory) values it runs on that many
+        equal-weight granules of values (``statistics_[j]["exact"]`` False),
+        the constraints still met exactly. MODL's prior depends on the
+        number of intervals only, so the least MODL cost is then chosen
+        among those optima: exact.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded). When no partition meets the
+        constraints, the column is one bin, with a warning.
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
 
     Attributes
     ----------
