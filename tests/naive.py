@@ -1597,7 +1597,10 @@ def naive_constrained_multisplit(table, costs, max_bins, constraints):
         for cuts in itertools.combinations(range(1, n_rows), k - 1):
             edges = [0, *cuts, n_rows]
             parts = np.array(
-                [table[a:b].sum(axis=0) for a, b in zip(edges[:-1], edges[1:], strict=True)]
+                [
+                    table[a:b].sum(axis=0)
+                    for a, b in zip(edges[:-1], edges[1:], strict=True)
+                ]
             )
             if not admissible(parts, constraints).all():
                 continue
