@@ -249,3 +249,50 @@ def test_tree_with_constrained_discretizer():
     table = np.array([[5.0, 1.0], [4.0, 2.0], [1.0, 5.0], [3.0, 3.0]])
     result = split.cut_table(table)
     assert result.n_bins >= 1
+
+
+@pytest.mark.parametrize("trend", [None, "ascending", "peak"])
+def test_kernel_runs_uncompiled(trend):
+    """Check that the DP kernel is valid Python (NUMBA_DISABLE_JIT runs) and
+    gives the compiled kernel's results."""
+    from partikit._kernels import _constrained
+
+    rng = np.random.default_rng(0)
+    table = rng.integers(1, 6, (7, 2)).astype(float)
+    compiled = constrained_multisplit(
+        table, impurity_costs(ENTROPY), max_bins=4, monotonic_trend=trend,
+        min_bin_weight=3.0,
+    )  # fmt: skip
+    original = _constrained.constrained_dp
+    try:
+        import partikit._statistics._constraints as module
+
+        module.constrained_dp = original.py_func
+        plain = constrained_multisplit(
+            table, impurity_costs(ENTROPY), max_bins=4, monotonic_trend=trend,
+            min_bin_weight=3.0,
+        )  # fmt: skip
+    finally:
+        module.constrained_dp = original
+    np.testing.assert_array_equal(compiled.values, plain.values)
+
+
+def test_heuristic_measures_match_naive():
+    """Check the vectorised merge measures against their definitions."""
+    from partikit._statistics._constraints import chi2_merge_cost, entropy_merge_cost
+
+    rng = np.random.default_rng(1)
+    left, right = rng.integers(0, 9, (5, 3)) + 0.0, rng.integers(0, 9, (5, 3)) + 1.0
+    totals = left.sum(axis=0) + right.sum(axis=0) + 4.0
+    for r in range(5):
+        both = np.vstack([left[r], right[r]])
+        costs = naive.naive_interval_cost_matrix(both, "entropy")
+        expected = costs[0, 2] - costs[0, 1] - costs[1, 2]
+        assert entropy_merge_cost(left, right, totals)[r] == pytest.approx(expected)
+
+        def chi2(rows, shares=totals / totals.sum()):
+            expected = rows.sum(axis=1, keepdims=True) * shares
+            return float(((rows - expected) ** 2 / expected).sum())
+
+        delta = chi2(both) - chi2(both.sum(axis=0, keepdims=True))
+        assert chi2_merge_cost(left, right, totals)[r] == pytest.approx(delta)

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from numbers import Integral
 
 import numpy as np
 
@@ -34,6 +33,7 @@ from partikit._kernels._constrained import (
     interval_cost_matrix,
 )
 from partikit._kernels._multisplit import prefix_sums, segment_sums, xlogx_table
+from partikit._statistics._contingency import resolve_count
 from partikit._statistics._moments import CONTINUOUS, SUM, WEIGHT
 
 #: The trends each ``monotonic_trend`` stands for: "auto" solves them all (with
@@ -55,6 +55,9 @@ BACK_POINTER_BUDGET = 1 << 28
 #: Rounds of cuts then merges of the heuristic (a merge forced over the
 #: maximum size is cut again in the next round).
 _REPAIR_ROUNDS = 8
+
+#: Gaps of an oversized interval, best first, tried for one keeping the trend.
+_TREND_TRIES = 256
 
 #: Relative tolerance on float sums of weight when comparing to a size limit.
 _SIZE_TOLERANCE = 1e-9
@@ -83,15 +86,6 @@ class BinConstraints:
     @property
     def sizes_only(self):
         return self.monotonic_trend is None
-
-
-def _weight(size, total):
-    """An int is a weight, a float in (0, 1] a fraction of ``total``."""
-    if size is None:
-        return None
-    if isinstance(size, Integral):
-        return float(size)
-    return float(size) * total
 
 
 def resolve_constraints(estimator, table, continuous, *, min_bin_size=True):
@@ -141,8 +135,8 @@ def resolve_constraints(estimator, table, continuous, *, min_bin_size=True):
         total = float(table.sum())
     return BinConstraints(
         monotonic_trend=trend,
-        min_bin_weight=_weight(min_size, total),
-        max_bin_weight=_weight(max_size, total),
+        min_bin_weight=None if min_size is None else resolve_count(min_size, total),
+        max_bin_weight=None if max_size is None else resolve_count(max_size, total),
         min_bin_n_event=None if n_event is None else float(n_event),
         min_bin_n_nonevent=None if n_nonevent is None else float(n_nonevent),
         target_type=CONTINUOUS if continuous else None,
@@ -179,19 +173,20 @@ def rates_of(table, target_type):
 
 def admissible(parts, constraints):
     """Whether each part (row of summed table rows) meets the size and event
-    constraints (a relative tolerance of 1e-9 on the weights' float sums)."""
+    constraints (each limit with a relative tolerance of 1e-9: float sums of
+    weights must not decide)."""
     parts = np.atleast_2d(np.asarray(parts, dtype=np.float64))
     weights, events, nonevents = _weights_events(parts, constraints.target_type)
     ok = np.ones(parts.shape[0], dtype=bool)
-    scale = _SIZE_TOLERANCE * max(float(weights.sum()), 1.0)
+    low, high = 1 - _SIZE_TOLERANCE, 1 + _SIZE_TOLERANCE
     if constraints.min_bin_weight is not None:
-        ok &= weights >= constraints.min_bin_weight - scale
+        ok &= weights >= constraints.min_bin_weight * low
     if constraints.max_bin_weight is not None:
-        ok &= weights <= constraints.max_bin_weight + scale
+        ok &= weights <= constraints.max_bin_weight * high
     if constraints.min_bin_n_event is not None:
-        ok &= events >= constraints.min_bin_n_event - scale
+        ok &= events >= constraints.min_bin_n_event * low
     if constraints.min_bin_n_nonevent is not None:
-        ok &= nonevents >= constraints.min_bin_n_nonevent - scale
+        ok &= nonevents >= constraints.min_bin_n_nonevent * low
     return ok
 
 
@@ -441,29 +436,40 @@ def constrained_multisplit(
 # --- the heuristic of MDLP and Khiops ---
 
 
+def _bits(counts):
+    """``n log2 n - sum_j n_j log2 n_j`` of each row (entropy in bits x n)."""
+    counts = np.atleast_2d(counts)
+    n = counts.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(counts > 0, counts * np.log2(counts), 0.0).sum(axis=1)
+        whole = np.where(n > 0, n * np.log2(n), 0.0)
+    return whole - terms
+
+
 def entropy_merge_cost(left, right, totals):
-    """Entropy increase (bits) of merging two intervals: MDLP's measure."""
-
-    def bits(c):
-        n = c.sum()
-        c = c[c > 0]
-        return n * math.log2(n) - float((c * np.log2(c)).sum()) if n > 0 else 0.0
-
-    return bits(left + right) - bits(left) - bits(right)
+    """Entropy increase (bits) of merging each row of ``left`` with the same
+    row of ``right``: MDLP's measure (the information gain of the cut between
+    them)."""
+    left, right = np.atleast_2d(left), np.atleast_2d(right)
+    return _bits(left + right) - _bits(left) - _bits(right)
 
 
 def chi2_merge_cost(left, right, totals):
-    """DeltaChi2 of merging two intervals (the chi-square of the table's rows
-    against the class, with the table's class shares): Khiops's measure."""
+    """DeltaChi2 of merging each row of ``left`` with the same row of
+    ``right`` (the chi-square of the rows against the class, with the table's
+    class shares ``totals``): Khiops's measure."""
+    left, right = np.atleast_2d(left), np.atleast_2d(right)
     shares = totals / totals.sum()
     present = shares > 0
 
     def contribution(c):
-        n = c.sum()
-        if n <= 0:
-            return 0.0
+        n = c.sum(axis=1, keepdims=True)
         expected = n * shares[present]
-        return float(((c[present] - expected) ** 2 / expected).sum())
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(
+                expected > 0, (c[:, present] - expected) ** 2 / expected, 0.0
+            )
+        return terms.sum(axis=1)
 
     return contribution(left) + contribution(right) - contribution(left + right)
 
@@ -510,9 +516,11 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
     n_rows = table.shape[0]
     cuts = [int(c) for c in cuts]
     sizes_max = constraints.max_bin_weight
-    weights_of = lambda parts: _weights_events(  # noqa: E731
-        np.atleast_2d(parts), constraints.target_type
-    )[0]
+    minimums = _minimums(constraints)
+
+    def weights_of(parts):
+        return _weights_events(np.atleast_2d(parts), constraints.target_type)[0]
+
     # a merge forced over max_bin_weight is cut again: a few rounds
     for _ in range(_REPAIR_ROUNDS):
         # 1. oversized intervals cut
@@ -525,17 +533,31 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
                     whole = table[a:b].sum(axis=0)
                     if weights_of(whole)[0] <= sizes_max * (1 + _SIZE_TOLERANCE):
                         continue
-                    running = np.cumsum(table[a:b], axis=0)
-                    best, at = -np.inf, -1
-                    for t in range(1, b - a):
-                        left, right = running[t - 1], whole - running[t - 1]
-                        if not admissible(
-                            np.vstack([left, right]), _minimums(constraints)
-                        ).all():
-                            continue
-                        gain = merge_cost(left, right, totals)
-                        if gain > best:
-                            best, at = gain, a + t
+                    # every gap of the interval at once: both sides must
+                    # meet the minimums; a cut keeping the trend is preferred
+                    left = np.cumsum(table[a : b - 1], axis=0)
+                    right = whole - left
+                    fits = admissible(left, minimums) & admissible(right, minimums)
+                    if not fits.any():
+                        continue
+                    gains = np.where(fits, merge_cost(left, right, totals), -np.inf)
+                    # the best gap by the measure, or among the best
+                    # _TREND_TRIES the first that keeps the trend
+                    ranked = np.argsort(-gains, kind="stable")[: int(fits.sum())]
+                    at = a + 1 + int(ranked[0])
+                    if trend is not None:
+                        parts = segment_sums(table, np.array(edges[:-1], np.intp))
+                        rates = rates_of(parts, constraints.target_type)
+                        position = edges.index(a)
+                        before, after = rates[:position], rates[position + 1 :]
+                        for t in ranked[:_TREND_TRIES]:
+                            pair = rates_of(
+                                np.vstack([left[t], right[t]]), constraints.target_type
+                            )
+                            sequence = np.concatenate([before, pair, after])
+                            if follows_trend(sequence, trend):
+                                at = a + 1 + int(t)
+                                break
                     if at > 0:
                         cuts = sorted([*cuts, at])
                         changed = True
@@ -546,7 +568,7 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
             parts = segment_sums(table, edges[:-1])
             if len(parts) < 2:
                 break
-            bad = ~admissible(parts, _minimums(constraints))
+            bad = ~admissible(parts, minimums)
             pairs = set()
             for b in np.flatnonzero(bad):
                 if b > 0:
@@ -564,7 +586,8 @@ def repair_intervals(table, cuts, merge_cost, constraints, trend):
                 over = sizes_max is not None and weights_of(merged)[0] > sizes_max * (
                     1 + _SIZE_TOLERANCE
                 )
-                options.append((over, merge_cost(parts[b], parts[b + 1], totals), b))
+                cost = float(merge_cost(parts[b], parts[b + 1], totals)[0])
+                options.append((over, cost, b))
             _, _, b = min(options)
             del cuts[b]
         parts = segment_sums(table, np.array([0, *cuts], dtype=np.intp))

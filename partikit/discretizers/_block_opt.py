@@ -1261,8 +1261,12 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
                     arity = k + turn
                     scores[k - 1] = -(gain / math.log2(arity)) if arity > 1 else 0.0
             k = int(np.argmin(scores)) + 1
-            if best is None or scores[k - 1] < best[0]:
-                best = (scores[k - 1], k, split, trend, scores)
+            # with a fixed n_bins, the trend reaching the most intervals (up
+            # to n_bins) wins, then the least impurity; else the least score
+            # (ties: the first trend of ascending, descending, peak, valley)
+            key = (-k if not automatic else 0, scores[k - 1])
+            if best is None or key < best[0]:
+                best = (key, k, split, trend, scores)
         if best is None:
             result = Intervals.from_cuts([], n_rows, 0.0, {"exact": True})
             result.statistics["monotonic_trend"] = constraints.monotonic_trend
