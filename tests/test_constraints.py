@@ -277,6 +277,11 @@ def test_kernel_runs_uncompiled(trend):
     np.testing.assert_array_equal(compiled.values, plain.values)
 
 
+def _chi2_with_shares(rows, shares):
+    expected = rows.sum(axis=1, keepdims=True) * shares
+    return float(((rows - expected) ** 2 / expected).sum())
+
+
 def test_heuristic_measures_match_naive():
     """Check the vectorised merge measures against their definitions."""
     from partikit._statistics._constraints import chi2_merge_cost, entropy_merge_cost
@@ -290,9 +295,8 @@ def test_heuristic_measures_match_naive():
         expected = costs[0, 2] - costs[0, 1] - costs[1, 2]
         assert entropy_merge_cost(left, right, totals)[r] == pytest.approx(expected)
 
-        def chi2(rows, shares=totals / totals.sum()):
-            expected = rows.sum(axis=1, keepdims=True) * shares
-            return float(((rows - expected) ** 2 / expected).sum())
-
-        delta = chi2(both) - chi2(both.sum(axis=0, keepdims=True))
+        shares = totals / totals.sum()
+        delta = _chi2_with_shares(both, shares) - _chi2_with_shares(
+            both.sum(axis=0, keepdims=True), shares
+        )
         assert chi2_merge_cost(left, right, totals)[r] == pytest.approx(delta)
