@@ -41,11 +41,14 @@ for V in (256, 512, 1024, 2048):
     costs = impurity_costs(ENTROPY)
     constrained_multisplit(table[:8], costs, max_bins=10, monotonic_trend="ascending")
     for trend in ("ascending", "peak", None):
-        t = time.perf_counter()
-        constrained_multisplit(
-            table, costs, max_bins=10, monotonic_trend=trend, exact_limit=None
-        )
-        print(f"| V={V} | {trend} | {time.perf_counter() - t:.3f} s |")
+        times = []
+        for _ in range(3):  # the least of three: the 2 cores are shared
+            t = time.perf_counter()
+            constrained_multisplit(
+                table, costs, max_bins=10, monotonic_trend=trend, exact_limit=None
+            )
+            times.append(time.perf_counter() - t)
+        print(f"| V={V} | {trend} | {min(times):.3f} s |")
 df = pd.read_csv("/work/shared/datasets/adult/data.csv")
 X = df[["capital.gain"]].to_numpy(float)
 y = (df["income"] == ">50K").astype(int).to_numpy()

@@ -51,7 +51,10 @@ def interval_cost_matrix(cum, criterion, xlogx, out):
 
 
 @njit(**NJIT)
-def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best, arg):
+def constrained_dp(
+    costs, predecessors, predecessor_rates, successors, successor_rates, trend,
+    F, column, back, best, arg,
+):  # fmt: skip
     """Least cost of ``k`` intervals under a trend, for every ``k <= K``.
 
     Parameters
@@ -59,19 +62,27 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
     costs : ndarray of float64 of shape (m + 1, m + 1)
         ``costs[j, i]``: cost of the interval of units ``j .. i-1`` (``j < i``),
         ``inf`` where the interval is not admissible (its size or event counts).
-    rates : ndarray of float64 of shape (m + 1, m + 1)
-        ``rates[j, i]``: the rate (event rate or mean) of units ``j .. i-1``.
     predecessors : ndarray of intp of shape (m + 1, m + 1)
-        ``predecessors[j, :j]``: the starts ``h < j`` sorted by ``rates[h, j]``
-        (stable: ties by ``h``).
+        ``predecessors[j, :j]``: the starts ``h < j`` sorted by the rate of
+        units ``h .. j-1`` (stable: ties by ``h``); unread without a trend.
+    predecessor_rates : ndarray of float64 of shape (m + 1, m + 1)
+        ``predecessor_rates[j, t]``: the rate of units ``predecessors[j, t] ..
+        j-1`` (read in order: no gather by the kernel).
     successors : ndarray of intp of shape (m + 1, m + 1)
-        ``successors[j, :m - j]``: the ends ``i > j`` sorted by ``rates[j, i]``.
+        ``successors[j, :m - j]``: the ends ``i > j`` sorted by the rate of
+        units ``j .. i-1``.
+    successor_rates : ndarray of float64 of shape (m + 1, m + 1)
+        ``successor_rates[j, s]``: the rate of units ``j .. successors[j, s]-1``.
     trend : int
         ``NO_TREND``, ``ASCENDING`` or ``PEAK``.
     F : ndarray of float64 of shape (2, phases, m + 1, m + 1)
         Work space: two layers (``phases`` is 2 for a peak, else 1).
+    column : ndarray of float64 of shape (phases, m + 1)
+        Work space: the states ending at ``j`` of the previous layer, read
+        once in row order (a strided but sequential read) and then in rate
+        order from this contiguous copy.
     back : ndarray of int32 of shape (K + 1, phases, m + 1, m + 1)
-        Receives ``2 h + phase`` of the predecessor of each state.
+        Receives ``2 h + phase`` of the predecessor of each reached state.
     best : ndarray of float64 of shape (K + 1,)
         Receives the least cost with exactly ``k`` intervals (``inf``: none
         admissible).
@@ -85,11 +96,10 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
     for k in range(K + 1):
         best[k] = inf
         arg[k] = -1
-    for layer in range(2):
-        for p in range(phases):
-            for j in range(m + 1):
-                for i in range(m + 1):
-                    F[layer, p, j, i] = inf
+    for p in range(phases):
+        for j in range(m + 1):
+            for i in range(m + 1):
+                F[0, p, j, i] = inf
     # one interval: rows 0 .. i-1, rising
     for i in range(1, m + 1):
         F[0, 0, 0, i] = costs[0, i]
@@ -98,27 +108,29 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
     previous = 0
     for k in range(2, K + 1):
         current = 1 - previous
+        # layer k writes every state of a start j >= k - 1 below; the rows
+        # before are unreachable (k - 1 intervals need k - 1 units first)
         for p in range(phases):
-            for j in range(m + 1):
+            for j in range(min(k - 1, m + 1)):
                 for i in range(j + 1, m + 1):
                     F[current, p, j, i] = inf
-        # the last interval starts at j >= k - 1 (k - 1 intervals before it)
         for j in range(k - 1, m):
             n_succ = m - j
+            for p in range(phases):
+                for h in range(j):
+                    column[p, h] = F[previous, p, h, j]
             if trend == NO_TREND:
                 low = inf
                 at = -1
                 for h in range(j):
-                    v = F[previous, 0, h, j]
+                    v = column[0, h]
                     if v < low:
                         low = v
                         at = h
-                if at < 0:
-                    continue
                 for i in range(j + 1, m + 1):
-                    c = costs[j, i]
+                    c = costs[j, i] + low
+                    F[current, 0, j, i] = c
                     if c < inf:
-                        F[current, 0, j, i] = c + low
                         back[k, 0, j, i] = 2 * at
                 continue
             # rising: predecessors (rising) of rate <= rate(j, i), the
@@ -128,17 +140,16 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
             at = -1
             for s in range(n_succ):
                 i = successors[j, s]
-                r = rates[j, i]
-                while t < j and rates[predecessors[j, t], j] <= r:
-                    h = predecessors[j, t]
-                    v = F[previous, 0, h, j]
+                r = successor_rates[j, s]
+                while t < j and predecessor_rates[j, t] <= r:
+                    v = column[0, predecessors[j, t]]
                     if v < low:
                         low = v
-                        at = h
+                        at = predecessors[j, t]
                     t += 1
-                c = costs[j, i]
-                if at >= 0 and c < inf:
-                    F[current, 0, j, i] = c + low
+                c = costs[j, i] + low
+                F[current, 0, j, i] = c
+                if c < inf:
                     back[k, 0, j, i] = 2 * at
             if trend != PEAK:
                 continue
@@ -149,18 +160,18 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
             at = -1
             for s in range(n_succ - 1, -1, -1):
                 i = successors[j, s]
-                r = rates[j, i]
-                while t >= 0 and rates[predecessors[j, t], j] >= r:
+                r = successor_rates[j, s]
+                while t >= 0 and predecessor_rates[j, t] >= r:
                     h = predecessors[j, t]
                     for q in range(2):
-                        v = F[previous, q, h, j]
+                        v = column[q, h]
                         if v < low:
                             low = v
                             at = 2 * h + q
                     t -= 1
-                c = costs[j, i]
-                if at >= 0 and c < inf:
-                    F[current, 1, j, i] = c + low
+                c = costs[j, i] + low
+                F[current, 1, j, i] = c
+                if c < inf:
                     back[k, 1, j, i] = at
         for p in range(phases):
             for j in range(k - 1, m):
@@ -169,3 +180,38 @@ def constrained_dp(costs, rates, predecessors, successors, trend, F, back, best,
                     best[k] = v
                     arg[k] = 2 * j + p
         previous = current
+
+
+@njit(**NJIT)
+def interval_limits(cum, moments, limits, costs, rates):
+    """Bar the intervals outside the limits and compute every interval's rate.
+
+    For every ``j < i``: the sums of units ``j .. i-1`` from the prefix sums
+    ``cum``; ``costs[j, i]`` is set to ``inf`` when the interval's weight is
+    outside ``[limits[0], limits[1]]``, its event weight (column 1 of a 2-column
+    table) below ``limits[2]`` or its non-event weight (column 0) below
+    ``limits[3]``; ``rates[j, i]`` receives its event rate (2-column table) or
+    its mean (``moments``: columns weight, sum, sum of squares), 0 otherwise.
+    The twins are ``admissible`` and ``rates_of`` of
+    :mod:`partikit._statistics._constraints`.
+    """
+    m = cum.shape[0] - 1
+    n_columns = cum.shape[1]
+    binary = not moments and n_columns == 2
+    for j in range(m):
+        for i in range(j + 1, m + 1):
+            if moments:
+                weight = cum[i, 0] - cum[j, 0]
+                numerator = cum[i, 1] - cum[j, 1]
+            else:
+                weight = 0.0
+                for c in range(n_columns):
+                    weight += cum[i, c] - cum[j, c]
+                numerator = cum[i, 1] - cum[j, 1] if binary else 0.0
+            rates[j, i] = numerator / weight if weight > 0.0 else 0.0
+            ok = limits[0] <= weight <= limits[1]
+            if binary:
+                ok = ok and numerator >= limits[2]
+                ok = ok and weight - numerator >= limits[3]
+            if not ok:
+                costs[j, i] = np.inf

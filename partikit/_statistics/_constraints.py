@@ -31,6 +31,7 @@ from partikit._kernels._constrained import (
     PEAK,
     constrained_dp,
     interval_cost_matrix,
+    interval_limits,
 )
 from partikit._kernels._multisplit import prefix_sums, segment_sums, xlogx_table
 from partikit._statistics._contingency import resolve_count
@@ -43,9 +44,10 @@ AUTO_TRENDS = ("ascending", "descending", "peak", "valley")
 AUTO_MONOTONE_TRENDS = ("ascending", "descending")
 
 #: Units (rows or granules) of an exact constrained search by default. The DP
-#: is O(K m^2) time and O(K m^2) memory; measured (BlockOpt, ascending,
-#: ``max_bins=10``, 2 cores shared) at m = 256 / 512 / 1024 / 2048: see
-#: docs/user_guide/constraints.rst. 1024 keeps a column under about 0.1 s.
+#: is O(m^2 log m + K m^2) time and O(K m^2) memory; measured (ascending,
+#: ``max_bins=10``, benchmarks/bench_constraints.py) at m = 256 / 512 / 1024 /
+#: 2048: 0.005 / 0.038 / 0.16 / 1.1 s (docs/user_guide/constraints.rst): past
+#: 1024 the time grows faster than m^2 (the state leaves the caches).
 CONSTRAINED_EXACT_LIMIT = 1024
 
 #: Bytes of back-pointers (``K x phases x (m+1)^2`` int32) a search may use: past
@@ -207,16 +209,23 @@ def follows_trend(rates, trend):
     return bool((steps[falling[0] :] <= 0).all())
 
 
-def _interval_matrices(units, constraints):
-    """Interval sums of units ``j .. i-1`` for all ``j < i``: admissibility and
-    rate matrices of shape (m + 1, m + 1)."""
-    cum = prefix_sums(np.ascontiguousarray(units, dtype=np.float64))
-    sums = cum[None, :, :] - cum[:, None, :]  # sums[j, i] = cum[i] - cum[j]
-    m1 = cum.shape[0]
-    flat = sums.reshape(m1 * m1, -1)
-    ok = admissible(flat, constraints).reshape(m1, m1)
-    rates = rates_of(flat, constraints.target_type).reshape(m1, m1)
-    return ok, rates
+def _limits(constraints):
+    """The limits of :func:`~partikit._kernels._constrained.interval_limits`
+    (min weight, max weight, min events, min non-events), with
+    :func:`admissible`'s tolerance."""
+    low, high = 1 - _SIZE_TOLERANCE, 1 + _SIZE_TOLERANCE
+
+    def bound(value, scale, default):
+        return default if value is None else value * scale
+
+    return np.array(
+        [
+            bound(constraints.min_bin_weight, low, -np.inf),
+            bound(constraints.max_bin_weight, high, np.inf),
+            bound(constraints.min_bin_n_event, low, -np.inf),
+            bound(constraints.min_bin_n_nonevent, low, -np.inf),
+        ]
+    )
 
 
 def equal_weight_granules(weights, n_granules):
@@ -261,7 +270,8 @@ def impurity_costs(criterion_code):
             if integral and total + 1 <= (1 << 22) and criterion_code != SQUARED_ERROR
             else np.zeros(0)
         )
-        out = np.full((cum.shape[0], cum.shape[0]), np.inf)
+        # (the pairs j >= i are never read)
+        out = np.empty((cum.shape[0], cum.shape[0]))
         interval_cost_matrix(cum, criterion_code, xlogx, out)
         return out
 
@@ -389,25 +399,41 @@ def constrained_multisplit(
     m = units.shape[0]
     K = max(1, min(int(max_bins), m))
     costs = np.ascontiguousarray(interval_costs(units), dtype=np.float64)
-    ok, rates = _interval_matrices(units, constraints)
-    costs = np.where(ok, costs, np.inf)
+    # inadmissible intervals barred (cost inf) and every interval's rate, in
+    # one pass over the pairs (no (m + 1)^2 x columns temporaries)
+    rates = np.empty((m + 1, m + 1))
+    interval_limits(
+        prefix_sums(np.ascontiguousarray(units, dtype=np.float64)),
+        target_type == CONTINUOUS, _limits(constraints), costs, rates,
+    )  # fmt: skip
     if monotonic_trend in ("descending", "valley"):
         rates = -rates
     code = {None: NO_TREND, "ascending": ASCENDING, "descending": ASCENDING}.get(
         monotonic_trend, PEAK
     )
-    index = np.arange(m + 1)
-    # predecessors[j, :j]: starts h < j by rates[h, j]; successors[j, :m-j]:
-    # ends i > j by rates[j, i] (the others sorted last, never read)
-    before = np.where(index[None, :] < index[:, None], rates.T, np.inf)
-    predecessors = np.argsort(before, axis=1, kind="stable").astype(np.intp)
-    after = np.where(index[None, :] > index[:, None], rates, np.inf)
-    successors = np.argsort(after, axis=1, kind="stable").astype(np.intp)
+    if code == NO_TREND:
+        # no order by rate is read
+        predecessors = successors = np.empty((m + 1, m + 1), dtype=np.intp)
+        predecessor_rates = successor_rates = rates
+    else:
+        index = np.arange(m + 1)
+        # predecessors[j, :j]: starts h < j by rates[h, j]; successors[j,
+        # :m-j]: ends i > j by rates[j, i] (the others sorted last, never read)
+        before = np.where(index[None, :] < index[:, None], rates.T, np.inf)
+        predecessors = np.argsort(before, axis=1, kind="stable").astype(np.intp)
+        predecessor_rates = np.take_along_axis(before, predecessors, axis=1)
+        after = np.where(index[None, :] > index[:, None], rates, np.inf)
+        successors = np.argsort(after, axis=1, kind="stable").astype(np.intp)
+        successor_rates = np.take_along_axis(after, successors, axis=1)
     F = np.empty((2, phases, m + 1, m + 1))
-    back = np.full((K + 1, phases, m + 1, m + 1), -1, dtype=np.int32)
+    # (read only at states the programme reached, which it wrote)
+    back = np.empty((K + 1, phases, m + 1, m + 1), dtype=np.int32)
     best = np.empty(K + 1)
     arg = np.empty(K + 1, dtype=np.intp)
-    constrained_dp(costs, rates, predecessors, successors, code, F, back, best, arg)
+    constrained_dp(
+        costs, predecessors, predecessor_rates, successors, successor_rates, code,
+        F, np.empty((phases, m + 1)), back, best, arg,
+    )  # fmt: skip
     values = best[1:].copy()
     cuts = []
     for k in range(1, K + 1):
