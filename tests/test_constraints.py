@@ -300,3 +300,16 @@ def test_heuristic_measures_match_naive():
             both.sum(axis=0, keepdims=True), shares
         )
         assert chi2_merge_cost(left, right, totals)[r] == pytest.approx(delta)
+
+
+@pytest.mark.parametrize("cls", DISCRETIZERS)
+def test_tree_nodes_too_small_are_not_cut_silently(cls):
+    """Check that a node no partition of which meets the constraints is a
+    leaf, without a warning per node (fit of the discretizer warns)."""
+    X, y = _data(n=600)
+    split = cls(monotonic_trend="ascending", min_bin_n_event=40)
+    tree = PartitionTreeClassifier(numeric_split=split, max_depth=4).fit(X, y)
+    assert tree.get_depth() >= 1
+    table = np.array([[5.0, 1.0], [4.0, 2.0], [1.0, 5.0]])
+    result = split.cut_table(table)
+    assert result.n_bins == 1 and result.statistics["feasible"] is False

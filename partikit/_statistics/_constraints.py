@@ -672,7 +672,22 @@ def constrained_repair(table, cuts, constraints, merge_cost, score):
     statistics = {"n_cuts_before": len(cuts)}
     if best is None:
         statistics["monotonic_trend"] = constraints.monotonic_trend
+        statistics["feasible"] = False
         statistics["warning"] = infeasible_message(constraints)
         return np.zeros(0, dtype=np.intp), statistics
+    statistics["feasible"] = True
     statistics["monotonic_trend"] = best[2]
     return best[1], statistics
+
+
+def quiet_in_a_tree(result, context):
+    """Drop the warning of an infeasible table cut by ``cut_table``.
+
+    ``fit`` warns when a column cannot meet the constraints; a table given to
+    ``cut_table`` is the tree's node (``context`` None): a node too small for
+    the constraints is simply not cut (``statistics["feasible"]`` says so),
+    without a warning per node.
+    """
+    if context is None and result.statistics.get("feasible") is False:
+        result.statistics.pop("warning", None)
+    return result

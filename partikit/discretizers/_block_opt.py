@@ -30,6 +30,7 @@ from partikit._statistics._constraints import (
     constrained_multisplit,
     impurity_costs,
     infeasible_message,
+    quiet_in_a_tree,
     resolve_constraints,
     trends_to_solve,
 )
@@ -1142,8 +1143,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             max_parts = max(table.shape[0], 1)
         constraints = resolve_constraints(self, table, continuous)
         if constraints is not None:
-            result = self._constrained_cut(
-                table, constraints, criterion, max_parts, continuous
+            result = quiet_in_a_tree(
+                self._constrained_cut(
+                    table, constraints, criterion, max_parts, continuous
+                ),
+                context,
             )
             if continuous:
                 self._add_f_test(table, result)
@@ -1270,6 +1274,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         if best is None:
             result = Intervals.from_cuts([], n_rows, 0.0, {"exact": True})
             result.statistics["monotonic_trend"] = constraints.monotonic_trend
+            result.statistics["feasible"] = False
             result.statistics["warning"] = infeasible_message(constraints)
             return result
         _, k, split, trend, scores = best
@@ -1279,6 +1284,7 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
             "exact": split.exact,
             "values": split.values,
             "monotonic_trend": trend,
+            "feasible": True,
         }
         if automatic:
             statistics["scores"] = scores

@@ -24,6 +24,7 @@ from partikit._kernels._multisplit import segment_sums
 from partikit._statistics._constraints import (
     chi2_merge_cost,
     constrained_repair,
+    quiet_in_a_tree,
     resolve_constraints,
 )
 from partikit._statistics._contingency import check_table
@@ -702,7 +703,10 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         statistics.update(
             chi2=float(chi2), dof=int(dof), log10_pvalue=float(log10_pvalue)
         )
-        return _intervals(cuts, table.shape[0], statistics)
+        return quiet_in_a_tree(
+            _intervals(cuts, table.shape[0], statistics),
+            context,
+        )
 
 
 def _intervals_table(table, cuts):

@@ -10,6 +10,7 @@ from partikit._kernels._multisplit import mdlp_cuts
 from partikit._statistics._constraints import (
     constrained_repair,
     entropy_merge_cost,
+    quiet_in_a_tree,
     resolve_constraints,
 )
 from partikit._statistics._contingency import check_table
@@ -296,6 +297,9 @@ class MDLPDiscretizer(BaseDiscretizer):
             lambda cuts: _information_gain(table, cuts),
         )  # fmt: skip
         statistics = {**result.statistics, **statistics}
-        return Intervals.from_cuts(
-            cuts, table.shape[0], _information_gain(table, cuts), statistics
+        return quiet_in_a_tree(
+            Intervals.from_cuts(
+                cuts, table.shape[0], _information_gain(table, cuts), statistics
+            ),
+            context,
         )

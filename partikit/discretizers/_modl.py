@@ -18,6 +18,7 @@ from partikit._kernels._modl_intervals import (
 from partikit._statistics._constraints import (
     constrained_multisplit,
     infeasible_message,
+    quiet_in_a_tree,
     resolve_constraints,
     trends_to_solve,
 )
@@ -592,7 +593,10 @@ class MODLDiscretizer(BaseDiscretizer):
     def _cut_table(self, table, context):
         constraints = resolve_constraints(self, table, False)
         if constraints is not None:
-            return constrained_modl_discretization(table, constraints, self.max_bins)
+            return quiet_in_a_tree(
+                constrained_modl_discretization(table, constraints, self.max_bins),
+                context,
+            )
         return _modl_discretization(table, self.max_bins)
 
 
@@ -668,6 +672,7 @@ def constrained_modl_discretization(table, constraints, max_bins=None):
     if best is None:
         result = _no_cut(n_rows)
         result.statistics["monotonic_trend"] = constraints.monotonic_trend
+        result.statistics["feasible"] = False
         result.statistics["warning"] = infeasible_message(constraints)
         return result
     _, k, split, trend, cost = best
@@ -675,4 +680,5 @@ def constrained_modl_discretization(table, constraints, max_bins=None):
     level = 1.0 - cost / null_cost if len(cuts) and null_cost > 0 else 0.0
     statistics = _statistics(cost, null_cost, split.n_units, 0, split.exact, 0)
     statistics["monotonic_trend"] = trend
+    statistics["feasible"] = True
     return Intervals.from_cuts(cuts, n_rows, level, statistics)
