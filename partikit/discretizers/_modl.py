@@ -457,7 +457,9 @@ class MODLDiscretizer(BaseDiscretizer):
         Least weight of a bin: an int is a weight (a count of rows without
         ``sample_weight``), a float in (0, 1) a fraction of the column's
         weight (missing values excluded). When no partition meets the
-        constraints, the column is one bin, with a warning.
+        constraints, the column is one bin, with a warning
+        (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
+        silently).
 
         .. versionadded:: 0.3
     max_bin_size : int, float or None, default=None
