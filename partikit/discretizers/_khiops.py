@@ -693,6 +693,11 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         constraints = resolve_constraints(self, table, False, min_bin_size=False)
         if constraints is None:
             return result
+        # Khiops' own minimum (its frequency phase) holds for the cuts the
+        # heuristic adds too
+        min_count = float(result.statistics.get("min_bin_size", 0.0))
+        if min_count > 0:
+            constraints.min_bin_weight = min_count
         # the heuristic: Khiops' intervals cut and merged (smallest DeltaChi2)
         cuts, statistics = constrained_repair(
             table, result.cuts, constraints, chi2_merge_cost,
