@@ -934,8 +934,11 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         twice for a peak or valley); past ``exact_limit`` (``"auto"``:
         1,024) values it runs on that many equal-weight granules of values
         (``statistics_[j]["exact"]`` False), the constraints still met
-        exactly. The arity is then chosen as without constraints among the
-        constrained optima.
+        exactly (with ``exact_limit=None`` too, past the values whose
+        back-pointers fit in 256 MB). Boundary points do not prune this
+        search: a constraint may force a cut between values of one class
+        distribution. The arity is then chosen as without constraints among
+        the constrained optima.
 
         .. versionadded:: 0.3
     min_bin_size : int, float or None, default=None
