@@ -510,7 +510,10 @@ class BaseDiscretizer(BasePartitioner):
         """Encode every column by its bins.
 
         Values below the first or above the last cut go to the end bins, also
-        when they lie outside the training range. NaN goes to ``missing_bin_``.
+        when they lie outside the training range. NaN goes to ``missing_bin_``
+        (its own bin, or with ``missing="attach"`` an interval); a special
+        value (``special_codes``) to its special part (``special_bins_``),
+        also when fit saw none of its rows.
 
         Parameters
         ----------
@@ -525,8 +528,9 @@ class BaseDiscretizer(BasePartitioner):
             bins' weight of evidence, same shape (a missing value gets the
             missing bin's, 0 when fit saw no missing value); ``"onehot"``
             (CSR) / ``"onehot-dense"``: one column per bin of each feature, plus a
-            missing column for features that had missing values in fit (a
-            missing value in another feature gives a row of zeros in its block).
+            missing column for features that had missing values in fit and
+            keep them apart (a missing value in another feature gives a row of
+            zeros in its block), plus one column per special part.
             A dask DataFrame X gives a lazy dask Array of these, chunked by
             partition (a dask DataFrame with ``set_output(transform="pandas")``).
         """
@@ -557,7 +561,9 @@ class BaseDiscretizer(BasePartitioner):
         feature_names_out : ndarray of str objects
             The input names for ``"ordinal"`` and ``"woe"``; with the one-hot
             encodings ``"{name}_b{k}"`` for bin ``k`` of each feature and
-            ``"{name}_missing"`` for its missing bin when it has one.
+            ``"{name}_missing"`` for its missing bin when it has one, then
+            ``"{name}_special"`` (``special_codes`` a list) or
+            ``"{name}_{part}"`` (a dict) for each special part.
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
