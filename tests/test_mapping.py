@@ -426,7 +426,7 @@ def test_rejected_inputs():
         mapping_document([X])
     document = mapping_document([discretizer])
     with pytest.raises(ValueError, match="version"):
-        mapping_sql(dict(document, version=2), "t")
+        mapping_sql(dict(document, version=3), "t")
     with pytest.raises(ValueError, match="Not a mapping document"):
         mapping_sql({"columns": []}, "t")
     with pytest.raises(ValueError, match="no columns"):

@@ -393,8 +393,13 @@ class PartitionInspectionMixin:
             sign, positive with either sign); then ``missing`` (True for the part
             that ``transform`` sends missing values to) and ``unknown`` (True
             for the part that receives categories not seen in fit). A
-            discretizer's missing bin is the last row, also when fit saw no
-            missing value.
+            discretizer's missing bin follows its intervals, also when fit saw
+            no missing value (with ``missing="attach"`` the interval that
+            receives them is flagged instead, its label ending in ``+
+            missing``); then come its special parts (``special_codes``),
+            labelled by their names (``special`` for a list), flagged by a
+            column ``special`` that only a discretizer with special codes
+            has.
 
             For a continuous target (``target_type_ == "continuous"``) the
             columns are ``label``, ``count``, ``share``, ``mean`` and ``std``

@@ -455,8 +455,11 @@ class BaseDiscretizer(BasePartitioner):
         else:
             labels[self.missing_bin_[j]] += " + missing"
         labels.extend(self._specials()[0])
-        special = np.zeros(n_parts, dtype=bool)
-        special[self.special_bins_[j]] = True
+        special = None
+        if self.special_bins_.shape[1]:
+            # the column ``special`` of partition_table, with special parts only
+            special = np.zeros(n_parts, dtype=bool)
+            special[self.special_bins_[j]] = True
         searched = np.zeros(n_parts, dtype=bool)
         searched[:n_bins] = True
         return ColumnParts(
