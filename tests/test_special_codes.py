@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from partikit import column_tables, report
 from partikit._reporting._mapping import (
@@ -499,3 +500,17 @@ def test_pickle_clone_and_params():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         clone(fitted).fit(X, y)
+
+
+@parametrize_with_checks(
+    [
+        MDLPDiscretizer(special_codes=[0.0, 1.0], missing="attach"),
+        BlockOptDiscretizer(
+            special_codes={"zero": [0.0], "half": [0.5]},
+            missing="attach",
+            encode="onehot",
+        ),
+    ]
+)
+def test_scikit_learn_checks_with_special_codes(estimator, check):
+    check(estimator)
