@@ -514,3 +514,46 @@ def test_pickle_clone_and_params():
 )
 def test_scikit_learn_checks_with_special_codes(estimator, check):
     check(estimator)
+
+
+def test_plain_python_applies_the_document_as_transform():
+    """Check the documented rules (special parts before the cuts) by the
+    plain-Python consumer of the mapping tests, on CSV text."""
+    from tests.test_mapping import apply_document
+
+    X, y = _data()
+    fitted = MDLPDiscretizer(special_codes=SPECIALS, missing="attach").fit(X, y)
+    document = json.dumps(mapping_document([fitted]))
+    new = pd.DataFrame({"x": [-1.0, 99999.0, 88888.0, np.nan, 0.3, 5.0, -9.0]})
+    for frame in (X, new):
+        text = frame.to_csv(index=False)
+        expected = fitted.transform(frame).astype(int).tolist()
+        assert apply_document(document, text) == expected
+
+
+@pytest.mark.parametrize("cls", [MDLPDiscretizer, KhiopsDiscretizer])
+def test_attach_with_three_classes(cls):
+    rng = np.random.default_rng(3)
+    x = rng.uniform(size=3000)
+    y = np.digitize(x + 0.3 * rng.normal(size=3000), [0.33, 0.66])
+    missing = rng.uniform(size=3000) < 0.1
+    x[missing] = np.nan
+    y[missing] = rng.choice(3, size=missing.sum(), p=[0.2, 0.7, 0.1])
+    X = x[:, None]
+    separate = cls().fit(X, y)
+    attached = cls(missing="attach").fit(X, y)
+    table, n_bins = separate.table_[0], separate.n_bins_[0]
+    deltas = [naive_delta_chi2(table, n_bins, k) for k in range(n_bins)]
+    assert attached.missing_bin_[0] == int(np.argmin(deltas))
+
+
+def test_plot_marks_the_special_parts():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X, y = _data()
+    fitted = MDLPDiscretizer(special_codes=SPECIALS).fit(X, y)
+    ax = fitted.plot_partition("x")
+    labels = [tick.get_text() for tick in ax.get_xticklabels()]
+    assert sum("[special]" in label for label in labels) == 2
