@@ -313,3 +313,21 @@ def test_tree_nodes_too_small_are_not_cut_silently(cls):
     table = np.array([[5.0, 1.0], [4.0, 2.0], [1.0, 5.0]])
     result = split.cut_table(table)
     assert result.n_bins == 1 and result.statistics["feasible"] is False
+
+
+@pytest.mark.parametrize("cls", [BlockOptDiscretizer, MODLDiscretizer, MDLPDiscretizer])
+@pytest.mark.parametrize("value", ["auto", 0])
+def test_min_bin_size_auto_and_zero_set_no_minimum(cls, value):
+    """Check that min_bin_size="auto" (the method's own minimum: none here)
+    and 0 leave the bins as without the parameter."""
+    X, y = _data()
+    a = cls().fit(X, y)
+    b = cls(min_bin_size=value).fit(X, y)
+    np.testing.assert_array_equal(a.bin_edges_[0], b.bin_edges_[0])
+
+
+def test_khiops_min_bin_size_none_is_zero():
+    X, y = _data()
+    a = KhiopsDiscretizer(min_bin_size=0).fit(X, y)
+    b = KhiopsDiscretizer(min_bin_size=None).fit(X, y)
+    np.testing.assert_array_equal(a.bin_edges_[0], b.bin_edges_[0])

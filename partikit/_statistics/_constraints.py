@@ -104,6 +104,9 @@ def resolve_constraints(estimator, table, continuous, *, min_bin_size=True):
     """
     trend = estimator.monotonic_trend
     min_size = estimator.min_bin_size if min_bin_size else None
+    if min_size == "auto" or min_size == 0:
+        # "auto": the method's own minimum, none for these methods
+        min_size = None
     max_size = estimator.max_bin_size
     n_event = estimator.min_bin_n_event
     n_nonevent = estimator.min_bin_n_nonevent

@@ -95,8 +95,12 @@ class BaseDiscretizer(BasePartitioner):
         **BasePartitioner._parameter_constraints,
         "max_values": [Interval(Integral, 2, None, closed="left"), None],
         "monotonic_trend": [StrOptions(set(MONOTONIC_TRENDS)), None],
+        # one set of values for the four discretizers (docs/vocabulary.rst):
+        # "auto" is the method's own minimum (KhiopsDiscretizer's frequency
+        # phase; none for the others), 0 and None no minimum
         "min_bin_size": [
-            Interval(Integral, 1, None, closed="left"),
+            StrOptions({"auto"}),
+            Interval(Integral, 0, None, closed="left"),
             Interval(RealNotInt, 0, 1, closed="neither"),
             None,
         ],

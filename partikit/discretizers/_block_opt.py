@@ -944,10 +944,12 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         the constrained optima.
 
         .. versionadded:: 0.3
-    min_bin_size : int, float or None, default=None
+    min_bin_size : int, float, "auto" or None, default=None
         Least weight of a bin: an int is a weight (a count of rows without
         ``sample_weight``), a float in (0, 1) a fraction of the column's
-        weight (missing values excluded). When no partition meets the
+        weight (missing values excluded); 0, None and ``"auto"`` (the
+        method's own minimum: this method has none, KhiopsDiscretizer's is
+        its frequency phase) set no minimum. When no partition meets the
         constraints, the column is one bin, with a warning
         (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
         silently).

@@ -123,7 +123,7 @@ def khiops_discretization(
     alpha : float, default=0.05
         Probability that a column independent of the class is cut into more
         than one interval (the paper's ``p`` is ``1 - alpha``).
-    min_bin_size : "auto", int or float, default="auto"
+    min_bin_size : "auto", int, float or None, default="auto"
         Minimum interval weight of the frequency phase, as the parameter of
         :class:`KhiopsDiscretizer` (``"auto"``: Cochran's validity rule for the
         chi-square approximation).
@@ -411,10 +411,10 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Cochran's validity rule for the chi-square approximation (expected class counts
         at least 1, and at least 5 for 80% of the classes) over the classes the
         chi-square is computed on (classes holding together at most 1% of the weight are
-        left out of both, at least two classes stay); an int is a count (0: no frequency
-        phase), a float in (0, 1) a fraction of the total weight. A column that the
-        frequency phase alone leaves in one interval although its best cut is
-        significant warns.
+        left out of both, at least two classes stay); an int is a count (0 or None:
+        no frequency phase), a float in (0, 1) a fraction of the total weight. A
+        column that the frequency phase alone leaves in one interval although its
+        best cut is significant warns.
     max_bins : int or None, default=None
         After the robust stopping rule, merging goes on until at most this many
         intervals remain.
@@ -642,11 +642,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
         "alpha": [Interval(RealNotInt, 0, 1, closed="neither")],
-        "min_bin_size": [
-            StrOptions({"auto"}),
-            Interval(Integral, 0, None, closed="left"),
-            Interval(RealNotInt, 0, 1, closed="neither"),
-        ],
+        "min_bin_size": BaseDiscretizer._parameter_constraints["min_bin_size"],
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "robust": ["boolean"],
         "keep_trace": ["boolean"],
@@ -723,8 +719,11 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     def _cut_table(self, table, context):
         # fit and cut_table hand over a checked table
         alpha = self._parameter("alpha")
+        min_bin_size = self._parameter("min_bin_size")
+        # None: no minimum, as 0
+        min_bin_size = 0 if min_bin_size is None else min_bin_size
         result = _khiops_cut(
-            table, alpha, self._parameter("min_bin_size"), self.max_bins,
+            table, alpha, min_bin_size, self.max_bins,
             self.robust, None, self.keep_trace, self._parameter("exact_limit"),
         )  # fmt: skip
         message = frequency_collapse_message(
