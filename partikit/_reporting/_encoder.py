@@ -514,7 +514,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
     ... # doctest: +NORMALIZE_WHITESPACE
               n_parts  rank  selected
     column
-    category        3     1      True
+    category        2     1      True
     noise_0         1     2     False
     >>> encoder.transform(X).shape
     (2000, 1)
