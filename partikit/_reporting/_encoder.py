@@ -13,6 +13,7 @@ as :func:`~partikit.report` ranks them, selected by optbinning's
 from __future__ import annotations
 
 import functools
+import sys
 import threading
 import warnings
 from numbers import Integral, Real
@@ -26,6 +27,7 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import (
+    HasMethods,
     StrOptions,
     _check_feature_names_in,
     _fit_context,
@@ -41,9 +43,6 @@ from partikit._counting._partial import (
 from partikit._counting._validation import (
     TARGET_TYPES,
     TableSizeError,
-    _is_pandas_df,
-    _is_polars_df,
-    _polars_column_to_numpy,
     check_categorical_X,
 )
 from partikit._estimator._encoding import check_encoded_target, check_target_type
@@ -51,9 +50,7 @@ from partikit._estimator._inspection import rank_columns
 from partikit._reporting._mapping import is_discretizer, is_grouper
 from partikit._statistics._moments import CONTINUOUS
 from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
-from partikit.discretizers._base import BaseDiscretizer
 from partikit.groupers import CHAIDGrouper, MODLGrouper
-from partikit.groupers._base import BaseGrouper
 
 __all__ = ["PartitionEncoder", "default_estimators", "infer_kind"]
 
@@ -172,6 +169,23 @@ def _check_template(estimator, is_kind, what, example):
             f"{what} must be a partikit {what} (for instance {example}), got "
             f"{estimator!r}."
         )
+
+
+def _is_pandas_df(X):
+    return isinstance(X, pd.DataFrame)
+
+
+def _is_polars_df(X):
+    polars = sys.modules.get("polars")
+    return polars is not None and isinstance(X, polars.DataFrame)
+
+
+def _polars_column(column):
+    """A polars column as numpy: its categories as strings, its dates as dates."""
+    polars = sys.modules["polars"]
+    if isinstance(column.dtype, (polars.Categorical, polars.Enum)):
+        column = column.cast(polars.String)
+    return column.to_numpy()
 
 
 def _as_input(X):
@@ -317,7 +331,7 @@ def _fit_one(estimator, tables):
         return None, str(error)
 
 
-def fit_each(estimators, tables, n_jobs):
+def fit_each(estimators, tables, n_jobs, progress=None):
     """Fit every column's estimator on its table, in threads with ``n_jobs``.
 
     Returns
@@ -334,6 +348,8 @@ def fit_each(estimators, tables, n_jobs):
     # files each warning under the column of the thread that raised it.
     working = {}
     others = []
+    done = []
+    lock = threading.Lock()
 
     def record(message, category, filename, lineno, file=None, line=None):
         column = working.get(threading.get_ident())
@@ -345,6 +361,10 @@ def fit_each(estimators, tables, n_jobs):
             return _fit_one(estimators[name], tables.select([name]))
         finally:
             working.pop(threading.get_ident(), None)
+            if progress is not None:
+                with lock:
+                    done.append(name)
+                    progress(len(done), len(names), name)
 
     with warnings.catch_warnings():
         warnings.simplefilter("always")
@@ -361,6 +381,30 @@ def fit_each(estimators, tables, n_jobs):
         name: (estimator, error, notes[name])
         for name, (estimator, error) in zip(names, fitted, strict=True)
     }
+
+
+def fit_with_progress(encoder, X, y, sample_weight=None, progress=None):
+    """``encoder.fit(X, y, sample_weight)``, reporting each column's fit.
+
+    Parameters
+    ----------
+    encoder : PartitionEncoder
+    X, y, sample_weight
+        As :meth:`PartitionEncoder.fit` takes them.
+    progress : callable or None, default=None
+        Called as ``progress(done, total, column)`` after each column's fit
+        (the command line's progress bar).
+
+    Returns
+    -------
+    encoder : PartitionEncoder
+        Fitted.
+    """
+    encoder._progress = progress
+    try:
+        return encoder.fit(X, y, sample_weight)
+    finally:
+        del encoder._progress
 
 
 def _count_partition(X, y, sample_weight, *, names, categorical, target_type):
@@ -523,8 +567,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "grouper": [BaseGrouper, None],
-        "discretizer": [BaseDiscretizer, None],
+        "grouper": [HasMethods(["group_table"]), None],
+        "discretizer": [HasMethods(["cut_table"]), None],
         "categorical": [list, tuple, str, None],
         "numeric": [list, tuple, str, None],
         "estimators": [dict, None],
@@ -696,7 +740,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
             if _is_pandas_df(X):
                 columns = [X.iloc[:, j] for j in range(X.shape[1])]
             else:
-                columns = [_polars_column_to_numpy(X[:, j]) for j in range(X.shape[1])]
+                columns = [_polars_column(X[:, j]) for j in range(X.shape[1])]
         else:
             columns = check_categorical_X(self, X, reset=reset)
         return dict(zip(self._input_names(), columns, strict=True))
@@ -858,7 +902,9 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
                 estimator, target_type, getattr(estimator, "target_type", "auto")
             )
             check_encoded_target(estimator.encode, target_type)
-        results = fit_each(estimators, tables, self.n_jobs)
+        results = fit_each(
+            estimators, tables, self.n_jobs, getattr(self, "_progress", None)
+        )
         skipped = dict(skipped)
         skipped.update(failed)
         fitted, notes = {}, {}
