@@ -397,3 +397,143 @@ def test_sample_weight_is_repetition():
     np.testing.assert_allclose(weighted.class_counts_,
                                np.bincount(y, weights=weights))  # fmt: skip
     assert column_tables(X[["age"]], y).n_features == 1
+
+
+def test_views_are_the_reports():
+    """Check partition_table, plot_partition, mapping, to_json, to_sql and
+    to_html against the report of the same columns."""
+    import json
+    import sqlite3
+
+    from partikit import report
+
+    X, y = _frame()
+    encoder = PartitionEncoder(encode="ordinal", selection_criteria={"top": 2})
+    encoder.fit(X, y)
+    result = report(X, y)
+    for name in X.columns:
+        pd.testing.assert_frame_equal(
+            encoder.partition_table(name), result.partition_table(name)
+        )
+    with pytest.raises(ValueError, match="not in the report"):
+        encoder.partition_table("nope")
+    kept = list(encoder.get_feature_names_out())
+    document = encoder.mapping(values="woe")
+    assert {c["name"] for c in document["columns"]} == set(kept)
+    assert json.loads(encoder.to_json(values="woe")) == document
+    # the SQL gives transform's part ids
+    connection = sqlite3.connect(":memory:")
+    X.to_sql("data", connection, index=False)
+    rows = pd.read_sql(encoder.to_sql("data"), connection)
+    expected = pd.DataFrame(encoder.transform(X), columns=kept)
+    pd.testing.assert_frame_equal(
+        rows[kept].astype(float), expected.astype(float), check_dtype=False
+    )
+    text = encoder.to_html()
+    assert text.startswith("<!DOCTYPE html>") and "category" in text
+    assert text.count("<section") == len(X.columns)
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ax = encoder.plot_partition("income")
+    assert ax.figure is not None
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+def test_report_is_the_encoder():
+    """Check that report's summary is the ordinal encoder's, ranked, without the
+    selection column, and its estimators the encoder's."""
+    from partikit import report
+
+    X, y = _frame()
+    result = report(X, y)
+    encoder = PartitionEncoder(encode="ordinal").fit(X, y)
+    pd.testing.assert_frame_equal(
+        result.summary,
+        encoder.summary_.drop(columns="selected").sort_values("rank"),
+    )
+    for name, estimator in encoder.estimators_.items():
+        np.testing.assert_array_equal(
+            result.estimators[name].transform(X[[name]]),
+            estimator.transform(X[[name]]),
+        )
+
+
+def test_partial_fit_equals_fit():
+    """Check that chunks given to partial_fit give the encoder fit gives on
+    all their rows, after every chunk."""
+    X, y = _frame()
+    X["when"] = pd.Timestamp("2024-01-01")
+    chunks = np.array_split(np.arange(len(X)), 3)
+    encoder = PartitionEncoder(selection_criteria={"top": 3})
+    for i, rows in enumerate(chunks):
+        with pytest.warns(UserWarning, match="'when'"):
+            encoder.partial_fit(X.iloc[rows], y.iloc[rows], classes=[0, 1])
+        seen = np.concatenate(chunks[: i + 1])
+        with pytest.warns(UserWarning, match="'when'"):
+            whole = PartitionEncoder(selection_criteria={"top": 3}).fit(
+                X.iloc[seen], y.iloc[seen]
+            )
+        pd.testing.assert_frame_equal(encoder.summary_, whole.summary_)
+        assert encoder.n_samples_fit_ == len(seen)
+        np.testing.assert_array_equal(encoder.transform(X), whole.transform(X))
+    with pytest.raises(ValueError, match="not in classes"):
+        encoder.partial_fit(X.iloc[:10], y.iloc[:10] + 5)
+    # fit starts over
+    with pytest.warns(UserWarning, match="'when'"):
+        encoder.fit(X.iloc[chunks[0]], y.iloc[chunks[0]])
+    assert encoder.n_samples_fit_ == len(chunks[0])
+
+
+def test_partial_fit_waits_for_two_classes():
+    """Check that a first chunk of one class is counted, then raises."""
+    X, y = _frame(n_samples=600)
+    order = np.argsort(y.to_numpy(), kind="stable")
+    X, y = X.iloc[order], y.iloc[order]
+    encoder = PartitionEncoder()
+    with pytest.raises(ValueError, match="class"):
+        encoder.partial_fit(X.iloc[:100], y.iloc[:100])
+    encoder.partial_fit(X.iloc[100:], y.iloc[100:])
+    pd.testing.assert_frame_equal(
+        encoder.summary_, PartitionEncoder().fit(X, y).summary_
+    )
+
+
+def test_dask_fit_equals_fit():
+    """Check that a dask DataFrame is counted in place to the in-memory encoder,
+    and transformed lazily to the same output."""
+    dask = pytest.importorskip("dask")
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = _frame()
+    frame = X.assign(label=y)
+    with dask.config.set(
+        {"scheduler": "synchronous", "dataframe.convert-string": False}
+    ):
+        ddf = dd.from_pandas(frame, npartitions=4)
+        encoder = PartitionEncoder().fit(ddf.drop(columns="label"), ddf["label"])
+        out = encoder.transform(ddf.drop(columns="label")).compute()
+    whole = PartitionEncoder().fit(X, y)
+    pd.testing.assert_frame_equal(encoder.summary_, whole.summary_)
+    np.testing.assert_allclose(np.asarray(out), whole.transform(X))
+
+
+def test_fit_tables_equals_fit():
+    """Check fit_tables on chunks' tables added against fit, and its errors."""
+    X, y = _frame()
+    categorical = ["category", "noise_0", "flag"]
+    tables = column_tables(
+        X[:1000], y[:1000], categorical_features=categorical
+    ) + column_tables(X[1000:], y[1000:], categorical_features=categorical)
+    encoder = PartitionEncoder().fit_tables(tables)
+    whole = PartitionEncoder().fit(X, y)
+    pd.testing.assert_frame_equal(encoder.summary_, whole.summary_)
+    np.testing.assert_allclose(encoder.transform(X), whole.transform(X))
+    with pytest.raises(ValueError, match="another kind"):
+        PartitionEncoder(numeric=["flag"]).fit_tables(tables)
+    with pytest.raises(ValueError, match="without a target"):
+        PartitionEncoder().fit_tables(column_tables(X))
+    with pytest.raises(TypeError, match="ColumnTables"):
+        PartitionEncoder().fit_tables(X)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import sys
 import threading
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -33,12 +34,13 @@ from partikit._compat import (
     _fit_context,
     validate_data,
 )
-from partikit._counting._column_tables import column_tables
+from partikit._counting._column_tables import ColumnTables, column_tables
 from partikit._counting._dask import dask_tables, is_dask_collection
 from partikit._counting._partial import (
     check_classes,
     forget_chunks,
     partial_tables,
+    set_input_features,
 )
 from partikit._counting._validation import (
     TARGET_TYPES,
@@ -313,6 +315,15 @@ def select_columns(summary, criteria, target_type):
         kept[best[: _n_kept(criteria["top"], len(valid))]] = True
         selected &= kept
     return selected
+
+
+def _is_said(encoder, name):
+    """Whether the encoder's parameters give column ``name`` its kind."""
+    return (
+        name in (encoder.estimators or {})
+        or name in _names(encoder.categorical, "categorical")
+        or name in _names(encoder.numeric, "numeric")
+    )
 
 
 def _check_y_given(y):
@@ -639,6 +650,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         """
         forget_chunks(self)
         _check_y_given(y)
+        self._fit_start = time.perf_counter()
+        self._weighted = sample_weight is not None
         if is_dask_collection(X) or is_dask_collection(y):
             kinds, skipped = self._resolve_kinds(self._dask_columns(X))
             names = list(kinds)
@@ -688,7 +701,11 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
             chunk is counted).
         """
         _check_y_given(y)
+        self._fit_start = time.perf_counter()
         first = not hasattr(self, "_partial_tables")
+        self._weighted = sample_weight is not None or (
+            not first and getattr(self, "_weighted", False)
+        )
         if first:
             tables, kinds, skipped, failed, n_rows = self._count(
                 X, y, sample_weight, reset=True
@@ -710,6 +727,55 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         return self._fit_counted(
             self._partial_tables, kinds, skipped, failed, n_before + n_rows
         )
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit_tables(self, tables):
+        """Fit every column from tables counted elsewhere.
+
+        ``fit`` is ``fit_tables`` of the tables of X's columns, each counted
+        as its kind says (``column_tables(X, y, categorical_features=[...])``):
+        tables counted by chunks, in other processes or on a cluster, and
+        added, give the encoder ``fit`` gives on all their rows. Each column's
+        kind is the kind it was counted as; ``categorical``, ``numeric`` and
+        ``estimators`` must agree with it.
+
+        Parameters
+        ----------
+        tables : ColumnTables
+            From :func:`~partikit.column_tables`, counted with a target.
+
+        Returns
+        -------
+        self : PartitionEncoder
+            The fitted encoder.
+        """
+        forget_chunks(self)
+        if not isinstance(tables, ColumnTables):
+            raise TypeError(
+                "PartitionEncoder.fit_tables takes the ColumnTables that "
+                f"partikit.column_tables returns, got {type(tables).__name__}."
+            )
+        if not tables.has_target:
+            raise ValueError(
+                "These tables were counted without a target; PartitionEncoder "
+                "learns from one: pass y to column_tables."
+            )
+        self._fit_start = time.perf_counter()
+        self._weighted, self._target_name = False, None
+        set_input_features(self, tables)
+        names = [str(n) for n in tables.feature_names]
+        kinds, _ = self._resolve_kinds(
+            dict.fromkeys(names, pd.Series([], dtype=object))
+        )
+        counted = dict(zip(names, tables.kinds, strict=True))
+        wrong = [n for n in names if kinds[n] != counted[n] and _is_said(self, n)]
+        if wrong:
+            raise ValueError(
+                f"The columns {wrong} were counted with another kind than "
+                "categorical=, numeric= or estimators= give them; count them with "
+                "column_tables(..., categorical_features=[...]) as they say."
+            )
+        return self._fit_counted(tables, counted, {}, {}, None)
 
     def _set_target_name(self, y):
         name = getattr(y, "name", None)
@@ -942,6 +1008,9 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
             else int(n_rows)
         )  # fmt: skip
         self.summary_ = self._summary(target_type)
+        self._fit_time = time.perf_counter() - self.__dict__.pop(
+            "_fit_start", time.perf_counter()
+        )
         return self
 
     def _summary(self, target_type):
@@ -1064,3 +1133,127 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
                 produced = estimator.get_feature_names_out([given])
             out.extend(str(p) for p in produced)
         return np.asarray(out, dtype=object)
+
+    # --- views: the report's, one code path --------------------------------
+
+    def _report(self, selected_only=False):
+        """The :class:`~partikit.Report` of the fitted columns (or the selected)."""
+        from partikit._reporting._report import report_of
+
+        check_is_fitted(self)
+        return report_of(
+            self,
+            target=getattr(self, "_target_name", None),
+            settings={
+                "estimator": repr(self),
+                "weighted": getattr(self, "_weighted", False),
+            },
+            fit_time=getattr(self, "_fit_time", 0.0),
+            selected_only=selected_only,
+        )
+
+    def partition_table(self, column, *, max_members=10):
+        """One column's partition table (see ``partition_table`` of the groupers).
+
+        Parameters
+        ----------
+        column : str
+            A fitted column (``x0, x1, ...`` for an array without names).
+        max_members : int or None, default=10
+            Members a group's label lists before counting the rest.
+
+        Returns
+        -------
+        table : pandas.DataFrame
+            One row per group or interval: see the groupers' and discretizers'
+            ``partition_table``.
+        """
+        return self._report().partition_table(column, max_members=max_members)
+
+    def plot_partition(self, column, ax=None):
+        """Draw one column's partition (needs matplotlib).
+
+        Parameters
+        ----------
+        column : str
+            A fitted column.
+        ax : matplotlib.axes.Axes or None, default=None
+            Where to draw; None draws on a new figure.
+
+        Returns
+        -------
+        ax : matplotlib.axes.Axes
+            The axes drawn on.
+        """
+        return self._report().plot_partition(column, ax=ax)
+
+    def mapping(self, values=None):
+        """The learned mapping of the selected columns as a JSON-able document.
+
+        Parameters
+        ----------
+        values : {"woe", "rate", "mean"} or None, default=None
+            Also give every part its weight of evidence (with ``woe_sign``) or
+            its event rate (binary target), or its mean (continuous target).
+
+        Returns
+        -------
+        document : dict
+            Schema ``partikit.mapping`` (see :ref:`mapping_schema`), one entry
+            per column that :meth:`transform` outputs, most informative first.
+        """
+        return self._report(selected_only=True).mapping(values=values)
+
+    def to_json(self, path=None, values=None):
+        """The learned mapping of the selected columns, as JSON.
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write it; None only returns it.
+        values : {"woe", "rate", "mean"} or None, default=None
+            As :meth:`mapping` takes it.
+
+        Returns
+        -------
+        text : str
+            The JSON document of :meth:`mapping`.
+        """
+        return self._report(selected_only=True).to_json(path, values=values)
+
+    def to_sql(self, table, *, values=None):
+        """One SQL ``SELECT`` giving every row's part of every selected column.
+
+        Parameters
+        ----------
+        table : str
+            The name of the table holding the data, quoted in the statement.
+        values : {"woe", "rate", "mean"} or None, default=None
+            Give every row its part's weight of evidence, event rate or mean
+            instead of the part id, as :meth:`mapping` takes it.
+
+        Returns
+        -------
+        statement : str
+            ``SELECT CASE WHEN ... END AS "column", ... FROM "table"``.
+        """
+        return self._report(selected_only=True).to_sql(table, values=values)
+
+    def to_html(self, path=None):
+        """Every fitted column's partition, ranked, as ONE self-contained HTML file.
+
+        The report's page (see :meth:`partikit.Report.to_html`): the overview
+        of the columns, most informative first, and each column's table and
+        plot.
+
+        Parameters
+        ----------
+        path : str or path-like or None, default=None
+            Where to write it; None only returns it.
+
+        Returns
+        -------
+        text : str
+            The HTML document.
+        """
+        return self._report().to_html(path)

@@ -266,7 +266,10 @@ def report(
     )
 
 
-def report_of(encoder, *, target=None, pairs=None, settings=None, fit_time=0.0):
+def report_of(
+    encoder, *, target=None, pairs=None, settings=None, fit_time=0.0,
+    selected_only=False,
+):  # fmt: skip
     """The :class:`Report` of a fitted :class:`~partikit.PartitionEncoder`.
 
     Parameters
@@ -281,13 +284,20 @@ def report_of(encoder, *, target=None, pairs=None, settings=None, fit_time=0.0):
         Settings shown in the report (the version and the time are added).
     fit_time : float, default=0.0
         Seconds spent fitting.
+    selected_only : bool, default=False
+        Only the columns the encoder selected (those its ``transform``
+        outputs).
 
     Returns
     -------
     report : Report
     """
-    summary = encoder.summary_.drop(columns="selected")
-    summary = summary.sort_values("rank", kind="stable")
+    summary = encoder.summary_
+    if selected_only:
+        summary = summary[summary["selected"]]
+    summary = summary.drop(columns="selected").sort_values("rank", kind="stable")
+    kept = set(summary.index)
+    estimators = {n: e for n, e in encoder.estimators_.items() if n in kept}
     settings = {
         **(settings or {}),
         "partikit": __version__,
@@ -296,7 +306,7 @@ def report_of(encoder, *, target=None, pairs=None, settings=None, fit_time=0.0):
         ),
     }
     return Report(
-        estimators=encoder.estimators_,
+        estimators=estimators,
         summary=summary,
         target=target,
         classes=getattr(encoder, "classes_", None),
