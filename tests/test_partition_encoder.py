@@ -537,3 +537,11 @@ def test_fit_tables_equals_fit():
         PartitionEncoder().fit_tables(column_tables(X))
     with pytest.raises(TypeError, match="ColumnTables"):
         PartitionEncoder().fit_tables(X)
+
+
+def test_bad_estimator_parameters_raise_instead_of_skipping():
+    """Check that an estimator's invalid parameter is raised, not taken for a
+    column that cannot be fitted."""
+    X, y = _frame(n_samples=500)
+    with pytest.raises(ValueError, match="max_bins"):
+        PartitionEncoder(discretizer=KhiopsDiscretizer(max_bins=-1)).fit(X, y)

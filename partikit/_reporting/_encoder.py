@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import (
     HasMethods,
+    InvalidParameterError,
     StrOptions,
     _check_feature_names_in,
     _fit_context,
@@ -338,6 +339,9 @@ def _fit_one(estimator, tables):
     """One column's estimator fitted on its tables, or the error it raised."""
     try:
         return estimator.fit_tables(tables), None
+    except InvalidParameterError:
+        # the user's parameters, not the column, are at fault
+        raise
     except ValueError as error:
         return None, str(error)
 
@@ -465,7 +469,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
     estimators : dict of str to estimator or None, default=None
         A grouper or a discretizer for some columns (cloned), which replaces
         the template for that column and decides its kind, e.g.
-        ``{"age": BlockOptDiscretizer(monotonic_trend="ascending")}``.
+        ``{"age": BlockOptDiscretizer(monotonic_trend="ascending")}``;
+        ``encode`` and ``woe_sign`` are set on it as on every column's.
     encode : {"auto", "woe", "target", "onehot", "onehot-dense", "ordinal"}, \
             default="auto"
         The output of every column, set on every estimator (each column's
@@ -627,7 +632,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
 
     # --- fitting ----------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    # the columns' estimators are the user's: their parameters are validated
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, sample_weight=None):
         """Partition every column of X against y, rank and select the columns.
 
@@ -669,7 +675,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         self._set_target_name(y)
         return self._fit_counted(tables, kinds, skipped, failed, n_rows)
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    # the columns' estimators are the user's: their parameters are validated
+    @_fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, sample_weight=None, classes=None):
         """Add one chunk of rows, and fit every column anew on all the chunks.
 
@@ -728,7 +735,8 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
             self._partial_tables, kinds, skipped, failed, n_before + n_rows
         )
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    # the columns' estimators are the user's: their parameters are validated
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit_tables(self, tables):
         """Fit every column from tables counted elsewhere.
 
