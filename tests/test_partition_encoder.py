@@ -299,12 +299,19 @@ def test_bad_parameters():
         PartitionEncoder().fit(X, None)
 
 
-def test_a_column_that_cannot_be_counted_is_left_out():
-    """Check that strings named numeric are left out with the counting's reason,
-    the other columns fitted as without them."""
+def test_a_column_that_cannot_be_counted_raises_or_is_left_out_by_report():
+    """Check that strings named numeric raise the counting's error, and that
+    the report's fit leaves the column out with that reason, the other columns
+    fitted as without it."""
+    from partikit._reporting._encoder import fit_with_progress
+
     X, y = _frame()
+    with pytest.raises(ValueError, match="non-numeric"):
+        PartitionEncoder(numeric=["category"]).fit(X, y)
+    encoder = PartitionEncoder(numeric=["category"])
     with pytest.warns(UserWarning, match="left out"):
-        encoder = PartitionEncoder(numeric=["category"]).fit(X, y)
+        fit_with_progress(encoder, X, y, skip_uncountable=True)
+    assert not hasattr(encoder, "_skip_uncountable")
     assert "non-numeric" in encoder.skipped_["category"]
     expected = PartitionEncoder().fit(X.drop(columns="category"), y)
     pd.testing.assert_frame_equal(encoder.summary_, expected.summary_)

@@ -398,8 +398,10 @@ def fit_each(estimators, tables, n_jobs, progress=None):
     }
 
 
-def fit_with_progress(encoder, X, y, sample_weight=None, progress=None):
-    """``encoder.fit(X, y, sample_weight)``, reporting each column's fit.
+def fit_with_progress(
+    encoder, X, y, sample_weight=None, progress=None, skip_uncountable=False
+):
+    """``encoder.fit(X, y, sample_weight)`` as a report fits it.
 
     Parameters
     ----------
@@ -409,6 +411,9 @@ def fit_with_progress(encoder, X, y, sample_weight=None, progress=None):
     progress : callable or None, default=None
         Called as ``progress(done, total, column)`` after each column's fit
         (the command line's progress bar).
+    skip_uncountable : bool, default=False
+        Leave out, in ``skipped_``, the columns that cannot be counted as
+        their kind says (strings named numeric, ...), instead of raising.
 
     Returns
     -------
@@ -416,10 +421,11 @@ def fit_with_progress(encoder, X, y, sample_weight=None, progress=None):
         Fitted.
     """
     encoder._progress = progress
+    encoder._skip_uncountable = skip_uncountable
     try:
         return encoder.fit(X, y, sample_weight)
     finally:
-        del encoder._progress
+        del encoder._progress, encoder._skip_uncountable
 
 
 def _count_partition(X, y, sample_weight, *, names, categorical, target_type):
@@ -517,8 +523,11 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         informative column, across all columns) and ``selected`` (whether
         :meth:`transform` outputs it).
     skipped_ : dict of str to str
-        The columns left out (a dtype neither numeric nor categorical, a column
-        that could not be counted or fitted), and why.
+        The columns left out, and why: a dtype neither numeric nor categorical
+        (dates, durations: a report's rule, where the other estimators raise),
+        or a column whose estimator's fit raised a ``ValueError`` on its
+        table. A column that cannot be counted as its kind says (infinity in
+        a numeric column, strings named numeric) raises.
     fit_warnings_ : dict of str to list of str
         The warnings each column's fit raised (a single category, ...).
     classes_ : ndarray of shape (n_classes,)
@@ -581,6 +590,9 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
     >>> encoder.get_feature_names_out()
     array(['category'], dtype=object)
     """
+
+    #: the kinds of target it partitions from (the defaults read them all)
+    _target_types = ("binary", "multiclass", "continuous")
 
     _parameter_constraints: dict = {
         "grouper": [HasMethods(["group_table"]), None],
@@ -904,11 +916,14 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
     def _count(self, X, y, sample_weight, *, reset):
         """Check X and count every column to fit in one column_tables call.
 
-        A column that ``column_tables`` refuses (strings named numeric, say)
-        fails that call: each column is then counted alone, the failing ones
-        left out with their reason and the others counted together again; a
-        table too large for the target's classes (``TableSizeError``) is
-        raised, since the target, not the column, is at fault.
+        A column that ``column_tables`` refuses (strings named numeric,
+        infinity in a numeric column) fails that call, and the error is
+        raised: bad input loses nothing silently. A report
+        (:func:`fit_with_progress` with ``skip_uncountable=True``) counts each
+        column alone instead, leaves the failing ones out with their reason
+        and counts the others together again; but a table too large for the
+        target's classes (``TableSizeError``) is raised, since the target, not
+        the column, is at fault.
         """
         X = _as_input(X)
         if y is not None and not isinstance(y, pd.Series):
@@ -926,7 +941,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         except TableSizeError:
             raise
         except ValueError:
-            if len(names) == 1:
+            if len(names) == 1 or not getattr(self, "_skip_uncountable", False):
                 raise
             for name in names:
                 try:

@@ -226,7 +226,7 @@ def report(
     with warnings.catch_warnings():
         # said below in the report's words
         warnings.filterwarnings("ignore", message=r"\d+ column\(s\) left out: ")
-        fit_with_progress(encoder, X, y, sample_weight, progress)
+        fit_with_progress(encoder, X, y, sample_weight, progress, skip_uncountable=True)
     skipped = encoder.skipped_
     if skipped:
         warnings.warn(
