@@ -436,11 +436,21 @@ def test_views_are_the_reports():
     pd.testing.assert_frame_equal(
         rows[kept].astype(float), expected.astype(float), check_dtype=False
     )
-    text = encoder.to_html()
-    assert text.startswith("<!DOCTYPE html>") and "category" in text
-    assert text.count("<section") == len(X.columns)
     pytest.importorskip("matplotlib")
+    import html
+
     import matplotlib
+
+    text = encoder.to_html()
+    assert text.startswith("<!DOCTYPE html>")
+    assert text.count("<section") == text.count("<svg") == len(X.columns)
+    for name in X.columns:
+        assert html.escape(name) in text
+        for label in encoder.partition_table(name)["label"]:
+            assert html.escape(str(label)) in text
+    assert html.escape("PartitionEncoder(encode='ordinal'") in text
+    for forbidden in ("<script", "<link", "src=", "@import", "url(http"):
+        assert forbidden not in text
 
     matplotlib.use("Agg")
     ax = encoder.plot_partition("income")

@@ -105,7 +105,10 @@ def report(
     column cut into intervals by a clone of ``discretizer`` (the kind of a column
     follows :func:`infer_kind` unless ``categorical`` or ``numeric`` name it).
     The robust defaults leave a column that tells nothing of the target in one
-    part, so noise stands out at the bottom of the ranking.
+    part, so noise stands out at the bottom of the ranking. The columns are
+    partitioned by :class:`~partikit.PartitionEncoder` (``encode="ordinal"``),
+    the one code path of both; a column that cannot be counted as its kind
+    says is left out here (with its reason) where the encoder raises.
 
     **Continuous targets.** A continuous target (``target_type="continuous"``,
     or floats that are not all integers with ``"auto"``) is summarised per
