@@ -1580,3 +1580,54 @@ def naive_squared_error_of_moments(moments):
     """``sum w y^2 - (sum w y)^2 / sum w`` of one moment row, clipped at 0."""
     weight, total, squares = moments
     return max(squares - total * total / weight, 0.0)
+
+
+def naive_constrained_multisplit(table, costs, max_bins, constraints):
+    """Twin of ``constrained_multisplit``: every partition of the table's rows
+    into k <= max_bins intervals enumerated, the admissible ones (sizes, event
+    counts, trend) kept; ``{k: (least cost, cuts)}``. ``costs[j, i]``: the cost
+    of rows j .. i-1."""
+    import itertools
+
+    from partikit._statistics._constraints import admissible, follows_trend, rates_of
+
+    n_rows = table.shape[0]
+    best = {}
+    for k in range(1, min(max_bins, n_rows) + 1):
+        for cuts in itertools.combinations(range(1, n_rows), k - 1):
+            edges = [0, *cuts, n_rows]
+            parts = np.array(
+                [
+                    table[a:b].sum(axis=0)
+                    for a, b in zip(edges[:-1], edges[1:], strict=True)
+                ]
+            )
+            if not admissible(parts, constraints).all():
+                continue
+            rates = rates_of(parts, constraints.target_type)
+            if not follows_trend(rates, constraints.monotonic_trend):
+                continue
+            value = sum(costs[a, b] for a, b in zip(edges[:-1], edges[1:], strict=True))
+            if value < best.get(k, (np.inf,))[0]:
+                best[k] = (value, cuts)
+    return best
+
+
+def naive_interval_cost_matrix(table, criterion):
+    """Twin of the interval cost matrix kernel: each interval's impurity
+    (entropy in bits, gini) or squared error (moment table) from its sums."""
+    n_rows = table.shape[0]
+    out = np.full((n_rows + 1, n_rows + 1), np.inf)
+    for j in range(n_rows):
+        for i in range(j + 1, n_rows + 1):
+            c = table[j:i].sum(axis=0)
+            if criterion == "squared_error":
+                out[j, i] = max(c[2] - c[1] ** 2 / c[0], 0.0) if c[0] > 0 else 0.0
+                continue
+            n = c.sum()
+            if criterion == "entropy":
+                nz = c[c > 0]
+                out[j, i] = n * np.log2(n) - float((nz * np.log2(nz)).sum())
+            else:
+                out[j, i] = n - float((c * c).sum()) / n
+    return out

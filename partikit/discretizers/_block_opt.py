@@ -25,6 +25,15 @@ from partikit._kernels._multisplit import (
     refine_memo,
     segment_sums,
 )
+from partikit._statistics._constraints import (
+    CONSTRAINED_EXACT_LIMIT,
+    constrained_multisplit,
+    impurity_costs,
+    infeasible_message,
+    quiet_in_a_tree,
+    resolve_constraints,
+    trends_to_solve,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._moments import (
     CONTINUOUS,
@@ -185,6 +194,9 @@ def optimal_multisplit(
     .. [5] Fisher, W. D. (1958). On grouping for maximum homogeneity. Journal
        of the American Statistical Association 53(284), 789-798.
        doi:10.1080/01621459.1958.10501479
+    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -907,6 +919,94 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target, or mean of a
+        continuous target), in value order, the missing bin excluded; equal
+        rates are allowed (as in optbinning). ``"peak"``: rising then
+        falling; ``"valley"``: falling then rising. ``"auto"``: each of
+        ascending, descending, peak and valley is solved and the best by
+        ``arity_selection``'s score wins, a peak or valley counting its
+        turning point as one more bin; with an int ``n_bins``, ascending and
+        descending only, the least impurity winning. The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. Solved exactly: a dynamic programme over the column's
+        distinct values whose state is the last bin finds, for every number
+        of bins, the least-cost partition meeting every constraint (O(V^2
+        log V + K V^2) time, O(K V^2) memory for V values and K = max_bins;
+        twice for a peak or valley); past ``exact_limit`` (``"auto"``:
+        1,024) values it runs on that many equal-weight granules of values
+        (``statistics_[j]["exact"]`` False), the constraints still met
+        exactly (with ``exact_limit=None`` too, past the values whose
+        back-pointers fit in 256 MB). Boundary points do not prune this
+        search: a constraint may force a cut between values of one class
+        distribution. The arity is then chosen as without constraints among
+        the constrained optima.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float, "auto" or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded); 0, None and ``"auto"`` (the
+        method's own minimum: this method has none, KhiopsDiscretizer's is
+        its frequency phase) set no minimum. When no partition meets the
+        constraints, the column is one bin, with a warning
+        (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
+        silently).
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    special_codes : array-like of numbers, dict of str to array-like, or None, \
+            default=None
+        Values that mean something else than a measurement (``-1``,
+        ``99999``: "not applicable"), as optbinning's ``special_codes``. Their
+        rows are kept out of the cut search (and of ``max_values`` pooling)
+        and form parts of their own: a list gives one part named
+        ``"special"`` holding all its values, a dict ``{name: values}`` one
+        part per name. The special parts follow the intervals and the missing
+        bin (their codes are ``special_bins_``), have their own rows in
+        ``table_`` and :meth:`partition_table` (flagged ``special``) and their
+        own one-hot columns (``"{feature}_special"`` or ``"{feature}_{name}"``,
+        also when fit saw none of their values: such a part is empty, its WoE
+        0 and its target encoding the overall mean). A value listed twice,
+        NaN (missing values are ``missing``'s business) or a value that is not
+        a finite number raises a ``ValueError``. Because a special value must
+        never share a pooled row, the tables of ``fit``, ``partial_fit`` and
+        dask are then counted exact and pooled to ``max_values`` once the
+        special rows are out: ``max_values`` bounds the cut search, not the
+        memory of the counted tables.
+
+        .. versionadded:: 0.3
+    missing : {"separate", "attach"}, default="separate"
+        Where missing values go. ``"separate"``: a bin of their own,
+        ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
+        interval whose class distribution is most similar (the smallest
+        DeltaChi2 of the merge, Khiops' measure [5]_; for a continuous target
+        the interval whose merge raises the squared error least; ties: the
+        first interval); ``missing_bin_`` is then that interval's code, its
+        row of ``table_`` counts the missing values too and its label reads
+        ``"(a, b] + missing"``. With ``monotonic_trend``, the most similar
+        interval whose merge keeps the trend; if none does, the missing
+        values keep their bin and a ``UserWarning`` says so. When fit saw no
+        missing value, they go to the interval of largest weight (a neutral
+        choice). ``statistics_[j]`` records ``missing_bin``, ``missing_rule``
+        (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
+        ``missing_weight``.
+
+        .. versionadded:: 0.3
     max_candidates : "auto", int or None
         The 0.1 name of ``exact_limit``.
 
@@ -924,16 +1024,23 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     n_bins_ : ndarray of shape (n_features,)
         Number of bins per feature (the missing bin excluded).
     missing_bin_ : ndarray of shape (n_features,)
-        Ordinal code of missing values per feature (``n_bins_``).
-    table_ : list of ndarray of shape (n_bins + 1, n_classes)
-        Per feature, the (weighted) class counts of each bin, the missing bin
-        last.
-    woe_ : list of ndarray of shape (n_bins + 1,)
-        Per feature, the weight of evidence of each bin, the missing bin last
-        (``encode="woe"`` only; 0 for a bin without rows).
+        Ordinal code of missing values per feature (``n_bins_``; with
+        ``missing="attach"``, the code of the interval they join).
+    table_ : list of ndarray of shape (n_parts, n_classes)
+        Per feature, the (weighted) class counts of each part, by code: the
+        bins, the missing bin (unless attached to a bin), the special parts.
+    woe_ : list of ndarray of shape (n_parts,)
+        Per feature, the weight of evidence of each part, in the order of
+        ``table_`` (``encode="woe"`` only; 0 for a part without rows).
     n_evaluations_ : ndarray of shape (n_features,)
         Candidate partitions evaluated by the search of each feature (line 9 of
         Elomaa & Rousu's Table 2).
+    special_bins_ : ndarray of shape (n_features, n_special_parts)
+        Per feature, the ordinal codes of its special parts
+        (``special_codes``), in the order of their names; they follow the
+        intervals and the missing bin (when it is apart).
+
+        .. versionadded:: 0.3
     statistics_ : list of dict
         Per feature: ``n_units`` (units searched), ``exact`` (False when the
         search ran on pre-bins, see ``exact_limit``), ``values`` (optimal
@@ -1089,6 +1196,17 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         max_parts = self.max_bins if self.n_bins == "auto" else self.n_bins
         if max_parts is None:
             max_parts = max(table.shape[0], 1)
+        constraints = resolve_constraints(self, table, continuous)
+        if constraints is not None:
+            result = quiet_in_a_tree(
+                self._constrained_cut(
+                    table, constraints, criterion, max_parts, continuous
+                ),
+                context,
+            )
+            if continuous:
+                self._add_f_test(table, result)
+            return result
         search = _squared_error_multisplit if continuous else _optimal_multisplit
         arguments = () if continuous else (criterion,)
         split = search(
@@ -1126,15 +1244,109 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
                 cuts, table.shape[0], result.criterion, result.statistics
             )
         if continuous:
-            bins = segment_sums(
-                table, np.concatenate([[0], result.cuts]).astype(np.intp)
-            )
-            statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
-            result.statistics.update(
-                f_statistic=float(statistic),
-                f_dfn=dfn,
-                f_dfd=dfd,
-                log10_pvalue=float(log10_pvalue),
-                r2=float(r2),
-            )
+            self._add_f_test(table, result)
         return result
+
+    @staticmethod
+    def _add_f_test(table, result):
+        bins = segment_sums(table, np.concatenate([[0], result.cuts]).astype(np.intp))
+        statistic, dfn, dfd, log10_pvalue, r2 = f_test(bins)
+        result.statistics.update(
+            f_statistic=float(statistic),
+            f_dfn=dfn,
+            f_dfd=dfd,
+            log10_pvalue=float(log10_pvalue),
+            r2=float(r2),
+        )
+
+    def _constrained_cut(self, table, constraints, criterion, max_parts, continuous):
+        """The exact constrained optimum (:func:`constrained_multisplit` with
+        this criterion's interval cost), its arity chosen as without
+        constraints among the constrained optima of each arity."""
+        exact_limit = self._parameter("exact_limit")
+        if exact_limit == "auto":
+            exact_limit = CONSTRAINED_EXACT_LIMIT
+        automatic = self.n_bins == "auto"
+        trends = (None,)
+        if constraints.monotonic_trend is not None:
+            trends = trends_to_solve(constraints.monotonic_trend, all_shapes=automatic)
+        target_type = CONTINUOUS if continuous else None
+        costs = impurity_costs(MULTISPLIT_CODES[criterion])
+        n_rows = table.shape[0]
+        n_gaps = max(n_rows - 1, 0)
+        whole = costs(table.sum(axis=0, keepdims=True))[0, 1]
+        total = float(table[:, WEIGHT].sum() if continuous else table.sum())
+        best = None
+        for trend in trends:
+            split = constrained_multisplit(
+                table, costs, max_bins=max_parts, monotonic_trend=trend,
+                min_bin_weight=constraints.min_bin_weight,
+                max_bin_weight=constraints.max_bin_weight,
+                min_bin_n_event=constraints.min_bin_n_event,
+                min_bin_n_nonevent=constraints.min_bin_n_nonevent,
+                target_type=target_type, exact_limit=exact_limit,
+            )  # fmt: skip
+            feasible = [
+                k
+                for k in range(1, len(split.cuts) + 1)
+                if split.cuts[k - 1] is not None
+            ]
+            if not feasible:
+                continue
+            # a peak or a valley of "auto" pays for its turning point as one
+            # more interval (its code says where the trend turns)
+            turn = int(
+                constraints.monotonic_trend == "auto" and trend in ("peak", "valley")
+            )
+            scores = np.full(len(split.cuts), np.inf)
+            if not automatic:
+                k = max(feasible)
+                scores[k - 1] = split.values[k - 1]
+            elif self.arity_selection == "mdl":
+                lists = [split.cuts[k - 1] for k in feasible]
+                lengths = (
+                    _gaussian_code_lengths(table, lists)
+                    if continuous
+                    else _mdl_code_lengths(table, lists)
+                )
+                for k, length in zip(feasible, lengths, strict=True):
+                    extra = _log2_binom(n_gaps, k + turn - 1) - _log2_binom(
+                        n_gaps, k - 1
+                    )
+                    scores[k - 1] = length + extra
+            else:  # balanced gain, the turning point as one more interval
+                for k in feasible:
+                    gain = (whole - split.values[k - 1]) / total if total > 0 else 0.0
+                    arity = k + turn
+                    scores[k - 1] = -(gain / math.log2(arity)) if arity > 1 else 0.0
+            k = int(np.argmin(scores)) + 1
+            # with a fixed n_bins, the trend reaching the most intervals (up
+            # to n_bins) wins, then the least impurity; else the least score
+            # (ties: the first trend of ascending, descending, peak, valley)
+            key = (-k if not automatic else 0, scores[k - 1])
+            if best is None or key < best[0]:
+                best = (key, k, split, trend, scores)
+        if best is None:
+            result = Intervals.from_cuts([], n_rows, 0.0, {"exact": True})
+            result.statistics["monotonic_trend"] = constraints.monotonic_trend
+            result.statistics["feasible"] = False
+            result.statistics["warning"] = infeasible_message(constraints)
+            return result
+        _, k, split, trend, scores = best
+        value = split.values[k - 1]
+        statistics = {
+            "n_units": split.n_units,
+            "exact": split.exact,
+            "values": split.values,
+            "monotonic_trend": trend,
+            "feasible": True,
+        }
+        if automatic:
+            statistics["scores"] = scores
+        elif k < self.n_bins:
+            statistics["warning"] = (
+                f"n_bins={self.n_bins}: no partition into {self.n_bins} intervals "
+                f"meets the bin constraints; the column gets {k}."
+            )
+        decrease = (whole - value) / total if total > 0 else 0.0
+        return Intervals.from_cuts(split.cuts[k - 1], n_rows, decrease, statistics)

@@ -21,6 +21,12 @@ from partikit._estimator._renames import (
 )
 from partikit._kernels._khiops import adjacent_merges, granules
 from partikit._kernels._multisplit import segment_sums
+from partikit._statistics._constraints import (
+    chi2_merge_cost,
+    constrained_repair,
+    quiet_in_a_tree,
+    resolve_constraints,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._measures import LN10, chi2_test
 from partikit._statistics._results import Intervals
@@ -117,7 +123,7 @@ def khiops_discretization(
     alpha : float, default=0.05
         Probability that a column independent of the class is cut into more
         than one interval (the paper's ``p`` is ``1 - alpha``).
-    min_bin_size : "auto", int or float, default="auto"
+    min_bin_size : "auto", int, float or None, default="auto"
         Minimum interval weight of the frequency phase, as the parameter of
         :class:`KhiopsDiscretizer` (``"auto"``: Cochran's validity rule for the
         chi-square approximation).
@@ -181,6 +187,9 @@ def khiops_discretization(
     .. [2] Boulle, M. (2003). Khiops: a discretization method of continuous
        attributes with guaranteed resistance to noise. MLDM 2003, LNAI 2734,
        50-64.
+    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -402,10 +411,10 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Cochran's validity rule for the chi-square approximation (expected class counts
         at least 1, and at least 5 for 80% of the classes) over the classes the
         chi-square is computed on (classes holding together at most 1% of the weight are
-        left out of both, at least two classes stay); an int is a count (0: no frequency
-        phase), a float in (0, 1) a fraction of the total weight. A column that the
-        frequency phase alone leaves in one interval although its best cut is
-        significant warns.
+        left out of both, at least two classes stay); an int is a count (0 or None:
+        no frequency phase), a float in (0, 1) a fraction of the total weight. A
+        column that the frequency phase alone leaves in one interval although its
+        best cut is significant warns.
     max_bins : int or None, default=None
         After the robust stopping rule, merging goes on until at most this many
         intervals remain.
@@ -467,6 +476,74 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: ascending and descending are tried and the larger chi-
+        square wins (optbinning's ``"auto_asc_desc"``). The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. A heuristic, not an optimum: Khiops's own bins, then a
+        bin over ``max_bin_size`` cut at its admissible cut of largest
+        DeltaChi2, then adjacent bins merged, the merge of least DeltaChi2
+        first, while a bin is below a minimum or the rates break the trend
+        (O(B^2) merge evaluations for B bins). :class:`BlockOptDiscretizer`
+        and :class:`MODLDiscretizer` give the exact constrained optimum.
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    special_codes : array-like of numbers, dict of str to array-like, or None, \
+            default=None
+        Values that mean something else than a measurement (``-1``,
+        ``99999``: "not applicable"), as optbinning's ``special_codes``. Their
+        rows are kept out of the cut search (and of ``max_values`` pooling)
+        and form parts of their own: a list gives one part named
+        ``"special"`` holding all its values, a dict ``{name: values}`` one
+        part per name. The special parts follow the intervals and the missing
+        bin (their codes are ``special_bins_``), have their own rows in
+        ``table_`` and :meth:`partition_table` (flagged ``special``) and their
+        own one-hot columns (``"{feature}_special"`` or ``"{feature}_{name}"``,
+        also when fit saw none of their values: such a part is empty, its WoE
+        0 and its target encoding the overall mean). A value listed twice,
+        NaN (missing values are ``missing``'s business) or a value that is not
+        a finite number raises a ``ValueError``. Because a special value must
+        never share a pooled row, the tables of ``fit``, ``partial_fit`` and
+        dask are then counted exact and pooled to ``max_values`` once the
+        special rows are out: ``max_values`` bounds the cut search, not the
+        memory of the counted tables.
+
+        .. versionadded:: 0.3
+    missing : {"separate", "attach"}, default="separate"
+        Where missing values go. ``"separate"``: a bin of their own,
+        ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
+        interval whose class distribution is most similar (the smallest
+        DeltaChi2 of the merge, Khiops' measure [5]_; for a continuous target
+        the interval whose merge raises the squared error least; ties: the
+        first interval); ``missing_bin_`` is then that interval's code, its
+        row of ``table_`` counts the missing values too and its label reads
+        ``"(a, b] + missing"``. With ``monotonic_trend``, the most similar
+        interval whose merge keeps the trend; if none does, the missing
+        values keep their bin and a ``UserWarning`` says so. When fit saw no
+        missing value, they go to the interval of largest weight (a neutral
+        choice). ``statistics_[j]`` records ``missing_bin``, ``missing_rule``
+        (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
+        ``missing_weight``.
+
+        .. versionadded:: 0.3
     p : float
         The 0.1 name of ``alpha``, in the other direction: ``alpha = 1 - p``.
 
@@ -494,13 +571,20 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     n_bins_ : ndarray of shape (n_features,)
         Number of bins per feature (the missing bin excluded).
     missing_bin_ : ndarray of shape (n_features,)
-        Ordinal code of missing values per feature (``n_bins_``).
-    table_ : list of ndarray of shape (n_bins + 1, n_classes)
-        Per feature, the (weighted) class counts of each bin, the missing bin
-        last.
-    woe_ : list of ndarray of shape (n_bins + 1,)
-        Per feature, the weight of evidence of each bin, the missing bin last
-        (``encode="woe"`` only; 0 for a bin without rows).
+        Ordinal code of missing values per feature (``n_bins_``; with
+        ``missing="attach"``, the code of the interval they join).
+    table_ : list of ndarray of shape (n_parts, n_classes)
+        Per feature, the (weighted) class counts of each part, by code: the
+        bins, the missing bin (unless attached to a bin), the special parts.
+    woe_ : list of ndarray of shape (n_parts,)
+        Per feature, the weight of evidence of each part, in the order of
+        ``table_`` (``encode="woe"`` only; 0 for a part without rows).
+    special_bins_ : ndarray of shape (n_features, n_special_parts)
+        Per feature, the ordinal codes of its special parts
+        (``special_codes``), in the order of their names; they follow the
+        intervals and the missing bin (when it is apart).
+
+        .. versionadded:: 0.3
     statistics_ : list of dict
         Per feature: ``chi2``, ``dof``, ``log10_pvalue`` of the bins against the
         class, ``n_initial_intervals`` (after the frequency phase),
@@ -558,11 +642,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     _parameter_constraints: dict = {
         **BaseDiscretizer._parameter_constraints,
         "alpha": [Interval(RealNotInt, 0, 1, closed="neither")],
-        "min_bin_size": [
-            StrOptions({"auto"}),
-            Interval(Integral, 0, None, closed="left"),
-            Interval(RealNotInt, 0, 1, closed="neither"),
-        ],
+        "min_bin_size": BaseDiscretizer._parameter_constraints["min_bin_size"],
         "max_bins": [Interval(Integral, 1, None, closed="left"), None],
         "robust": ["boolean"],
         "keep_trace": ["boolean"],
@@ -639,8 +719,11 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     def _cut_table(self, table, context):
         # fit and cut_table hand over a checked table
         alpha = self._parameter("alpha")
+        min_bin_size = self._parameter("min_bin_size")
+        # None: no minimum, as 0
+        min_bin_size = 0 if min_bin_size is None else min_bin_size
         result = _khiops_cut(
-            table, alpha, self._parameter("min_bin_size"), self.max_bins,
+            table, alpha, min_bin_size, self.max_bins,
             self.robust, None, self.keep_trace, self._parameter("exact_limit"),
         )  # fmt: skip
         message = frequency_collapse_message(
@@ -653,4 +736,35 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         )
         if message is not None:
             result.statistics["warning"] = message
-        return result
+        # min_bin_size is Khiops' own (its frequency phase): not repaired
+        constraints = resolve_constraints(self, table, False, min_bin_size=False)
+        if constraints is None:
+            return result
+        # Khiops' own minimum (its frequency phase) holds for the cuts the
+        # heuristic adds too
+        min_count = float(result.statistics.get("min_bin_size", 0.0))
+        if min_count > 0:
+            constraints.min_bin_weight = min_count
+        # the heuristic: Khiops' intervals cut and merged (smallest DeltaChi2)
+        cuts, statistics = constrained_repair(
+            table, result.cuts, constraints, chi2_merge_cost,
+            lambda cuts: _chi2_of(table, cuts),
+        )  # fmt: skip
+        statistics = {**result.statistics, **statistics}
+        chi2, dof, log10_pvalue = chi2_test(_intervals_table(table, cuts))
+        statistics.update(
+            chi2=float(chi2), dof=int(dof), log10_pvalue=float(log10_pvalue)
+        )
+        return quiet_in_a_tree(
+            _intervals(cuts, table.shape[0], statistics),
+            context,
+        )
+
+
+def _intervals_table(table, cuts):
+    return segment_sums(table, np.concatenate([[0], cuts]).astype(np.intp))
+
+
+def _chi2_of(table, cuts):
+    """The chi-square of the intervals of ``cuts`` against the class."""
+    return float(chi2_test(_intervals_table(table, cuts))[0])

@@ -7,6 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from partikit._kernels._multisplit import mdlp_cuts
+from partikit._statistics._constraints import (
+    constrained_repair,
+    entropy_merge_cost,
+    quiet_in_a_tree,
+    resolve_constraints,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._results import Intervals
 from partikit.discretizers._base import BaseDiscretizer
@@ -54,6 +60,9 @@ def mdlp_discretization(table):
     .. [1] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
        continuous-valued attributes for classification learning. IJCAI-93,
        1022-1027.
+    .. [3] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -143,6 +152,87 @@ class MDLPDiscretizer(BaseDiscretizer):
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: ascending and descending are tried and the larger
+        information gain wins (optbinning's ``"auto_asc_desc"``). The trend
+        kept is ``statistics_[j]["monotonic_trend"]``. A multiclass target
+        raises a ValueError. A heuristic, not an optimum: MDLP's own bins,
+        then a bin over ``max_bin_size`` cut at its admissible cut of
+        largest entropy increase, then adjacent bins merged, the merge of
+        least entropy increase first, while a bin is below a minimum or the
+        rates break the trend (O(B^2) merge evaluations for B bins).
+        :class:`BlockOptDiscretizer` and :class:`MODLDiscretizer` give the
+        exact constrained optimum.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float, "auto" or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded); 0, None and ``"auto"`` (the
+        method's own minimum: this method has none, KhiopsDiscretizer's is
+        its frequency phase) set no minimum. When no partition meets the
+        constraints, the column is one bin, with a warning
+        (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
+        silently).
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+
+    special_codes : array-like of numbers, dict of str to array-like, or None, \
+            default=None
+        Values that mean something else than a measurement (``-1``,
+        ``99999``: "not applicable"), as optbinning's ``special_codes``. Their
+        rows are kept out of the cut search (and of ``max_values`` pooling)
+        and form parts of their own: a list gives one part named
+        ``"special"`` holding all its values, a dict ``{name: values}`` one
+        part per name. The special parts follow the intervals and the missing
+        bin (their codes are ``special_bins_``), have their own rows in
+        ``table_`` and :meth:`partition_table` (flagged ``special``) and their
+        own one-hot columns (``"{feature}_special"`` or ``"{feature}_{name}"``,
+        also when fit saw none of their values: such a part is empty, its WoE
+        0 and its target encoding the overall mean). A value listed twice,
+        NaN (missing values are ``missing``'s business) or a value that is not
+        a finite number raises a ``ValueError``. Because a special value must
+        never share a pooled row, the tables of ``fit``, ``partial_fit`` and
+        dask are then counted exact and pooled to ``max_values`` once the
+        special rows are out: ``max_values`` bounds the cut search, not the
+        memory of the counted tables.
+
+        .. versionadded:: 0.3
+    missing : {"separate", "attach"}, default="separate"
+        Where missing values go. ``"separate"``: a bin of their own,
+        ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
+        interval whose class distribution is most similar (the smallest
+        DeltaChi2 of the merge, Khiops' measure [3]_; for a continuous target
+        the interval whose merge raises the squared error least; ties: the
+        first interval); ``missing_bin_`` is then that interval's code, its
+        row of ``table_`` counts the missing values too and its label reads
+        ``"(a, b] + missing"``. With ``monotonic_trend``, the most similar
+        interval whose merge keeps the trend; if none does, the missing
+        values keep their bin and a ``UserWarning`` says so. When fit saw no
+        missing value, they go to the interval of largest weight (a neutral
+        choice). ``statistics_[j]`` records ``missing_bin``, ``missing_rule``
+        (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
+        ``missing_weight``.
+
+        .. versionadded:: 0.3
 
     Attributes
     ----------
@@ -155,13 +245,20 @@ class MDLPDiscretizer(BaseDiscretizer):
     n_bins_ : ndarray of shape (n_features,)
         Number of bins per feature (the missing bin excluded).
     missing_bin_ : ndarray of shape (n_features,)
-        Ordinal code of missing values per feature (``n_bins_``).
-    table_ : list of ndarray of shape (n_bins + 1, n_classes)
-        Per feature, the (weighted) class counts of each bin, the missing bin
-        last.
-    woe_ : list of ndarray of shape (n_bins + 1,)
-        Per feature, the weight of evidence of each bin, the missing bin last
-        (``encode="woe"`` only; 0 for a bin without rows).
+        Ordinal code of missing values per feature (``n_bins_``; with
+        ``missing="attach"``, the code of the interval they join).
+    table_ : list of ndarray of shape (n_parts, n_classes)
+        Per feature, the (weighted) class counts of each part, by code: the
+        bins, the missing bin (unless attached to a bin), the special parts.
+    woe_ : list of ndarray of shape (n_parts,)
+        Per feature, the weight of evidence of each part, in the order of
+        ``table_`` (``encode="woe"`` only; 0 for a part without rows).
+    special_bins_ : ndarray of shape (n_features, n_special_parts)
+        Per feature, the ordinal codes of its special parts
+        (``special_codes``), in the order of their names; they follow the
+        intervals and the missing bin (when it is apart).
+
+        .. versionadded:: 0.3
     statistics_ : list of dict
         Per feature: ``n_units`` (blocks) and ``n_tests`` (intervals tested).
         With ``max_values``, a pooled column also has ``pooled_rows`` (rows of
@@ -243,4 +340,19 @@ class MDLPDiscretizer(BaseDiscretizer):
         )
 
     def _cut_table(self, table, context):
-        return _mdlp_discretization(table)
+        result = _mdlp_discretization(table)
+        constraints = resolve_constraints(self, table, False)
+        if constraints is None:
+            return result
+        # the heuristic: MDLP's intervals cut and merged (entropy increase)
+        cuts, statistics = constrained_repair(
+            table, result.cuts, constraints, entropy_merge_cost,
+            lambda cuts: _information_gain(table, cuts),
+        )  # fmt: skip
+        statistics = {**result.statistics, **statistics}
+        return quiet_in_a_tree(
+            Intervals.from_cuts(
+                cuts, table.shape[0], _information_gain(table, cuts), statistics
+            ),
+            context,
+        )

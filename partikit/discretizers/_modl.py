@@ -15,8 +15,16 @@ from partikit._kernels._modl_intervals import (
     optimal_intervals,
     refresh_moves,
 )
+from partikit._statistics._constraints import (
+    constrained_multisplit,
+    infeasible_message,
+    quiet_in_a_tree,
+    resolve_constraints,
+    trends_to_solve,
+)
 from partikit._statistics._contingency import check_table
 from partikit._statistics._modl import (
+    class_columns,
     log_discretization_prior,
     log_factorials,
     part_costs,
@@ -111,6 +119,9 @@ def modl_discretization(table, *, max_bins=None):
     .. [1] Boulle, M. (2006). MODL: a Bayes optimal discretization method for
        continuous attributes. Machine Learning 65, 131-165.
        doi:10.1007/s10994-006-8364-x
+    .. [2] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -424,6 +435,91 @@ class MODLDiscretizer(BaseDiscretizer):
     n_jobs : int or None, default=None
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
+    monotonic_trend : {"ascending", "descending", "peak", "valley", "auto"} or None, \
+            default=None
+        Shape of the bins' event rate (binary target), in value order, the
+        missing bin excluded; equal rates are allowed (as in optbinning).
+        ``"peak"``: rising then falling; ``"valley"``: falling then rising.
+        ``"auto"``: each of ascending, descending, peak and valley is solved
+        and the least MODL cost wins, a peak or valley charged the prior of
+        one more interval (its turning point). The trend kept is
+        ``statistics_[j]["monotonic_trend"]``. A multiclass target raises a
+        ValueError. Solved exactly: a dynamic programme over the column's
+        distinct values whose state is the last bin finds, for every number
+        of bins, the least-cost partition meeting every constraint (O(V^2
+        log V + K V^2) time, O(K V^2) memory for V values and K = max_bins;
+        twice for a peak or valley); past 1,024 (fewer with
+        ``max_bins=None``, to bound memory) values it runs on that many
+        equal-weight granules of values (``statistics_[j]["exact"]`` False),
+        the constraints still met exactly. MODL's prior depends on the
+        number of intervals only, so the least MODL cost is then chosen
+        among those optima: exact.
+
+        .. versionadded:: 0.3
+    min_bin_size : int, float, "auto" or None, default=None
+        Least weight of a bin: an int is a weight (a count of rows without
+        ``sample_weight``), a float in (0, 1) a fraction of the column's
+        weight (missing values excluded); 0, None and ``"auto"`` (the
+        method's own minimum: this method has none, KhiopsDiscretizer's is
+        its frequency phase) set no minimum. When no partition meets the
+        constraints, the column is one bin, with a warning
+        (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
+        silently).
+
+        .. versionadded:: 0.3
+    max_bin_size : int, float or None, default=None
+        Largest weight of a bin, an int a weight, a float in (0, 1] a
+        fraction of the column's weight (missing values excluded).
+
+        .. versionadded:: 0.3
+    min_bin_n_event : float or None, default=None
+        Least weight of the event class (``classes_[1]``, the class
+        ``woe_sign="event"`` calls the event) in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+    min_bin_n_nonevent : float or None, default=None
+        Least weight of the other class in each bin; binary targets only.
+
+        .. versionadded:: 0.3
+
+    special_codes : array-like of numbers, dict of str to array-like, or None, \
+            default=None
+        Values that mean something else than a measurement (``-1``,
+        ``99999``: "not applicable"), as optbinning's ``special_codes``. Their
+        rows are kept out of the cut search (and of ``max_values`` pooling)
+        and form parts of their own: a list gives one part named
+        ``"special"`` holding all its values, a dict ``{name: values}`` one
+        part per name. The special parts follow the intervals and the missing
+        bin (their codes are ``special_bins_``), have their own rows in
+        ``table_`` and :meth:`partition_table` (flagged ``special``) and their
+        own one-hot columns (``"{feature}_special"`` or ``"{feature}_{name}"``,
+        also when fit saw none of their values: such a part is empty, its WoE
+        0 and its target encoding the overall mean). A value listed twice,
+        NaN (missing values are ``missing``'s business) or a value that is not
+        a finite number raises a ``ValueError``. Because a special value must
+        never share a pooled row, the tables of ``fit``, ``partial_fit`` and
+        dask are then counted exact and pooled to ``max_values`` once the
+        special rows are out: ``max_values`` bounds the cut search, not the
+        memory of the counted tables.
+
+        .. versionadded:: 0.3
+    missing : {"separate", "attach"}, default="separate"
+        Where missing values go. ``"separate"``: a bin of their own,
+        ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
+        interval whose class distribution is most similar (the smallest
+        DeltaChi2 of the merge, Khiops' measure [2]_; for a continuous target
+        the interval whose merge raises the squared error least; ties: the
+        first interval); ``missing_bin_`` is then that interval's code, its
+        row of ``table_`` counts the missing values too and its label reads
+        ``"(a, b] + missing"``. With ``monotonic_trend``, the most similar
+        interval whose merge keeps the trend; if none does, the missing
+        values keep their bin and a ``UserWarning`` says so. When fit saw no
+        missing value, they go to the interval of largest weight (a neutral
+        choice). ``statistics_[j]`` records ``missing_bin``, ``missing_rule``
+        (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
+        ``missing_weight``.
+
+        .. versionadded:: 0.3
 
     Attributes
     ----------
@@ -436,13 +532,20 @@ class MODLDiscretizer(BaseDiscretizer):
     n_bins_ : ndarray of shape (n_features,)
         Number of bins per feature (the missing bin excluded).
     missing_bin_ : ndarray of shape (n_features,)
-        Ordinal code of missing values per feature (``n_bins_``).
-    table_ : list of ndarray of shape (n_bins + 1, n_classes)
-        Per feature, the (weighted) class counts of each bin, the missing bin
-        last.
-    woe_ : list of ndarray of shape (n_bins + 1,)
-        Per feature, the weight of evidence of each bin, the missing bin last
-        (``encode="woe"`` only; 0 for a bin without rows).
+        Ordinal code of missing values per feature (``n_bins_``; with
+        ``missing="attach"``, the code of the interval they join).
+    table_ : list of ndarray of shape (n_parts, n_classes)
+        Per feature, the (weighted) class counts of each part, by code: the
+        bins, the missing bin (unless attached to a bin), the special parts.
+    woe_ : list of ndarray of shape (n_parts,)
+        Per feature, the weight of evidence of each part, in the order of
+        ``table_`` (``encode="woe"`` only; 0 for a part without rows).
+    special_bins_ : ndarray of shape (n_features, n_special_parts)
+        Per feature, the ordinal codes of its special parts
+        (``special_codes``), in the order of their names; they follow the
+        intervals and the missing bin (when it is apart).
+
+        .. versionadded:: 0.3
     statistics_ : list of dict
         Per feature: ``cost`` and ``null_cost`` (the MODL criterion of the bins
         and of one bin, in nats; the compression level of the column is
@@ -541,4 +644,94 @@ class MODLDiscretizer(BaseDiscretizer):
         self.max_bins = max_bins
 
     def _cut_table(self, table, context):
+        constraints = resolve_constraints(self, table, False)
+        if constraints is not None:
+            return quiet_in_a_tree(
+                constrained_modl_discretization(table, constraints, self.max_bins),
+                context,
+            )
         return _modl_discretization(table, self.max_bins)
+
+
+def modl_interval_costs(table):
+    """An ``interval_costs`` function for
+    :func:`~partikit._statistics._constraints.constrained_multisplit`: MODL's
+    terms of one interval (:func:`~partikit._statistics._modl.part_costs`), with
+    the classes (non-empty columns) and the total of the whole ``table``."""
+    columns = class_columns(table)
+    n = float(table.sum())
+    n_classes = float(max(len(columns), 1))
+    factorials = log_factorials(n, n_classes)
+
+    def costs(units):
+        cum = np.concatenate(
+            [np.zeros((1, len(columns))), np.cumsum(units[:, columns], axis=0)]
+        )
+        # pairs j >= i are never read (part_costs clips their negative counts)
+        return part_costs(cum[None, :, :] - cum[:, None, :], n_classes, factorials)
+
+    return costs
+
+
+def constrained_modl_discretization(table, constraints, max_bins=None):
+    """The MODL discretization of least cost under bin constraints (exact).
+
+    Given the number of intervals ``I``, MODL's prior terms depend on ``I`` and
+    ``n`` only and the rest is a sum over intervals, so the constrained dynamic
+    programme of
+    :func:`~partikit._statistics._constraints.constrained_multisplit` with the
+    interval terms gives, for each ``I``, the least-cost constrained
+    discretization; ``I`` is then chosen by the whole criterion (the first
+    minimum: fewest intervals). With ``monotonic_trend="auto"``, each of
+    ascending, descending, peak and valley is solved and the least total cost
+    wins, a peak or a valley being charged the prior of ``I + 1`` intervals
+    (its turning point). Exact up to
+    :data:`~partikit._statistics._constraints.CONSTRAINED_EXACT_LIMIT` rows
+    (fewer when ``max_bins`` is None: the back-pointers of ``I <= m`` layers
+    are bounded), else on equal-weight granules (``statistics["exact"]``
+    False).
+    """
+    n_rows = table.shape[0]
+    n = float(table.sum())
+    costs = modl_interval_costs(table)
+    null_cost = float(
+        log_discretization_prior(n, 1) + costs(table.sum(axis=0, keepdims=True))[0, 1]
+    )
+    trends = (None,)
+    if constraints.monotonic_trend is not None:
+        trends = trends_to_solve(constraints.monotonic_trend, all_shapes=True)
+    max_intervals = n_rows if max_bins is None else int(max_bins)
+    best = None
+    for trend in trends:
+        split = constrained_multisplit(
+            table, costs, max_bins=max_intervals, monotonic_trend=trend,
+            min_bin_weight=constraints.min_bin_weight,
+            max_bin_weight=constraints.max_bin_weight,
+            min_bin_n_event=constraints.min_bin_n_event,
+            min_bin_n_nonevent=constraints.min_bin_n_nonevent,
+        )  # fmt: skip
+        turn = int(
+            constraints.monotonic_trend == "auto" and trend in ("peak", "valley")
+        )
+        counts = np.arange(1, len(split.values) + 1)
+        totals = log_discretization_prior(n, counts + turn) + split.values
+        if not np.isfinite(totals).any():
+            continue
+        k = int(np.argmin(totals)) + 1
+        # the cost reported is the criterion of the intervals themselves
+        cost = float(log_discretization_prior(n, k) + split.values[k - 1])
+        if best is None or totals[k - 1] < best[0]:
+            best = (totals[k - 1], k, split, trend, cost)
+    if best is None:
+        result = _no_cut(n_rows)
+        result.statistics["monotonic_trend"] = constraints.monotonic_trend
+        result.statistics["feasible"] = False
+        result.statistics["warning"] = infeasible_message(constraints)
+        return result
+    _, k, split, trend, cost = best
+    cuts = split.cuts[k - 1]
+    level = 1.0 - cost / null_cost if len(cuts) and null_cost > 0 else 0.0
+    statistics = _statistics(cost, null_cost, split.n_units, 0, split.exact, 0)
+    statistics["monotonic_trend"] = trend
+    statistics["feasible"] = True
+    return Intervals.from_cuts(cuts, n_rows, level, statistics)
