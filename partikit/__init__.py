@@ -12,6 +12,7 @@ import warnings
 
 from partikit._counting._column_tables import ColumnTables, JointTable, column_tables
 from partikit._kernels._config import NJIT
+from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._report import Report, report
 from partikit._version import __version__
 from partikit.discretizers import (
@@ -50,6 +51,7 @@ __all__ = [
     "MODLDiscretizer",
     "MODLGrouper",
     "MaxCutGrouper",
+    "PartitionEncoder",
     "PartitionTreeClassifier",
     "PartitionTreeRegressor",
     "Report",

@@ -277,12 +277,12 @@ def test_report_repr_and_unknown_column():
 
 def test_report_fits_through_the_public_route(monkeypatch):
     """Check that the report counts every column once with column_tables, fits
-    each column's estimator by fit_tables, and calls no private method of an
-    estimator."""
+    each column's estimator by fit_tables (through PartitionEncoder, its one
+    code path), and calls no private method of an estimator."""
     import ast
     import inspect
 
-    from partikit._reporting import _report
+    from partikit._reporting import _encoder, _report
 
     tree = ast.parse(inspect.getsource(_report))
     private = sorted(
@@ -297,9 +297,9 @@ def test_report_fits_through_the_public_route(monkeypatch):
     )
     assert private == []
     counted, fitted = [], []
-    count = _report.column_tables
+    count = _encoder.column_tables
     monkeypatch.setattr(
-        _report,
+        _encoder,
         "column_tables",
         lambda *args, **kwargs: counted.append(kwargs) or count(*args, **kwargs),
     )

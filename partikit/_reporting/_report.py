@@ -22,15 +22,15 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from partikit._counting._column_tables import column_tables
-from partikit._counting._validation import (
-    TableSizeError,
-    check_sample_weight,
-    check_target,
-)
-from partikit._estimator._encoding import check_target_type
-from partikit._estimator._inspection import members_label, rank_columns
+from partikit._counting._validation import check_sample_weight
+from partikit._estimator._inspection import members_label
 from partikit._estimator._renames import Renamed, renamed_keywords
+from partikit._reporting._encoder import (
+    PartitionEncoder,
+    default_estimators,
+    fit_with_progress,
+    infer_kind,
+)
 from partikit._reporting._mapping import (
     column_mapping,
     is_discretizer,
@@ -38,56 +38,14 @@ from partikit._reporting._mapping import (
     mapping_document,
     mapping_sql,
 )
-from partikit._statistics._moments import CONTINUOUS, moments_of
+from partikit._statistics._moments import CONTINUOUS
 from partikit._version import __version__
-from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
-from partikit.groupers import AttributeAggregator, CHAIDGrouper, MODLGrouper
+from partikit.groupers import AttributeAggregator
 
-__all__ = ["Report", "infer_kind", "report"]
+__all__ = ["Report", "default_estimators", "infer_kind", "report", "report_of"]
 
 #: Members of a group listed in the HTML report's unfolded label.
 _HTML_MAX_MEMBERS = 200
-
-
-def infer_kind(column):
-    """The kind a report gives a column when not told: the documented rule.
-
-    A column of a numeric dtype (integers, floats, pandas nullable numbers;
-    booleans excluded) is ``"numeric"`` and cut into intervals; booleans,
-    strings, objects and pandas ``category`` columns are ``"categorical"`` and
-    grouped; any other dtype (dates, durations, complex numbers) is None: the
-    report leaves it out and says so. ``categorical=`` and ``numeric=`` override
-    the rule.
-
-    Parameters
-    ----------
-    column : pandas.Series
-        A column of the data.
-
-    Returns
-    -------
-    kind : {"categorical", "numeric"} or None
-        How the report partitions it; None: it is left out.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from partikit._reporting._report import infer_kind
-    >>> infer_kind(pd.Series([1.5, 2.0])), infer_kind(pd.Series(["a", "b"]))
-    ('numeric', 'categorical')
-    """
-    dtype = column.dtype
-    if pd.api.types.is_bool_dtype(dtype):
-        return "categorical"
-    if isinstance(dtype, pd.CategoricalDtype):
-        return "categorical"
-    if pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_complex_dtype(
-        dtype
-    ):
-        return "numeric"
-    if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
-        return "categorical"
-    return None
 
 
 def _names(values, what):
@@ -101,117 +59,22 @@ def _names(values, what):
     return values
 
 
-def _check_known(names, columns, what):
-    unknown = [n for n in names if n not in columns]
-    if unknown:
-        shown = list(columns)[:20]
-        raise ValueError(
-            f"{what} names columns that are not in X: {unknown}. X has the "
-            f"columns {shown}{' ...' if len(columns) > 20 else ''}."
-        )
-
-
-def _resolve_kinds(X, columns, categorical, numeric):
-    """The kind of every reported column, and the columns left out with why."""
+def _reported_columns(X, columns, categorical, numeric):
+    """The columns to report, in order: ``columns`` and the ones named a kind."""
     columns = list(X.columns) if columns is None else columns
-    categorical = categorical or []
-    numeric = numeric or []
-    _check_known(columns, X.columns, "columns")
-    _check_known(categorical, X.columns, "categorical")
-    _check_known(numeric, X.columns, "numeric")
-    both = sorted(set(categorical) & set(numeric), key=str)
-    if both:
-        raise ValueError(f"Columns {both} are listed as both categorical and numeric.")
-    for name in [*categorical, *numeric]:
+    for names, what in ((columns, "columns"), (categorical or [], "categorical"),
+                        (numeric or [], "numeric")):  # fmt: skip
+        unknown = [n for n in names if n not in X.columns]
+        if unknown:
+            shown = list(X.columns)[:20]
+            raise ValueError(
+                f"{what} names columns that are not in X: {unknown}. X has the "
+                f"columns {shown}{' ...' if X.shape[1] > 20 else ''}."
+            )
+    for name in [*(categorical or []), *(numeric or [])]:
         if name not in columns:
             columns.append(name)
-    kinds, skipped = {}, {}
-    for name in columns:
-        if name in categorical:
-            kinds[name] = "categorical"
-        elif name in numeric:
-            kinds[name] = "numeric"
-        else:
-            kind = infer_kind(X[name])
-            if kind is None:
-                skipped[name] = (
-                    f"its dtype {X[name].dtype} is neither numeric nor categorical; "
-                    "name it in categorical= or numeric= to report it"
-                )
-            else:
-                kinds[name] = kind
-    return kinds, skipped
-
-
-def default_estimators(target_type):
-    """The grouper and the discretizer a report uses when not told.
-
-    Class labels: ``MODLGrouper()`` and ``KhiopsDiscretizer()`` (robust: a
-    column that tells nothing of the target stays one part). A continuous
-    target: ``CHAIDGrouper()`` (merges by the F-test of the groups' means,
-    Bonferroni-adjusted) and ``BlockOptDiscretizer()`` (the optimal cut points
-    for squared error), the grouper and the discretizer that read a continuous
-    target; MODL and Khiops need class counts and refuse it.
-
-    Parameters
-    ----------
-    target_type : {"binary", "multiclass", "continuous"}
-
-    Returns
-    -------
-    grouper, discretizer : unfitted estimators
-    """
-    if target_type == CONTINUOUS:
-        return CHAIDGrouper(), BlockOptDiscretizer()
-    return MODLGrouper(), KhiopsDiscretizer()
-
-
-def _count_columns(X, y, sample_weight, kinds, target_type="auto"):
-    """The tables of every column to report, and why some could not be counted.
-
-    Every column is counted by one call of :func:`~partikit.column_tables`,
-    categorical or numeric as ``kinds`` says. A column that this refuses (a
-    column named numeric that holds strings, say) fails that call: every
-    column is then counted alone, so that the others are reported and it is
-    left out with its reason; but a table too large for the target's classes
-    (:class:`~partikit._counting._validation.TableSizeError`) is raised: the
-    target, not the column, is at fault.
-
-    Returns
-    -------
-    tables : dict of str to ColumnTables
-        The tables of each counted column (one column each).
-    failed : dict of str to str
-        The columns that could not be counted, and why.
-    """
-    names = list(kinds)
-    if not names:
-        return {}, {}
-
-    def count(columns):
-        categorical = [n for n in columns if kinds[n] == "categorical"]
-        return column_tables(
-            X[columns], y, sample_weight, categorical_features=categorical,
-            target_type=target_type,
-        )  # fmt: skip
-
-    try:
-        tables = count(names)
-    except TableSizeError:
-        raise
-    except ValueError:
-        tables = None
-    if tables is not None:
-        return {name: tables.select([name]) for name in names}, {}
-    counted, failed = {}, {}
-    for name in names:
-        try:
-            counted[name] = count([name])
-        except TableSizeError:
-            raise
-        except ValueError as error:
-            failed[name] = str(error)
-    return counted, failed
+    return columns
 
 
 def _check_estimator(estimator, is_kind, what, example):
@@ -242,7 +105,10 @@ def report(
     column cut into intervals by a clone of ``discretizer`` (the kind of a column
     follows :func:`infer_kind` unless ``categorical`` or ``numeric`` name it).
     The robust defaults leave a column that tells nothing of the target in one
-    part, so noise stands out at the bottom of the ranking.
+    part, so noise stands out at the bottom of the ranking. The columns are
+    partitioned by :class:`~partikit.PartitionEncoder` (``encode="ordinal"``),
+    the one code path of both; a column that cannot be counted as its kind
+    says is left out here (with its reason) where the encoder raises.
 
     **Continuous targets.** A continuous target (``target_type="continuous"``,
     or floats that are not all integers with ``"auto"``) is summarised per
@@ -347,39 +213,24 @@ def report(
     if len(y) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)}.")
     sample_weight = check_sample_weight(sample_weight, len(X))
+    y = np.asarray(y)
     if sample_weight is not None and (sample_weight == 0).any():
         # a row of weight 0 is a row removed, also from the target's classes
         keep = sample_weight > 0
-        X, y, sample_weight = X[keep], np.asarray(y)[keep], sample_weight[keep]
-    y_encoded, classes, target_type = check_target(
-        y, sample_weight, target_type=target_type
-    )
-    default_grouper, default_discretizer = default_estimators(target_type)
-    grouper = default_grouper if grouper is None else grouper
-    discretizer = default_discretizer if discretizer is None else discretizer
-    for estimator in (grouper, discretizer):
-        # before any fit: the estimator's own error, not every column left out
-        check_target_type(estimator, target_type)
-    kinds, skipped = _resolve_kinds(
-        X, _names(columns, "columns"), _names(categorical, "categorical"),
-        _names(numeric, "numeric"),
+        X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
+    categorical = _names(categorical, "categorical")
+    numeric = _names(numeric, "numeric")
+    X = X[_reported_columns(X, _names(columns, "columns"), categorical, numeric)]
+    # one code path: the encoder partitions, counts, fits and ranks the columns
+    encoder = PartitionEncoder(
+        grouper, discretizer, categorical=categorical, numeric=numeric,
+        encode="ordinal", target_type=target_type,
     )  # fmt: skip
-    # the kind found, not "auto": integers said continuous stay continuous
-    tables, failed = _count_columns(X, y, sample_weight, kinds, target_type)
-    estimators, notes = {}, {}
-    for done, (name, kind) in enumerate(kinds.items(), start=1):
-        template = grouper if kind == "categorical" else discretizer
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            try:
-                if name in failed:
-                    raise ValueError(failed[name])
-                estimators[name] = clone(template).fit_tables(tables[name])
-            except ValueError as error:
-                skipped[name] = str(error)
-        notes[name] = [str(w.message) for w in caught]
-        if progress is not None:
-            progress(done, len(kinds), name)
+    with warnings.catch_warnings():
+        # said below in the report's words
+        warnings.filterwarnings("ignore", message=r"\d+ column\(s\) left out: ")
+        fit_with_progress(encoder, X, y, sample_weight, progress, skip_uncountable=True)
+    skipped = encoder.skipped_
     if skipped:
         warnings.warn(
             f"{len(skipped)} column(s) left out of the report: "
@@ -387,49 +238,89 @@ def report(
             UserWarning,
             stacklevel=2,
         )
-    summary = pd.concat(
-        [estimators[name].partition_summary() for name in estimators]
-        or [pd.DataFrame(columns=["rank"])]
-    )
-    summary.index.name = "column"
-    if len(summary):
-        summary["rank"] = rank_columns(summary)
-    summary = summary.sort_values("rank", kind="stable")
-    if target_type == CONTINUOUS:
-        counts = moments_of(y_encoded, sample_weight)
-        labels = y_encoded
-    else:
-        counts = np.bincount(
-            y_encoded, weights=sample_weight, minlength=len(classes)
-        ).astype(np.float64)
-        labels = classes[y_encoded]
+    target_type = encoder.target_type_
+    default_grouper, default_discretizer = default_estimators(target_type)
+    grouper = default_grouper if grouper is None else grouper
+    discretizer = default_discretizer if discretizer is None else discretizer
+    estimators = encoder.estimators_
+    for name, kind in encoder.summary_["kind"].items():
+        # the encoder gives all its columns one sign; a report keeps each
+        # template's (the sign only reads the fitted table: nothing is refitted)
+        template = grouper if kind == "categorical" else discretizer
+        if name not in (encoder.estimators or {}):
+            estimators[name].set_params(woe_sign=template.woe_sign)
     found_pairs = None
     if pairs and len(estimators) >= 2:
+        kinds = encoder.summary_["kind"].to_dict()
         found_pairs = _find_pairs(
-            X, estimators, kinds, labels, target_type, sample_weight, grouper, pairs
+            X, estimators, kinds, y, target_type, sample_weight, grouper, pairs
         )
-    return Report(
-        estimators=estimators,
-        summary=summary,
+    return report_of(
+        encoder,
         target=target,
-        classes=classes,
-        class_counts=counts,
-        target_type=target_type,
-        n_samples=len(X),
-        skipped=skipped,
-        notes={k: v for k, v in notes.items() if v},
         pairs=found_pairs,
         settings={
             "grouper": repr(grouper),
             "discretizer": repr(discretizer),
             "pairs": pairs,
             "weighted": sample_weight is not None,
-            "partikit": __version__,
-            "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
-                timespec="seconds"
-            ),
         },
         fit_time=time.perf_counter() - start,
+    )
+
+
+def report_of(
+    encoder, *, target=None, pairs=None, settings=None, fit_time=0.0,
+    selected_only=False,
+):  # fmt: skip
+    """The :class:`Report` of a fitted :class:`~partikit.PartitionEncoder`.
+
+    Parameters
+    ----------
+    encoder : PartitionEncoder
+        Fitted.
+    target : str or None, default=None
+        The target's name.
+    pairs : pandas.DataFrame or None, default=None
+        The pairs worth combining.
+    settings : dict or None, default=None
+        Settings shown in the report (the version and the time are added).
+    fit_time : float, default=0.0
+        Seconds spent fitting.
+    selected_only : bool, default=False
+        Only the columns the encoder selected (those its ``transform``
+        outputs).
+
+    Returns
+    -------
+    report : Report
+    """
+    summary = encoder.summary_
+    if selected_only:
+        summary = summary[summary["selected"]]
+    summary = summary.drop(columns="selected").sort_values("rank", kind="stable")
+    kept = set(summary.index)
+    estimators = {n: e for n, e in encoder.estimators_.items() if n in kept}
+    settings = {
+        **(settings or {}),
+        "partikit": __version__,
+        "created": datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds"
+        ),
+    }
+    return Report(
+        estimators=estimators,
+        summary=summary,
+        target=target,
+        classes=getattr(encoder, "classes_", None),
+        class_counts=encoder.class_counts_,
+        target_type=encoder.target_type_,
+        n_samples=encoder.n_samples_fit_,
+        skipped=encoder.skipped_,
+        notes={k: v for k, v in encoder.fit_warnings_.items() if v},
+        pairs=pairs,
+        settings=settings,
+        fit_time=fit_time,
     )
 
 

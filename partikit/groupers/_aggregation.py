@@ -21,7 +21,13 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_consistent_length, check_is_fitted
 
-from partikit._compat import Interval, StrOptions, _check_feature_names_in, _fit_context
+from partikit._compat import (
+    HasMethods,
+    Interval,
+    StrOptions,
+    _check_feature_names_in,
+    _fit_context,
+)
 from partikit._counting._column_tables import (
     CATEGORICAL,
     ColumnTables,
@@ -264,7 +270,9 @@ class AttributeAggregator(
 
     _parameter_constraints: dict = {
         "aggregates": [list, None],
-        "grouper": [BaseGrouper, None],
+        # a grouper: what has the pure core call (as the tree and
+        # PartitionEncoder check it)
+        "grouper": [HasMethods(["group_table"]), None],
         "target_type": BaseGrouper._target_type_constraint,
         "keep_original": ["boolean"],
         "search": [StrOptions({"pairs", "greedy"}), None],
