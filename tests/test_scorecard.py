@@ -1,0 +1,226 @@
+# Authors: The partikit developers
+# SPDX-License-Identifier: BSD-3-Clause
+"""The scorecard: its points maths, its JSON and SQL export, and the estimator."""
+
+import json
+import math
+import sqlite3
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from partikit import KhiopsGrouper, MDLPDiscretizer
+from partikit._reporting._scorecard import (
+    scaling_constants,
+    scorecard_document,
+    scorecard_points,
+    scorecard_sql,
+)
+
+
+def _credit_like(n_samples=600, seed=0):
+    """A categorical and a numeric column with missing values, binary target."""
+    rng = np.random.default_rng(seed)
+    color = rng.choice(["red", "green", "blue", "it's grey"], n_samples).astype(object)
+    color[rng.uniform(size=n_samples) < 0.05] = None
+    age = rng.uniform(18, 80, n_samples).round(1)
+    age[rng.uniform(size=n_samples) < 0.05] = np.nan
+    logit = -1.0 + 1.5 * (color == "red") - 0.04 * (np.nan_to_num(age, nan=30) - 40)
+    y = (rng.uniform(size=n_samples) < 1 / (1 + np.exp(-logit))).astype(int)
+    return pd.DataFrame({"color": color}), pd.DataFrame({"age": age}), y
+
+
+# --- points maths ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("pdo, base_odds, base_points", [(20, 50, 600), (40, 1, 0)])
+def test_scaling_base_points_at_base_odds_and_pdo_doubles_the_odds(
+    pdo, base_odds, base_points
+):
+    """Check that odds base_odds score base_points and twice the odds score pdo
+    more."""
+    factor, offset = scaling_constants(pdo, base_odds, base_points)
+    assert offset + factor * math.log(base_odds) == pytest.approx(base_points)
+    assert offset + factor * math.log(2 * base_odds) == pytest.approx(base_points + pdo)
+
+
+@pytest.mark.parametrize(
+    "kwargs, word",
+    [
+        ({"pdo": 0.0}, "pdo"),
+        ({"pdo": math.inf}, "pdo"),
+        ({"base_odds": -1.0}, "base_odds"),
+        ({"base_points": math.nan}, "base_points"),
+    ],
+)
+def test_scaling_refuses_bad_parameters(kwargs, word):
+    """Check that a bad scaling parameter raises a ValueError naming it."""
+    with pytest.raises(ValueError, match=word):
+        scaling_constants(**kwargs)
+
+
+def test_points_of_a_row_sum_to_the_scaled_log_odds_of_the_non_event():
+    """Check sum_j points_j = offset - factor * (b0 + sum_j b_j woe_j) on random
+    parts, coefficients and intercepts."""
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        n_columns = rng.integers(1, 6)
+        woe = [rng.normal(size=rng.integers(1, 5)) for _ in range(n_columns)]
+        coefficients = rng.normal(size=n_columns)
+        intercept = rng.normal()
+        points = scorecard_points(woe, coefficients, intercept, pdo=30.0)
+        factor, offset = scaling_constants(30.0, 50.0, 600.0)
+        parts = [rng.integers(len(w)) for w in woe]
+        total = sum(p[i] for p, i in zip(points, parts, strict=True))
+        log_odds = intercept + sum(
+            b * w[i] for b, w, i in zip(coefficients, woe, parts, strict=True)
+        )
+        assert total == pytest.approx(offset - factor * log_odds, abs=1e-9)
+
+
+def test_rounded_points_are_the_nearest_integers():
+    """Check that rounding=True gives each exact point count rounded."""
+    woe = [np.array([-0.73, 0.2, 1.9]), np.array([0.4, -0.1])]
+    exact = scorecard_points(woe, [0.8, 1.3], -1.7)
+    rounded = scorecard_points(woe, [0.8, 1.3], -1.7, rounding=True)
+    for e, r in zip(exact, rounded, strict=True):
+        np.testing.assert_array_equal(r, np.round(e))
+        assert np.all(np.abs(r - e) <= 0.5)
+
+
+def test_points_refuse_mismatched_or_empty_columns():
+    """Check the errors for one coefficient too many and for no column."""
+    with pytest.raises(ValueError, match="one coefficient per column"):
+        scorecard_points([[0.1, 0.2]], [1.0, 2.0], 0.0)
+    with pytest.raises(ValueError, match="at least one column"):
+        scorecard_points([], [], 0.0)
+
+
+# --- export ---------------------------------------------------------------------
+
+
+def _fitted_columns(woe_sign="event"):
+    colors, ages, y = _credit_like()
+    grouper = KhiopsGrouper(encode="woe", woe_sign=woe_sign).fit(colors, y)
+    discretizer = MDLPDiscretizer(encode="woe", woe_sign=woe_sign).fit(ages, y)
+    return grouper, discretizer, y
+
+
+def _expected_scores(grouper, discretizer, colors, ages, coefficients, intercept,
+                     **scaling):  # fmt: skip
+    """Scores of rows from the estimators' own WoE transform and the formula."""
+    factor, offset = scaling_constants(
+        scaling.get("pdo", 20.0),
+        scaling.get("base_odds", 50.0),
+        scaling.get("base_points", 600.0),
+    )
+    woe = np.column_stack([grouper.transform(colors), discretizer.transform(ages)])
+    return offset - factor * (intercept + woe @ np.asarray(coefficients))
+
+
+def test_document_points_are_those_of_the_parts_woe():
+    """Check that each part's points in the document come from its WoE (the
+    estimator's woe_) and the column's coefficient."""
+    grouper, discretizer, y = _fitted_columns()
+    document = scorecard_document(
+        [(grouper, 0), (discretizer, "age")], [0.9, 0.7], -1.2,
+        classes=grouper.classes_, target="default",
+    )  # fmt: skip
+    assert json.loads(json.dumps(document)) == document
+    assert document["event"] == 1 and document["target"] == "default"
+    factor, offset = scaling_constants()
+    groups = document["columns"][0]["groups"]
+    bins = document["columns"][1]["bins"]
+    for parts, woe, coefficient in ((groups, grouper.woe_[0], 0.9),
+                                    (bins, discretizer.woe_[0], 0.7)):  # fmt: skip
+        assert [p["value"] for p in parts] == woe.tolist()
+        expected = -factor * coefficient * woe + (offset + factor * 1.2) / 2
+        np.testing.assert_allclose([p["points"] for p in parts], expected, rtol=1e-12)
+    assert document["columns"][1]["coefficient"] == 0.7
+    assert document["scaling"]["factor"] == factor
+
+
+@pytest.mark.parametrize("rounding", [False, True])
+@pytest.mark.parametrize("woe_sign", ["event", "non_event"])
+def test_sql_scores_equal_the_formula_in_sqlite(rounding, woe_sign):
+    """Check that the SQL statement run in sqlite gives every row the score of
+    the formula (the sum of its parts' points), with missing values, unseen
+    categories and values beyond the training range, to 1e-9."""
+    grouper, discretizer, _ = _fitted_columns(woe_sign)
+    coefficients, intercept = [0.9, 0.7], -1.2
+    document = scorecard_document(
+        [(grouper, 0, "colour"), (discretizer, 0, "age in years")],
+        coefficients, intercept, rounding=rounding, pdo=25.0,
+    )  # fmt: skip
+    colors, ages, _ = _credit_like(n_samples=400, seed=7)
+    colors.loc[:20, "color"] = "mauve"  # unseen in fit
+    ages.loc[20:30, "age"] = 120.0  # beyond the training range
+    codes = [
+        grouper.set_params(encode="ordinal").transform(colors),
+        discretizer.set_params(encode="ordinal").transform(ages),
+    ]
+    expected = sum(
+        np.array([p["points"] for p in _parts(column)])[
+            np.asarray(column_codes, dtype=np.intp).ravel()
+        ]
+        for column, column_codes in zip(document["columns"], codes, strict=True)
+    )
+    if not rounding:
+        grouper.set_params(encode="woe")
+        discretizer.set_params(encode="woe")
+        formula = _expected_scores(grouper, discretizer, colors, ages, coefficients,
+                                   intercept, pdo=25.0)  # fmt: skip
+        np.testing.assert_allclose(expected, formula, rtol=0, atol=1e-9)
+    connection = sqlite3.connect(":memory:")
+    connection.execute('CREATE TABLE "my rows" (id INTEGER, colour TEXT, '
+                       '"age in years" REAL)')  # fmt: skip
+    connection.executemany(
+        'INSERT INTO "my rows" VALUES (?, ?, ?)',
+        [
+            (k, c, None if a != a else float(a))
+            for k, (c, a) in enumerate(zip(colors["color"], ages["age"], strict=True))
+        ],
+    )
+    rows = connection.execute(
+        scorecard_sql(document, "my rows", key="id", name="points")
+    ).fetchall()
+    assert [row[0] for row in rows] == list(range(400))
+    np.testing.assert_allclose([row[1] for row in rows], expected, rtol=0, atol=1e-9)
+
+
+def _parts(column):
+    return column["groups"] if column["kind"] == "categorical" else column["bins"]
+
+
+def test_sql_sums_one_case_per_column():
+    """Check the statement's shape: the key first, one CASE per column joined
+    by '+', the score named last."""
+    grouper, discretizer, _ = _fitted_columns()
+    document = scorecard_document([(grouper, 0), (discretizer, 0)], [1.0, 1.0], 0.0)
+    sql = scorecard_sql(document, "t", key=["a", "b"])
+    lines = sql.splitlines()
+    assert lines[:3] == ["SELECT", '  "a",', '  "b",']
+    assert sql.count("CASE") == 2 and "\n  + CASE" in sql
+    assert lines[-2].endswith('END AS "score"') and lines[-1] == 'FROM "t"'
+
+
+def test_document_errors():
+    """Check the errors: a coefficient missing, a repeated name, a multiclass
+    column, and a document that is not a scorecard's."""
+    grouper, discretizer, _ = _fitted_columns()
+    with pytest.raises(ValueError, match="one coefficient per column"):
+        scorecard_document([(grouper, 0)], [1.0, 2.0], 0.0)
+    with pytest.raises(ValueError, match="appear more than once"):
+        scorecard_document([(grouper, 0), (grouper, 0)], [1.0, 2.0], 0.0)
+    rng = np.random.default_rng(0)
+    three = KhiopsGrouper().fit(
+        pd.DataFrame({"c": rng.choice(list("ab"), 90)}), rng.integers(0, 3, 90)
+    )
+    with pytest.raises(ValueError, match="binary target"):
+        scorecard_document([(three, 0)], [1.0], 0.0)
+    with pytest.raises(ValueError, match="Not a scorecard document"):
+        scorecard_sql({"schema": "partikit.mapping"}, "t")
+    document = scorecard_document([(grouper, 0)], [1.0], 0.0)
+    with pytest.raises(ValueError, match="version 2 is not supported"):
+        scorecard_sql({**document, "version": 2}, "t")
