@@ -708,8 +708,10 @@ class Scorecard(ClassifierMixin, BaseEstimator):
     def _selected_columns(self):
         """The selected columns' names, in the encoder's output order."""
         support = np.asarray(self.encoder_.get_support(), dtype=bool)
-        names = self.encoder_.feature_names_in_
-        return [names[j] for j in np.flatnonzero(support)]
+        names = getattr(self.encoder_, "feature_names_in_", None)
+        if names is None:  # an array's columns: the encoder names them x0, x1, ...
+            names = [f"x{j}" for j in range(self.encoder_.n_features_in_)]
+        return [str(names[j]) for j in np.flatnonzero(support)]
 
     def _coefficients(self):
         coefficients = np.asarray(self.estimator_.coef_, dtype=np.float64)[0]
