@@ -2,21 +2,33 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """The scorecard: its points maths, its JSON and SQL export, and the estimator."""
 
+import copy
 import json
 import math
+import pickle
 import sqlite3
 
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.feature_selection import SelectKBest
+from sklearn.linear_model import LogisticRegression, SGDClassifier
+from sklearn.svm import SVC
 
-from partikit import KhiopsGrouper, MDLPDiscretizer
+from partikit import (
+    KhiopsGrouper,
+    MDLPDiscretizer,
+    PartitionEncoder,
+    Scorecard,
+)
 from partikit._reporting._scorecard import (
     scaling_constants,
     scorecard_document,
     scorecard_points,
     scorecard_sql,
 )
+from partikit.datasets import make_credit
 
 
 def _credit_like(n_samples=600, seed=0):
@@ -224,3 +236,206 @@ def test_document_errors():
     document = scorecard_document([(grouper, 0)], [1.0], 0.0)
     with pytest.raises(ValueError, match="version 2 is not supported"):
         scorecard_sql({**document, "version": 2}, "t")
+
+
+# --- the estimator --------------------------------------------------------------
+
+
+def _credit(n_samples=3000, seed=0):
+    X, y, _ = make_credit(n_samples=n_samples, random_state=seed)
+    return X, y
+
+
+def _row_parts_points(scorecard, X):
+    """Each row's points, looked up column by column in points_table_ by the
+    part id the column's estimator gives the row (encode="ordinal")."""
+    table = scorecard.points_table_
+    total = np.zeros(len(X))
+    for name in table["column"].unique():
+        estimator = copy.deepcopy(scorecard.encoder_.estimators_[name])
+        codes = estimator.set_params(encode="ordinal").transform(X[[name]])
+        points = table.loc[table["column"] == name, "points"].to_numpy()
+        total += points[np.asarray(codes, dtype=np.intp).ravel()]
+    return total
+
+
+@pytest.mark.parametrize("rounding", [False, True])
+def test_points_of_a_row_sum_to_its_score(rounding):
+    """Check that score_samples is the sum of the points_table_ points of the
+    row's parts, exactly with rounding (integers), to 1e-9 without."""
+    X, y = _credit()
+    scorecard = Scorecard(rounding=rounding).fit(X, y)
+    X_new, _ = _credit(n_samples=500, seed=1)
+    scores = scorecard.score_samples(X_new)
+    np.testing.assert_allclose(
+        _row_parts_points(scorecard, X_new), scores, rtol=0, atol=1e-9
+    )
+    table = scorecard.points_table_
+    assert list(table.columns) == ["column", "part", "woe", "coefficient", "points"]
+    if rounding:
+        np.testing.assert_array_equal(table["points"], np.round(table["points"]))
+        np.testing.assert_array_equal(scores, np.round(scores))
+
+
+@pytest.mark.parametrize("woe_sign", ["event", "non_event"])
+def test_score_is_the_scaled_log_odds_of_the_non_event(woe_sign):
+    """Check the identities of the scaling on every row, with either WoE sign:
+    score = offset - factor * decision_function (exact), and
+    score - base_points = pdo * log2(odds of the non-event / base_odds), so that
+    base_odds scores base_points and pdo more points double the odds."""
+    X, y = _credit()
+    pdo, base_odds, base_points = 25.0, 30.0, 500.0
+    scorecard = Scorecard(
+        PartitionEncoder(encode="woe", woe_sign=woe_sign),
+        pdo=pdo, base_odds=base_odds, base_points=base_points,
+    ).fit(X, y)  # fmt: skip
+    scores = scorecard.score_samples(X)
+    decision = scorecard.decision_function(X)
+    np.testing.assert_allclose(
+        scores, scorecard.offset_ - scorecard.factor_ * decision, rtol=1e-13
+    )
+    proba = scorecard.predict_proba(X)
+    odds = proba[:, 0] / proba[:, 1]  # non-events per event
+    np.testing.assert_allclose(
+        scores - base_points, pdo * np.log2(odds / base_odds), atol=1e-8
+    )
+    # a higher score, a lower probability of the event
+    order = np.argsort(scores)
+    assert np.all(np.diff(proba[order, 1]) <= 1e-12)
+
+
+def test_woe_sign_does_not_change_the_scores():
+    """Check that the encoder's WoE sign flips the coefficients, not the points
+    (to the logistic regression's tolerance)."""
+    X, y = _credit()
+    event = Scorecard(PartitionEncoder(encode="woe")).fit(X, y)
+    non_event = Scorecard(PartitionEncoder(encode="woe", woe_sign="non_event"))
+    non_event.fit(X, y)
+    np.testing.assert_allclose(
+        event.estimator_.coef_, -non_event.estimator_.coef_, rtol=1e-4
+    )
+    np.testing.assert_allclose(
+        event.points_table_["points"], non_event.points_table_["points"], atol=1e-3
+    )
+    np.testing.assert_allclose(
+        event.points_table_["woe"], -non_event.points_table_["woe"]
+    )
+
+
+def test_rounding_leaves_the_classifier_unchanged():
+    """Check that rounding changes the points, not predict_proba or predict."""
+    X, y = _credit()
+    exact = Scorecard().fit(X, y)
+    rounded = Scorecard(rounding=True).fit(X, y)
+    np.testing.assert_array_equal(exact.predict_proba(X), rounded.predict_proba(X))
+    np.testing.assert_array_equal(exact.predict(X), rounded.predict(X))
+    assert np.all(np.abs(exact.score_samples(X) - rounded.score_samples(X))
+                  <= 0.5 * len(rounded.points_table_["column"].unique()))  # fmt: skip
+
+
+def test_any_linear_classifier_with_coef():
+    """Check an SGDClassifier with the log loss: the identity of the score holds
+    and the scorecard ranks rows as its probability does."""
+    X, y = _credit()
+    scorecard = Scorecard(
+        estimator=SGDClassifier(loss="log_loss", alpha=1e-3, random_state=0)
+    ).fit(X, y)
+    scores = scorecard.score_samples(X)
+    np.testing.assert_allclose(
+        scores,
+        scorecard.offset_ - scorecard.factor_ * scorecard.decision_function(X),
+        rtol=1e-13,
+    )
+    assert scorecard.score(X, y) == np.mean(scorecard.predict(X) == y)
+
+
+def test_refusals():
+    """Check the clear errors: a classifier without coef_, a multiclass target,
+    an encoder that does not encode by WoE, or no encoder at all, and no column
+    selected."""
+    X, y = _credit(n_samples=800)
+    with pytest.raises(ValueError, match="no coef_ and intercept_"):
+        Scorecard(estimator=SVC(kernel="rbf")).fit(X, y)
+    with pytest.raises(ValueError, match="Only binary classification"):
+        Scorecard().fit(X, np.arange(len(y)) % 3)
+    with pytest.raises(ValueError, match="encode must be 'woe'"):
+        Scorecard(PartitionEncoder(encode="onehot")).fit(X, y)
+    with pytest.raises(ValueError, match="must be a PartitionEncoder"):
+        Scorecard(SelectKBest(k=2)).fit(X, y)
+    with pytest.raises(ValueError, match="selected no column"):
+        Scorecard(
+            PartitionEncoder(encode="woe", selection_criteria={"iv": {"min": 1e9}})
+        ).fit(X, y)
+
+
+class _NoWeights(ClassifierMixin, BaseEstimator):
+    """A logistic regression whose fit takes no sample_weight."""
+
+    def fit(self, X, y):
+        model = LogisticRegression().fit(X, y)
+        self.coef_, self.intercept_ = model.coef_, model.intercept_
+        self.classes_ = model.classes_
+        return self
+
+    def decision_function(self, X):
+        return X @ self.coef_[0] + self.intercept_[0]
+
+
+def test_sample_weight_goes_to_the_encoder_and_the_classifier():
+    """Check that integer weights fit as repeated rows, and that a classifier
+    without sample_weight is refused when weights are given."""
+    X, y = _credit(n_samples=800)
+    weights = np.random.default_rng(0).integers(1, 4, len(y))
+    weighted = Scorecard().fit(X, y, sample_weight=weights)
+    repeated = Scorecard().fit(X.loc[X.index.repeat(weights)], np.repeat(y, weights))
+    np.testing.assert_allclose(
+        weighted.points_table_["points"], repeated.points_table_["points"],
+        atol=1e-4,
+    )  # fmt: skip
+    Scorecard(estimator=_NoWeights()).fit(X, y)
+    with pytest.raises(ValueError, match="takes no sample_weight"):
+        Scorecard(estimator=_NoWeights()).fit(X, y, sample_weight=weights)
+
+
+def test_pickle_round_trip():
+    """Check that a pickled scorecard scores and exports as the original."""
+    X, y = _credit(n_samples=800)
+    scorecard = Scorecard(rounding=True).fit(X, y)
+    again = pickle.loads(pickle.dumps(scorecard))
+    np.testing.assert_array_equal(again.score_samples(X), scorecard.score_samples(X))
+    assert again.to_json() == scorecard.to_json()
+    pd.testing.assert_frame_equal(again.points_table_, scorecard.points_table_)
+
+
+@pytest.mark.parametrize("rounding", [False, True])
+def test_scorecard_sql_in_sqlite_equals_score_samples(rounding, tmp_path):
+    """Check that Scorecard.to_sql run in sqlite scores a few hundred rows with
+    missing values and unseen categories as score_samples does, to 1e-9, and
+    that to_json writes the document it returns."""
+    X, y = _credit()
+    scorecard = Scorecard(rounding=rounding).fit(X, y)
+    X_new, _ = _credit(n_samples=400, seed=2)
+    X_new.loc[:30, "home"] = "houseboat"  # unseen in fit
+    X_new.loc[20:50, "purpose"] = None
+    X_new.loc[40:60, "age"] = np.nan
+    X_new.loc[60:70, "income"] = 1e9  # beyond the training range
+    connection = sqlite3.connect(":memory:")
+    X_new.assign(row=np.arange(len(X_new))).to_sql(
+        "applicants", connection, index=False
+    )
+    rows = connection.execute(scorecard.to_sql("applicants", key="row")).fetchall()
+    assert [r[0] for r in rows] == list(range(len(X_new)))
+    np.testing.assert_allclose(
+        [r[1] for r in rows], scorecard.score_samples(X_new), rtol=0, atol=1e-9
+    )
+    path = tmp_path / "scorecard.json"
+    text = scorecard.to_json(path, target="default")
+    document = json.loads(path.read_text(encoding="utf-8"))
+    assert json.loads(text) == document and document["target"] == "default"
+    assert document["scaling"]["rounding"] is rounding
+    assert [c["name"] for c in document["columns"]] == list(
+        scorecard.points_table_["column"].unique()
+    )
+    assert [p["points"] for c in document["columns"] for p in _parts(c)] == (
+        scorecard.points_table_["points"].tolist()
+    )

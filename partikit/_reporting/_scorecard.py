@@ -23,10 +23,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import HasMethods, Interval, _fit_context
+from partikit._counting._validation import check_classification_y
 from partikit._reporting._mapping import (
     FALSE_VALUES,
     NA_VALUES,
@@ -600,7 +600,7 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         from partikit._reporting._encoder import PartitionEncoder  # TEMPORARY
 
         if self.encoder is None:
-            return PartitionEncoder(encode="woe")
+            return PartitionEncoder(encode="woe", target_type="binary")
         if not isinstance(self.encoder, PartitionEncoder):
             raise ValueError(
                 f"encoder must be a PartitionEncoder, got "
@@ -613,7 +613,14 @@ class Scorecard(ClassifierMixin, BaseEstimator):
                 f"target), got {self.encoder.encode!r}: a scorecard gives points "
                 "to the weight of evidence of the parts."
             )
-        return clone(self.encoder)
+        encoder = clone(self.encoder)
+        target_type = encoder.get_params().get("target_type", "auto")
+        if target_type not in ("auto", "binary"):
+            raise ValueError(
+                f"The encoder's target_type must be 'auto' or 'binary', got "
+                f"{target_type!r}: a scorecard scores a binary target."
+            )
+        return encoder.set_params(target_type="binary")
 
     def _new_estimator(self):
         if self.estimator is None:
@@ -646,22 +653,22 @@ class Scorecard(ClassifierMixin, BaseEstimator):
             ``sample_weight`` while weights are given, or the fitted classifier
             has no ``coef_`` and ``intercept_`` of one binary decision.
         """
-        target_type = type_of_target(y, input_name="y")
-        if target_type not in ("binary", "unknown") and not (
-            target_type == "multiclass" and len(np.unique(y)) <= 2
-        ):
+        # the classes first, with partikit's errors for missing or infinite
+        # labels; the number of classes is the scorecard's own refusal
+        if y is None:
             raise ValueError(
-                f"Scorecard needs a binary target; y is {target_type}. Group "
-                "its classes into an event and a non-event first."
+                "Scorecard requires y to be passed, but the target y is None: "
+                "its points measure the odds of a binary target."
+            )
+        _, classes = check_classification_y(y, min_classes=1)
+        if len(classes) > 2:
+            raise ValueError(
+                f"Only binary classification is supported: y has {len(classes)} "
+                "classes. Group its classes into an event and a non-event first."
             )
         encoder = self._new_encoder()
         estimator = self._new_estimator()
         encoder.fit(X, y, sample_weight=sample_weight)
-        if len(encoder.classes_) != 2:
-            raise ValueError(
-                f"Scorecard needs a binary target; y has {len(encoder.classes_)} "
-                "classes. Group its classes into an event and a non-event first."
-            )
         support = np.asarray(encoder.get_support(), dtype=bool)
         if not support.any():
             raise ValueError(
@@ -767,8 +774,10 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         Returns
         -------
         decision : ndarray of shape (n_samples,)
+            The classifier's ``decision_function`` on the encoded columns.
         """
-        return self.estimator_.decision_function(self._encoded(X))
+        encoded = self._encoded(X)
+        return self.estimator_.decision_function(encoded)
 
     @available_if(_estimator_has("predict_proba"))
     def predict_proba(self, X):
@@ -784,7 +793,8 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         proba : ndarray of shape (n_samples, 2)
             Columns in the order of ``classes_``; not changed by ``rounding``.
         """
-        return self.estimator_.predict_proba(self._encoded(X))
+        encoded = self._encoded(X)
+        return self.estimator_.predict_proba(encoded)
 
     def predict(self, X):
         """The classifier's class of each row.
@@ -797,8 +807,10 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         Returns
         -------
         labels : ndarray of shape (n_samples,)
+            One of ``classes_`` per row.
         """
-        return self.estimator_.predict(self._encoded(X))
+        encoded = self._encoded(X)
+        return self.estimator_.predict(encoded)
 
     def score_samples(self, X):
         """The score of every row: the sum of the points of its parts.
@@ -816,6 +828,7 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         Returns
         -------
         scores : ndarray of shape (n_samples,)
+            The score of each row, in points.
         """
         encoded = self._encoded(X)
         coefficients, intercept = self._coefficients()
