@@ -12,6 +12,7 @@ import warnings
 
 from partikit._counting._column_tables import ColumnTables, JointTable, column_tables
 from partikit._kernels._config import NJIT
+from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._report import Report, report
 from partikit._reporting._scorecard import Scorecard
 from partikit._version import __version__
@@ -51,6 +52,7 @@ __all__ = [
     "MODLDiscretizer",
     "MODLGrouper",
     "MaxCutGrouper",
+    "PartitionEncoder",
     "PartitionTreeClassifier",
     "PartitionTreeRegressor",
     "Report",

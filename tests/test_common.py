@@ -18,7 +18,13 @@ from sklearn.utils.estimator_checks import (
     parametrize_with_checks,
 )
 
-from partikit import AttributeAggregator, CHAIDGrouper, KhiopsGrouper, MDLPDiscretizer
+from partikit import (
+    AttributeAggregator,
+    CHAIDGrouper,
+    KhiopsGrouper,
+    MDLPDiscretizer,
+    PartitionEncoder,
+)
 from partikit.tree import PartitionTreeClassifier, PartitionTreeRegressor
 from partikit.utils import all_estimators
 
@@ -69,6 +75,11 @@ OTHER_CONFIGURATIONS = [
     PartitionTreeRegressor(categorical_split="chaid", min_samples_leaf=2),
     PartitionTreeRegressor(split_score="log_adjusted_pvalue", max_depth=5),
     PartitionTreeRegressor(categorical_split=CHAIDGrouper(alpha_merge=0.01)),
+    PartitionEncoder(encode="onehot"),
+    PartitionEncoder(
+        discretizer=MDLPDiscretizer(), encode="ordinal", selection_criteria={"top": 2}
+    ),
+    PartitionEncoder(encode="onehot-dense", selection_criteria={"p_value": {"max": 1}}),
 ]
 
 
@@ -90,7 +101,7 @@ def test_all_estimators_found():
         and issubclass(getattr(partikit, n), BaseEstimator)
     }
     assert exported <= found
-    assert len(exported) == 11  # Report, a result object, is not an estimator
+    assert len(exported) == 12  # Report, a result object, is not an estimator
 
 
 def _expected_failed_checks(estimator):

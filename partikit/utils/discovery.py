@@ -30,11 +30,16 @@ def all_estimators():
     [...'KhiopsGrouper'...]
     """
     found = {}
-    for module_info in pkgutil.walk_packages(partikit.__path__, "partikit."):
-        parts = module_info.name.split(".")
+    # the package itself exports the estimators of its private modules
+    # (PartitionEncoder); then every public subpackage and module
+    names = ["partikit"] + [
+        m.name for m in pkgutil.walk_packages(partikit.__path__, "partikit.")
+    ]
+    for module_name in names:
+        parts = module_name.split(".")
         if any(part.startswith("_") for part in parts) or "tests" in parts:
             continue
-        module = importlib.import_module(module_info.name)
+        module = importlib.import_module(module_name)
         for name, obj in inspect.getmembers(module, inspect.isclass):
             if (
                 issubclass(obj, BaseEstimator)
