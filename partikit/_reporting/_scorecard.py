@@ -27,6 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import HasMethods, Interval, _fit_context
 from partikit._counting._validation import check_classification_y
+from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._mapping import (
     FALSE_VALUES,
     NA_VALUES,
@@ -560,12 +561,24 @@ class Scorecard(ClassifierMixin, BaseEstimator):
     --------
     >>> from partikit import Scorecard
     >>> from partikit.datasets import make_credit
-    >>> X, y = make_credit(n_samples=2000, random_state=0)
+    >>> X, y, _ = make_credit(n_samples=2000, random_state=0)
     >>> scorecard = Scorecard(rounding=True).fit(X, y)
-    >>> scores = scorecard.score_samples(X)
-    >>> table = scorecard.points_table_
-    >>> list(table.columns)
-    ['column', 'part', 'woe', 'coefficient', 'points']
+    >>> scorecard.points_table_.head(3)  # doctest: +NORMALIZE_WHITESPACE
+      column          part       woe  coefficient  points
+    0    age  (-inf, 42.5]  0.463290     1.022869    78.0
+    1    age   (42.5, inf) -0.526753     1.022869   107.0
+    2    age       missing  0.000000     1.022869    91.0
+    >>> scorecard.score_samples(X.head(3))
+    array([578., 602., 578.])
+    >>> scorecard.predict_proba(X.head(3))[:, 1].round(3)
+    array([0.04 , 0.018, 0.04 ])
+    >>> print(scorecard.to_sql("applicants")[:100])
+    SELECT
+      CASE
+        WHEN "age" IS NULL THEN 91.0
+        WHEN "age" <= 42.5 THEN 78.0
+        ELSE 107.0
+      END
     """
 
     _parameter_constraints: dict = {
@@ -597,8 +610,6 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         return tags
 
     def _new_encoder(self):
-        from partikit._reporting._encoder import PartitionEncoder  # TEMPORARY
-
         if self.encoder is None:
             return PartitionEncoder(encode="woe", target_type="binary")
         if not isinstance(self.encoder, PartitionEncoder):
