@@ -100,6 +100,10 @@ def _numeric_applier(column, text_input):
             x = 1.0 if field in text_input["true_values"] else 0.0
         else:
             x = float(field)
+        # version 2: a special value goes to its part whatever the cuts
+        for part in column.get("special_parts", []):
+            if x in part["values"]:
+                return part["id"]
         # cuts[m-1] < x <= cuts[m] is bin m: the number of cuts below x
         return sum(1 for cut in cuts if cut < x)
 
@@ -110,7 +114,7 @@ def apply_document(document_json, csv_text):
     """Every column's part id for every row of a CSV text, as lists of ints."""
     document = json.loads(document_json)
     assert document["schema"] == "partikit.mapping"
-    assert document["version"] == 1
+    assert document["version"] in (1, 2)
     text_input = document["text_input"]
     rows = list(csv.reader(csv_text.splitlines(keepends=True)))
     header, rows = rows[0], rows[1:]
@@ -426,7 +430,7 @@ def test_rejected_inputs():
         mapping_document([X])
     document = mapping_document([discretizer])
     with pytest.raises(ValueError, match="version"):
-        mapping_sql(dict(document, version=2), "t")
+        mapping_sql(dict(document, version=3), "t")
     with pytest.raises(ValueError, match="Not a mapping document"):
         mapping_sql({"columns": []}, "t")
     with pytest.raises(ValueError, match="no columns"):

@@ -62,6 +62,10 @@ class ColumnFit(NamedTuple):
         Discretizers: the ``bin_edges_`` entry.
     n_values : int
         Discretizers: the number of distinct values (missing excluded).
+    missing_bin : int
+        Discretizers: the ``missing_bin_`` entry (the row of ``table`` that
+        missing values go to); -1: ``n_bins``, the missing bin after the
+        intervals.
     """
 
     table: np.ndarray
@@ -74,6 +78,7 @@ class ColumnFit(NamedTuple):
     kind: str | None = None
     bin_edges: np.ndarray | None = None
     n_values: int = 0
+    missing_bin: int = -1
 
 
 def fit_columns(fit_column, arguments, n_jobs, *, stacklevel=4):

@@ -69,6 +69,13 @@ class ColumnParts(NamedTuple):
     missing, unknown : ndarray of bool of shape (n_parts,)
         The part that ``transform`` sends missing values to, and the one that
         receives categories not seen in fit.
+    special : ndarray of bool of shape (n_parts,) or None, default=None
+        Discretizers: the parts of special values (``special_codes``); None
+        for a grouper.
+    searched : ndarray of bool of shape (n_parts,) or None, default=None
+        The parts the method chose among (Kass's Bonferroni multiplier counts
+        them): a discretizer's intervals; None: every part but a numeric
+        column's missing part.
     """
 
     kind: str
@@ -77,6 +84,8 @@ class ColumnParts(NamedTuple):
     table: np.ndarray
     missing: np.ndarray
     unknown: np.ndarray
+    special: np.ndarray | None = None
+    searched: np.ndarray | None = None
 
 
 def value_text(value):
@@ -164,6 +173,8 @@ def partition_frame(parts, classes, woe_sign="event", target_type=None):
         data.update(event_rate=rates[:, 1], woe=woe, iv=iv)
     data["missing"] = np.asarray(parts.missing, dtype=bool)
     data["unknown"] = np.asarray(parts.unknown, dtype=bool)
+    if parts.special is not None:
+        data["special"] = np.asarray(parts.special, dtype=bool)
     return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
 
 
@@ -196,6 +207,8 @@ def continuous_partition_frame(parts):
         "missing": np.asarray(parts.missing, dtype=bool),
         "unknown": np.asarray(parts.unknown, dtype=bool),
     }
+    if parts.special is not None:
+        data["special"] = np.asarray(parts.special, dtype=bool)
     return pd.DataFrame(data, index=pd.RangeIndex(len(counts), name="part"))
 
 
@@ -282,8 +295,12 @@ def _adjusted(parts, log10_pvalue, target_type=None):
     """
     holds_rows = part_weights(parts.table, target_type) > 0
     n_parts = int(holds_rows.sum())
-    if parts.kind == "numeric":
+    if parts.searched is not None:
+        # the parts kept apart (missing, special values) are not chosen
+        n_parts = int(holds_rows[parts.searched].sum())
+    elif parts.kind == "numeric":
         n_parts -= int(holds_rows[parts.missing].any())
+    if parts.kind == "numeric":
         log10_multiplier = log10_bonferroni_ordinal(
             max(parts.n_values, 1), min(max(n_parts, 1), max(parts.n_values, 1))
         )
@@ -376,8 +393,13 @@ class PartitionInspectionMixin:
             sign, positive with either sign); then ``missing`` (True for the part
             that ``transform`` sends missing values to) and ``unknown`` (True
             for the part that receives categories not seen in fit). A
-            discretizer's missing bin is the last row, also when fit saw no
-            missing value.
+            discretizer's missing bin follows its intervals, also when fit saw
+            no missing value (with ``missing="attach"`` the interval that
+            receives them is flagged instead, its label ending in ``+
+            missing``); then come its special parts (``special_codes``),
+            labelled by their names (``special`` for a list), flagged by a
+            column ``special`` that only a discretizer with special codes
+            has.
 
             For a continuous target (``target_type_ == "continuous"``) the
             columns are ``label``, ``count``, ``share``, ``mean`` and ``std``

@@ -207,12 +207,14 @@ def _title(feature, statistics, n_parts):
 
 
 def _marks(table):
-    """What each part's tick label adds: the missing / unknown values it gets."""
+    """What each part's tick label adds: the missing / unknown values it gets,
+    and that it holds special values (a discretizer's ``special_codes``)."""
     marks = []
-    for label, missing, unknown in zip(
-        table["label"], table["missing"], table["unknown"], strict=True
+    special = table["special"] if "special" in table else [False] * len(table)
+    for label, missing, unknown, is_special in zip(
+        table["label"], table["missing"], table["unknown"], special, strict=True
     ):
-        mark = []
+        mark = ["special"] if is_special else []
         # a group holding the missing category already says so in its label
         if missing and "missing" not in str(label):
             mark.append("+missing")

@@ -35,9 +35,14 @@ from partikit._version import __version__
 
 #: The name and version of the document's schema. The version changes when a
 #: consumer of the previous version could misread a document (a field removed,
-#: renamed or given another meaning); new optional fields keep it.
+#: renamed or given another meaning, a new rule to apply); new optional fields
+#: keep it. Version 2 adds the special parts of numeric columns (a rule applied
+#: before the cuts): a document without them is written as version 1, which a
+#: consumer of version 1 applies correctly.
 SCHEMA = "partikit.mapping"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: The versions :func:`mapping_sql` reads.
+SCHEMA_VERSIONS = (1, 2)
 
 #: What the parts of a document may carry besides their id (``values=``): the
 #: weight of evidence, with the estimator's ``woe_sign``, or the event rate (the
@@ -230,16 +235,35 @@ def _numeric_mapping(estimator, j):
     # play no part, which sends values beyond it to the end bins
     cuts = [float(c) for c in np.asarray(estimator.bin_edges_[j], np.float64)[1:-1]]
     table = getattr(estimator, "table_", None)
-    missing_seen = table is not None and bool(np.asarray(table[j])[-1].sum() > 0)
-    return {
+    n_bins = int(estimator.n_bins_[j])
+    missing_bin = int(estimator.missing_bin_[j])
+    statistics = getattr(estimator, "statistics_", None)
+    if missing_bin != n_bins and statistics is not None:
+        # missing="attach": the missing values' weight is in an interval's row
+        missing_seen = statistics[j].get("missing_weight", 0.0) > 0
+    else:
+        missing_seen = table is not None and bool(
+            np.asarray(table[j])[missing_bin].sum() > 0
+        )
+    mapping = {
         "name": feature_name(estimator, j),
         "kind": "numeric",
         "estimator": type(estimator).__name__,
         "cuts": cuts,
-        "n_bins": int(estimator.n_bins_[j]),
+        "n_bins": n_bins,
         "missing_seen": missing_seen,
-        "missing_bin": int(estimator.missing_bin_[j]),
+        "missing_bin": missing_bin,
     }
+    specials = getattr(estimator, "_specials", None)
+    names, codes = specials() if specials is not None else ([], [])
+    if names:
+        mapping["special_parts"] = [
+            {"id": int(part), "name": name, "values": [float(v) for v in values]}
+            for part, name, values in zip(
+                estimator.special_bins_[j], names, codes, strict=True
+            )
+        ]
+    return mapping
 
 
 def _with_values(mapping, part_values, fields):
@@ -249,7 +273,8 @@ def _with_values(mapping, part_values, fields):
             {**group, "value": part_values[group["id"]]} for group in mapping["groups"]
         ]
     else:
-        # one object per bin id, the missing bin (id n_bins) last
+        # one object per part id: the intervals, the missing bin (id n_bins)
+        # unless attached to one, the special parts
         mapping["bins"] = [
             {"id": m, "value": value} for m, value in enumerate(part_values)
         ]
@@ -299,9 +324,12 @@ def column_mapping(estimator, j, *, values=None):
         raises). For a discretizer's column, ``kind="numeric"``: ``name``,
         ``estimator``, ``cuts`` (value ``x`` goes to bin ``m`` when
         ``cuts[m-1] < x <= cuts[m]``), ``n_bins``, ``missing_seen`` and
-        ``missing_bin``. With ``values``: each group also has a ``value``, a
-        numeric column has ``bins`` (each bin's ``id`` and ``value``, the
-        missing bin last), and the column has ``values`` (``"woe"``,
+        ``missing_bin`` (an interval's id with ``missing="attach"``), and
+        with ``special_codes`` ``special_parts`` (each special part's ``id``,
+        ``name`` and ``values``, which go to that part before any cut). With
+        ``values``: each group also has a ``value``, a numeric column has
+        ``bins`` (each part's ``id`` and ``value``, in the order of the
+        ids), and the column has ``values`` (``"woe"``,
         ``"rate"`` or ``"mean"``) and ``woe_sign`` (the sign of the WoE, None
         for rates and means).
 
@@ -415,7 +443,8 @@ def mapping_document(
 ):  # fmt: skip
     """The learned mapping of several columns as one versioned JSON document.
 
-    The document follows the schema ``partikit.mapping``, version 1,
+    The document follows the schema ``partikit.mapping``, version 1 (2 when
+    a column has special parts),
     documented field by field in the user guide ("The mapping document"),
     with the rules that turn a value into its id: ``json.dump`` it, and a
     system without Python outputs what ``transform`` outputs with
@@ -456,7 +485,8 @@ def mapping_document(
     Returns
     -------
     document : dict
-        ``schema`` (``"partikit.mapping"``), ``version`` (1), ``generator``,
+        ``schema`` (``"partikit.mapping"``), ``version`` (2 when a column
+        has special parts, else 1), ``generator``,
         ``target``, ``classes``, ``settings``, ``text_input``, ``values``
         (only when ``values`` is set), ``target_type`` (only when given) and
         ``columns`` (one mapping per column). Only JSON types:
@@ -508,9 +538,11 @@ def mapping_document(
             f"Columns {duplicated} appear more than once; every column of a "
             "mapping document needs a name of its own."
         )
+    # version 1 unless a column needs version 2's rule (its special parts)
+    special = any("special_parts" in mapping for mapping in mappings)
     document = {
         "schema": SCHEMA,
-        "version": SCHEMA_VERSION,
+        "version": SCHEMA_VERSION if special else 1,
         "generator": f"partikit {__version__}",
         "target": None if target is None else str(target),
         "classes": None if classes is None else _jsonable(np.asarray(classes)),
@@ -569,7 +601,11 @@ def _part_literals(column, values):
         expected = range(int(column["n_groups"]))
     else:
         parts = column.get("bins") or []
-        expected = range(int(column["n_bins"]) + 1)
+        expected = {
+            *range(int(column["n_bins"])),
+            int(column["missing_bin"]),
+            *(int(part["id"]) for part in column.get("special_parts", [])),
+        }
     absent = object()
     by_id = {int(part["id"]): part.get("value", absent) for part in parts}
     if any(by_id.get(m, absent) is absent for m in expected):
@@ -605,6 +641,10 @@ def _categorical_sql(column, name, literal):
 
 def _numeric_sql(column, name, literal):
     whens = [f"WHEN {name} IS NULL THEN {literal(column['missing_bin'])}"]
+    for part in column.get("special_parts", []):
+        # the special values before the cuts: they are kept out of the intervals
+        codes = ", ".join(repr(float(value)) for value in part["values"])
+        whens.append(f"WHEN {name} IN ({codes}) THEN {literal(part['id'])}")
     cuts = column["cuts"]
     for m, cut in enumerate(cuts):
         whens.append(f"WHEN {name} <= {repr(float(cut))} THEN {literal(m)}")
@@ -661,10 +701,10 @@ def _check_document(document):
             "with mapping_document)."
         )
     version = document.get("version")
-    if version != SCHEMA_VERSION:
+    if version not in SCHEMA_VERSIONS:
         raise ValueError(
             f"Mapping document version {version!r} is not supported; this "
-            f"partikit reads version {SCHEMA_VERSION}."
+            f"partikit reads versions {list(SCHEMA_VERSIONS)}."
         )
     if document.get("values") is not None and document["values"] not in VALUE_KINDS:
         raise ValueError(

@@ -897,8 +897,9 @@ def _table_html(report, name):
         )
     ]
     for part, row in table.iterrows():
-        flags = [f for f, on in (("missing", row["missing"]),
-                                 ("unknown", row["unknown"])) if on]  # fmt: skip
+        marks = (("missing", row["missing"]), ("unknown", row["unknown"]),
+                 ("special", row.get("special", False)))  # fmt: skip
+        flags = [f for f, on in marks if on]
         flag = ", ".join(flags)
         flag = f" <span class='pk-flag'>[{flag} values]</span>" if flags else ""
         values = [

@@ -181,6 +181,54 @@ def chi2_statistic(table):
     return statistic, (n_rows - 1) * (n_cols - 1)
 
 
+def merge_delta_chi2(table, row):
+    """DeltaChi2 of merging one row of a table with each row (Khiops' measure).
+
+    The chi-square that the table loses when row ``row`` is merged with row
+    ``i``, for every ``i``: with the table's class proportions ``q_j`` (a
+    merge leaves them unchanged), row totals ``n`` and row profiles ``p``,
+    ``DeltaChi2 = n_a n_b / (n_a + n_b) * sum_j (p_aj - p_bj)^2 / q_j`` (the
+    closed form of ALGORITHMS.md, section 1.3; at least 0). The smallest
+    value marks the row whose class distribution is most similar to
+    ``row``'s. A merge with an empty row changes nothing: 0.
+
+    Parameters
+    ----------
+    table : array-like of shape (n_rows, n_classes)
+        Non-negative (weighted) class counts.
+    row : int
+        The row merged with each of the others.
+
+    Returns
+    -------
+    delta : ndarray of float64 of shape (n_rows,)
+        ``delta[i]`` for the merge of ``row`` with row ``i`` (0 at ``row``).
+
+    References
+    ----------
+    .. [1] M. Boulle, "Khiops: A Statistical Discretization Method of
+       Continuous Attributes", Machine Learning 55:53-69, 2004,
+       doi:10.1023/B:MACH.0000019804.29836.05.
+
+    Examples
+    --------
+    >>> merge_delta_chi2([[30.0, 10.0], [28.0, 12.0], [10.0, 30.0]], 0).round(4)
+    array([ 0.    ,  0.2036, 20.362 ])
+    """
+    table = np.asarray(table, dtype=np.float64)
+    totals = table.sum(axis=1)
+    classes = table.sum(axis=0) > 0
+    q = table.sum(axis=0)[classes] / table.sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        profiles = table[:, classes] / totals[:, None]
+        weights = totals[row] * totals / (totals[row] + totals)
+    distances = ((profiles - profiles[row]) ** 2 / q).sum(axis=1)
+    delta = weights * distances
+    delta[(totals <= 0) | (totals[row] <= 0)] = 0.0
+    delta[row] = 0.0
+    return delta
+
+
 def chi2_test(table):
     """Return Pearson's chi-square test of independence of a contingency table.
 

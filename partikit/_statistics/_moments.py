@@ -155,6 +155,33 @@ def squared_errors(table):
     return np.maximum(sse, 0.0)
 
 
+def merge_squared_error_increase(table, row):
+    """What merging one part with each part adds to the squared error.
+
+    ``sse(a + b) - sse(a) - sse(b)`` (:func:`squared_errors`) for the merge of
+    part ``row`` with each part ``b``: the continuous target's counterpart of
+    :func:`~partikit._statistics._measures.merge_delta_chi2`, the smallest
+    for the part whose mean is closest, weight for weight (it equals
+    ``n_a n_b / (n_a + n_b) * (mean_a - mean_b)^2``, Ward's criterion).
+
+    Parameters
+    ----------
+    table : array-like of shape (n_parts, 3)
+        A moment table.
+    row : int
+
+    Returns
+    -------
+    increase : ndarray of float64 of shape (n_parts,)
+        0 at ``row`` and for an empty part.
+    """
+    table = np.asarray(table, dtype=np.float64)
+    separate = squared_errors(table) + squared_errors(table[row])
+    increase = np.maximum(squared_errors(table + table[row]) - separate, 0.0)
+    increase[row] = 0.0
+    return increase
+
+
 def part_variances(table):
     """The (population) variance of the target in each part, 0 when empty."""
     table = np.asarray(table, dtype=np.float64)

@@ -36,6 +36,12 @@ from partikit._statistics._contingency import check_table, midpoints
 from partikit._statistics._measures import weight_of_evidence
 from partikit._statistics._moments import check_moment_table, part_weights
 from partikit._statistics._results import Intervals
+from partikit.discretizers._specials import (
+    applied_trend,
+    attach_missing,
+    check_special_codes,
+    part_levels,
+)
 
 #: The values of ``monotonic_trend`` (optbinning's names), None excepted.
 MONOTONIC_TRENDS = ("ascending", "descending", "peak", "valley", "auto")
@@ -203,62 +209,130 @@ class BaseDiscretizer(BasePartitioner):
         )  # fmt: skip
         check_target_type(self, target_type)
         names = [feature_name(self, j) for j in range(X.shape[1])]
+        # a special value must never share a pooled row with its neighbours:
+        # with special codes the tables are counted exact, and pooled to
+        # max_values once the special rows are out (_prepare_tables)
+        specials = check_special_codes(self.special_codes)[0]
         return count_tables(
             [X[:, j] for j in range(X.shape[1])], names,
             hasattr(self, "feature_names_in_"), y_codes, classes, sample_weight,
-            np.zeros(X.shape[1], dtype=bool), max_values=self.max_values,
+            np.zeros(X.shape[1], dtype=bool),
+            max_values=None if specials else self.max_values,
             n_jobs=self.n_jobs, target_type=target_type,
         )  # fmt: skip
 
     def _prepare_tables(self, tables):
+        names, codes = check_special_codes(self.special_codes)
+        # the special parts of this fit (transform reads these, not the
+        # parameter, which may change after fit)
+        self._special_names, self._special_values = names, codes
+        if names:
+            tables = self._take_out_specials(tables, codes)
         # tables counted with a larger cap, or none, are pooled to this one
         return tables.pool(self.max_values)
+
+    def _take_out_specials(self, tables, codes):
+        """The tables without the rows of special values, whose class counts
+        (one row per special part, per column) are kept for ``_fit_column``."""
+        flat = np.concatenate(codes)
+        part_of_code = np.repeat(np.arange(len(codes)), [len(c) for c in codes])
+        order = np.argsort(flat)
+        flat, part_of_code = flat[order], part_of_code[order]
+        values, counted, uppers, special_tables = [], [], [], []
+        for j in range(tables.n_features):
+            column_values, table = tables.values[j], tables.tables[j]
+            upper = tables.upper_values[j]
+            if upper is not None:
+                position = np.searchsorted(flat, column_values, side="left")
+                inside = (position < len(flat)) & (
+                    flat[np.minimum(position, len(flat) - 1)] <= upper
+                )
+                pooled = inside & (upper > column_values)
+                if pooled.any():
+                    raise ValueError(
+                        f"Feature {str(tables.feature_names[j])!r}: a special code "
+                        "lies in a row of the value table that pools several "
+                        "values (the tables were counted with max_values), so its "
+                        "rows cannot be kept apart. Count the tables with "
+                        "max_values=None and give the discretizer max_values: it "
+                        "pools them once the special values are out."
+                    )
+            position = np.searchsorted(flat, column_values, side="left")
+            clipped = np.minimum(position, len(flat) - 1)
+            special = (position < len(flat)) & (flat[clipped] == column_values)
+            counts = np.zeros((len(codes), table.shape[1]))
+            np.add.at(counts, part_of_code[clipped[special]], table[:-1][special])
+            kept = np.append(~special, True)  # the missing row stays last
+            values.append(column_values[~special])
+            counted.append(table[kept])
+            special_tables.append(counts)
+            uppers.append(None if upper is None else upper[~special])
+        # a copy: the caller's tables (fit_tables) are left as they were
+        tables = copy.copy(tables)
+        tables.values, tables.tables, tables.upper_values = values, counted, uppers
+        self._special_tables = special_tables
+        return tables
 
     def _set_fitted(self, fitted):
         self.bin_edges_ = np.empty(len(fitted), dtype=object)
         for j, f in enumerate(fitted):
             self.bin_edges_[j] = f.bin_edges
         self.n_bins_ = np.array([len(f.bin_edges) - 1 for f in fitted], dtype=np.intp)
-        self.missing_bin_ = self.n_bins_.copy()
+        self.missing_bin_ = np.array(
+            [n if f.missing_bin < 0 else f.missing_bin
+             for n, f in zip(self.n_bins_, fitted, strict=True)],
+            dtype=np.intp,
+        )  # fmt: skip
         self.table_ = [f.table for f in fitted]
         self.statistics_ = [f.statistics for f in fitted]
         self._n_values = np.array([f.n_values for f in fitted], dtype=np.intp)
+        # the special parts follow the intervals and the missing bin, if apart
+        n_special = len(self._specials()[0])
+        first = np.array([len(t) - n_special for t in self.table_], dtype=np.intp)
+        self.special_bins_ = first[:, None] + np.arange(n_special, dtype=np.intp)
+        self.__dict__.pop("_special_tables", None)
         if self.encode == "woe":
-            # the groupers' formula on the bins' table: the missing bin (last
-            # row) gets its weight of evidence too, 0 when fit saw no missing
-            # value (no evidence either way)
+            # the groupers' formula on the bins' table: the missing bin and
+            # the special parts get their weight of evidence too, 0 when fit
+            # saw none of their values (no evidence either way)
             self.woe_ = [weight_of_evidence(t, sign=self.woe_sign) for t in self.table_]
         if self.encode == "target":
-            # the missing bin's too: the overall mean when fit saw no missing
-            # value (an empty part)
+            # the missing bin's and the special parts' too: the overall mean
+            # when fit saw none of their values (an empty part)
             self.encodings_ = [
                 target_encodings(t, self.target_type_) for t in self.table_
             ]
         self._end_fit()
 
+    def _special_rows(self, tables, j):
+        """The class counts (moments) of column ``j``'s special parts."""
+        n_columns = tables.tables[j].shape[1]
+        special_tables = getattr(self, "_special_tables", None)
+        if special_tables is None:
+            return np.zeros((0, n_columns))
+        return special_tables[j]
+
     def _fit_column(self, tables, j):
         values, table = tables.values[j], tables.tables[j]
         upper = tables.upper_values[j]
         name = feature_name(self, j)
-        n_classes = tables.n_classes
         missing_row = table[-1]
+        specials = self._special_rows(tables, j)
         # (rows of zero weight add no value to a column's table: every row has
         # weight)
         table = table[:-1]
         messages = []
         if len(values) == 0:
+            besides = "special values and missing" if len(specials) else "missing"
             messages.append(
-                f"Feature {name!r} has only missing values; it is encoded as one "
-                "bin (and the missing bin)."
+                f"Feature {name!r} has only {besides} values; it is encoded as "
+                "one bin (and the missing bin)."
             )
             edges = np.array([-np.inf, np.inf])
-            return ColumnFit(
-                table=np.vstack([np.zeros(n_classes), missing_row]),
-                statistics={},
-                warnings=tuple(messages),
-                bin_edges=edges,
-                n_values=0,
-            )
+            return self._column_fit(
+                np.zeros((1, table.shape[1])), missing_row, specials, {},
+                messages, edges, 0, name, tables.target_type,
+            )  # fmt: skip
         if len(values) == 1 and (upper is None or upper[0] == values[0]):
             messages.append(
                 f"Feature {name!r} has a single value {float(values[0])!r}; it is "
@@ -286,42 +360,163 @@ class BaseDiscretizer(BasePartitioner):
         message = result.statistics.pop("warning", None)
         if message is not None:
             messages.append(f"Feature {name!r}: {message}")
+        return self._column_fit(
+            binned, missing_row, specials, result.statistics, messages, edges,
+            len(values), name, tables.target_type,
+        )  # fmt: skip
+
+    def _column_fit(
+        self, binned, missing_row, specials, statistics, messages, edges,
+        n_values, name, target_type,
+    ):  # fmt: skip
+        """The :class:`ColumnFit` of a column cut into ``binned``: its table
+        (the intervals, the missing bin unless attached, the special parts)
+        and where its missing values go (``missing``)."""
+        if self.missing == "separate":
+            return ColumnFit(
+                table=np.vstack([binned, missing_row, specials]),
+                statistics=statistics,
+                warnings=tuple(messages),
+                bin_edges=edges,
+                n_values=n_values,
+            )
+        trend = None
+        if target_type != "multiclass":
+            trend = applied_trend(
+                part_levels(binned, target_type),
+                self.monotonic_trend,
+                statistics.get("monotonic_trend"),
+            )
+        attached, rule = attach_missing(
+            binned, missing_row, specials, target_type=target_type, trend=trend
+        )
+        missing_weight = float(part_weights(missing_row[None], target_type)[0])
+        statistics = {
+            **statistics,
+            "missing_bin": attached,
+            "missing_rule": rule,
+            "missing_weight": missing_weight,
+        }
+        if attached < 0:
+            messages.append(
+                f"Feature {name!r}: missing='attach' keeps the missing values "
+                f"apart: joining any interval would break the {trend} trend of "
+                "the intervals."
+            )
+            return ColumnFit(
+                table=np.vstack([binned, missing_row, specials]),
+                statistics={**statistics, "missing_bin": len(binned)},
+                warnings=tuple(messages),
+                bin_edges=edges,
+                n_values=n_values,
+            )
+        binned = binned.copy()
+        binned[attached] += missing_row
         return ColumnFit(
-            table=np.vstack([binned, missing_row]),
-            statistics=result.statistics,
+            table=np.vstack([binned, specials]),
+            statistics=statistics,
             warnings=tuple(messages),
             bin_edges=edges,
-            n_values=len(values),
+            n_values=n_values,
+            missing_bin=attached,
         )
 
+    def _specials(self):
+        """The names and the values of the special parts of the fit."""
+        return (
+            getattr(self, "_special_names", []),
+            getattr(self, "_special_values", []),
+        )
+
+    def _missing_apart(self):
+        """Per feature: whether its missing values have a bin of their own."""
+        return self.missing_bin_ == self.n_bins_
+
+    def _has_missing_column(self):
+        """Per feature: whether one-hot gives its missing bin a column (a bin
+        of its own that fit saw values in)."""
+        return np.array(
+            [apart and t[n].sum() > 0
+             for apart, t, n in zip(
+                 self._missing_apart(), self.table_, self.n_bins_, strict=True)],
+            dtype=bool,
+        )  # fmt: skip
+
     def _column_parts(self, j, max_members):
-        """Column ``j``'s bins, the missing bin last, as inspection reads them."""
+        """Column ``j``'s parts as inspection reads them: the intervals, the
+        missing bin (unless attached to one), the special parts."""
         n_bins = int(self.n_bins_[j])
-        missing = np.zeros(n_bins + 1, dtype=bool)
-        missing[-1] = True
+        n_parts = len(self.table_[j])
+        labels = interval_labels(self.bin_edges_[j][1:-1])
+        missing = np.zeros(n_parts, dtype=bool)
+        missing[self.missing_bin_[j]] = True
+        if self._missing_apart()[j]:
+            labels.append("missing")
+        else:
+            labels[self.missing_bin_[j]] += " + missing"
+        labels.extend(self._specials()[0])
+        special = None
+        if self.special_bins_.shape[1]:
+            # the column ``special`` of partition_table, with special parts only
+            special = np.zeros(n_parts, dtype=bool)
+            special[self.special_bins_[j]] = True
+        searched = np.zeros(n_parts, dtype=bool)
+        searched[:n_bins] = True
         return ColumnParts(
             kind="numeric",
             n_values=int(self._n_values[j]),
-            labels=[*interval_labels(self.bin_edges_[j][1:-1]), "missing"],
+            labels=labels,
             table=self.table_[j],
             missing=missing,
-            unknown=np.zeros(n_bins + 1, dtype=bool),
+            unknown=np.zeros(n_parts, dtype=bool),
+            special=special,
+            searched=searched,
         )
 
     def _bin_codes(self, X):
         codes = np.empty(X.shape, dtype=np.intp)
+        values = self._specials()[1]
+        if values:
+            flat = np.concatenate(values)
+            part_of_code = np.repeat(np.arange(len(values)), [len(v) for v in values])
+            order = np.argsort(flat)
+            flat, part_of_code = flat[order], part_of_code[order]
         for j in range(X.shape[1]):
             inner = self.bin_edges_[j][1:-1]
             # t_{m-1} < x <= t_m goes to bin m; NaN sorts last and is then replaced.
             codes[:, j] = np.searchsorted(inner, X[:, j], side="left")
             codes[np.isnan(X[:, j]), j] = self.missing_bin_[j]
+            if values:
+                position = np.searchsorted(flat, X[:, j], side="left")
+                clipped = np.minimum(position, len(flat) - 1)
+                special = (position < len(flat)) & (flat[clipped] == X[:, j])
+                parts = part_of_code[clipped[special]]
+                codes[special, j] = self.special_bins_[j][parts]
         return codes
+
+    def _onehot_columns(self):
+        """Per feature, the output column of each part (-1: none) and the
+        number of columns: every interval, the missing bin when apart and
+        seen in fit, every special part."""
+        columns, n_columns = [], []
+        for j, missing_column in enumerate(self._has_missing_column()):
+            keep = np.ones(len(self.table_[j]), dtype=bool)
+            if self._missing_apart()[j] and not missing_column:
+                keep[self.n_bins_[j]] = False
+            column = np.full(len(keep), -1, dtype=np.intp)
+            column[keep] = np.arange(keep.sum())
+            columns.append(column)
+            n_columns.append(int(keep.sum()))
+        return columns, np.array(n_columns, dtype=np.intp)
 
     def transform(self, X):
         """Encode every column by its bins.
 
         Values below the first or above the last cut go to the end bins, also
-        when they lie outside the training range. NaN goes to ``missing_bin_``.
+        when they lie outside the training range. NaN goes to ``missing_bin_``
+        (its own bin, or with ``missing="attach"`` an interval); a special
+        value (``special_codes``) to its special part (``special_bins_``),
+        also when fit saw none of its rows.
 
         Parameters
         ----------
@@ -336,8 +531,9 @@ class BaseDiscretizer(BasePartitioner):
             bins' weight of evidence, same shape (a missing value gets the
             missing bin's, 0 when fit saw no missing value); ``"onehot"``
             (CSR) / ``"onehot-dense"``: one column per bin of each feature, plus a
-            missing column for features that had missing values in fit (a
-            missing value in another feature gives a row of zeros in its block).
+            missing column for features that had missing values in fit and
+            keep them apart (a missing value in another feature gives a row of
+            zeros in its block), plus one column per special part.
             A dask DataFrame X gives a lazy dask Array of these, chunked by
             partition (a dask DataFrame with ``set_output(transform="pandas")``).
         """
@@ -350,14 +546,10 @@ class BaseDiscretizer(BasePartitioner):
             return part_value_columns(codes, self.woe_)
         if self.encode == "target":
             return part_value_columns(codes, self.encodings_)
-        has_missing = self._has_missing_column()
-        codes[(codes == self.missing_bin_) & ~has_missing] = -1
-        return onehot(
-            codes, self.n_bins_ + has_missing, dense=self.encode == "onehot-dense"
-        )
-
-    def _has_missing_column(self):
-        return np.array([t[-1].sum() > 0 for t in self.table_], dtype=bool)
+        columns, n_columns = self._onehot_columns()
+        for j, column in enumerate(columns):
+            codes[:, j] = column[codes[:, j]]
+        return onehot(codes, n_columns, dense=self.encode == "onehot-dense")
 
     def get_feature_names_out(self, input_features=None):
         """Names of the output columns.
@@ -372,7 +564,9 @@ class BaseDiscretizer(BasePartitioner):
         feature_names_out : ndarray of str objects
             The input names for ``"ordinal"`` and ``"woe"``; with the one-hot
             encodings ``"{name}_b{k}"`` for bin ``k`` of each feature and
-            ``"{name}_missing"`` for its missing bin when it has one.
+            ``"{name}_missing"`` for its missing bin when it has one, then
+            ``"{name}_special"`` (``special_codes`` a list) or
+            ``"{name}_{part}"`` (a dict) for each special part.
         """
         check_is_fitted(self, "n_features_in_")
         input_features = _check_feature_names_in(self, input_features)
@@ -386,6 +580,7 @@ class BaseDiscretizer(BasePartitioner):
             names.extend(f"{name}_b{k}" for k in range(n))
             if missing:
                 names.append(f"{name}_missing")
+            names.extend(f"{name}_{special}" for special in self._specials()[0])
         return np.asarray(names, dtype=object)
 
     def __sklearn_tags__(self):

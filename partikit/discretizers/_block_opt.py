@@ -185,6 +185,9 @@ def optimal_multisplit(
     .. [5] Fisher, W. D. (1958). On grouping for maximum homogeneity. Journal
        of the American Statistical Association 53(284), 789-798.
        doi:10.1080/01621459.1958.10501479
+    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -907,6 +910,44 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Number of columns fitted in parallel (threads). None means 1, -1 all
         processors.
 
+    special_codes : array-like of numbers, dict of str to array-like, or None, \
+            default=None
+        Values that mean something else than a measurement (``-1``,
+        ``99999``: "not applicable"), as optbinning's ``special_codes``. Their
+        rows are kept out of the cut search (and of ``max_values`` pooling)
+        and form parts of their own: a list gives one part named
+        ``"special"`` holding all its values, a dict ``{name: values}`` one
+        part per name. The special parts follow the intervals and the missing
+        bin (their codes are ``special_bins_``), have their own rows in
+        ``table_`` and :meth:`partition_table` (flagged ``special``) and their
+        own one-hot columns (``"{feature}_special"`` or ``"{feature}_{name}"``,
+        also when fit saw none of their values: such a part is empty, its WoE
+        0 and its target encoding the overall mean). A value listed twice,
+        NaN (missing values are ``missing``'s business) or a value that is not
+        a finite number raises a ``ValueError``. Because a special value must
+        never share a pooled row, the tables of ``fit``, ``partial_fit`` and
+        dask are then counted exact and pooled to ``max_values`` once the
+        special rows are out: ``max_values`` bounds the cut search, not the
+        memory of the counted tables.
+
+        .. versionadded:: 0.3
+    missing : {"separate", "attach"}, default="separate"
+        Where missing values go. ``"separate"``: a bin of their own,
+        ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
+        interval whose class distribution is most similar (the smallest
+        DeltaChi2 of the merge, Khiops' measure [5]_; for a continuous target
+        the interval whose merge raises the squared error least; ties: the
+        first interval); ``missing_bin_`` is then that interval's code, its
+        row of ``table_`` counts the missing values too and its label reads
+        ``"(a, b] + missing"``. With ``monotonic_trend``, the most similar
+        interval whose merge keeps the trend; if none does, the missing
+        values keep their bin and a ``UserWarning`` says so. When fit saw no
+        missing value, they go to the interval of largest weight (a neutral
+        choice). ``statistics_[j]`` records ``missing_bin``, ``missing_rule``
+        (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
+        ``missing_weight``.
+
+        .. versionadded:: 0.3
     max_candidates : "auto", int or None
         The 0.1 name of ``exact_limit``.
 
@@ -924,16 +965,23 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     n_bins_ : ndarray of shape (n_features,)
         Number of bins per feature (the missing bin excluded).
     missing_bin_ : ndarray of shape (n_features,)
-        Ordinal code of missing values per feature (``n_bins_``).
-    table_ : list of ndarray of shape (n_bins + 1, n_classes)
-        Per feature, the (weighted) class counts of each bin, the missing bin
-        last.
-    woe_ : list of ndarray of shape (n_bins + 1,)
-        Per feature, the weight of evidence of each bin, the missing bin last
-        (``encode="woe"`` only; 0 for a bin without rows).
+        Ordinal code of missing values per feature (``n_bins_``; with
+        ``missing="attach"``, the code of the interval they join).
+    table_ : list of ndarray of shape (n_parts, n_classes)
+        Per feature, the (weighted) class counts of each part, by code: the
+        bins, the missing bin (unless attached to a bin), the special parts.
+    woe_ : list of ndarray of shape (n_parts,)
+        Per feature, the weight of evidence of each part, in the order of
+        ``table_`` (``encode="woe"`` only; 0 for a part without rows).
     n_evaluations_ : ndarray of shape (n_features,)
         Candidate partitions evaluated by the search of each feature (line 9 of
         Elomaa & Rousu's Table 2).
+    special_bins_ : ndarray of shape (n_features, n_special_parts)
+        Per feature, the ordinal codes of its special parts
+        (``special_codes``), in the order of their names; they follow the
+        intervals and the missing bin (when it is apart).
+
+        .. versionadded:: 0.3
     statistics_ : list of dict
         Per feature: ``n_units`` (units searched), ``exact`` (False when the
         search ran on pre-bins, see ``exact_limit``), ``values`` (optimal
