@@ -439,3 +439,34 @@ def test_scorecard_sql_in_sqlite_equals_score_samples(rounding, tmp_path):
     assert [p["points"] for c in document["columns"] for p in _parts(c)] == (
         scorecard.points_table_["points"].tolist()
     )
+
+
+def test_special_codes_and_attached_missing_values_are_scored_in_sqlite():
+    """Check that special parts get points of their own, in points_table_, the
+    document and the SQL, which scores rows as score_samples does (1e-9), with
+    missing values attached to an interval in another column."""
+    X, y = _credit()
+    rng = np.random.default_rng(3)
+    X.loc[rng.uniform(size=len(X)) < 0.05, "debt_ratio"] = -1.0
+    X.loc[rng.uniform(size=len(X)) < 0.03, "age"] = -99.0
+    encoder = PartitionEncoder(
+        discretizer=MDLPDiscretizer(special_codes={"n/a": [-1.0, -99.0]}),
+        estimators={"income": MDLPDiscretizer(missing="attach")},
+        encode="woe",
+    )
+    scorecard = Scorecard(encoder).fit(X, y)
+    table = scorecard.points_table_
+    assert (table["part"] == "n/a").sum() >= 2
+    document = json.loads(scorecard.to_json())
+    assert document["mapping_version"] == 2
+    age = next(c for c in document["columns"] if c["name"] == "age")
+    assert age["special_parts"][0]["values"] == [-1.0, -99.0]
+    connection = sqlite3.connect(":memory:")
+    X.to_sql("applicants", connection, index=False)
+    rows = connection.execute(scorecard.to_sql("applicants")).fetchall()
+    np.testing.assert_allclose(
+        [r[0] for r in rows], scorecard.score_samples(X), rtol=0, atol=1e-9
+    )
+    np.testing.assert_allclose(
+        _row_parts_points(scorecard, X), scorecard.score_samples(X), atol=1e-9
+    )

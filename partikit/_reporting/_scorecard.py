@@ -31,6 +31,7 @@ from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._mapping import (
     FALSE_VALUES,
     NA_VALUES,
+    SCHEMA_VERSION,
     TRUE_VALUES,
     _jsonable,
     _quote_identifier,
@@ -243,7 +244,9 @@ def scorecard_document(
         ``schema`` (``"partikit.scorecard"``), ``version`` (1), ``generator``,
         ``target``, ``classes``, ``event`` (``classes[1]``), ``settings``,
         ``scaling`` (``pdo``, ``base_odds``, ``base_points``, ``factor``,
-        ``offset``, ``rounding``), ``intercept``, ``text_input`` (as in the
+        ``offset``, ``rounding``), ``intercept``, ``mapping_version`` (the
+        version of the mapping document whose rules apply the columns: 2 when
+        a column has special parts, else 1), ``text_input`` (as in the
         mapping document) and ``columns``. Only JSON types.
 
     Raises
@@ -323,6 +326,11 @@ def scorecard_document(
             "rounding": bool(rounding),
         },
         "intercept": float(intercept),
+        # the version of the mapping document whose rules apply the columns:
+        # 2 when a column has special parts, as the mapping document says
+        "mapping_version": SCHEMA_VERSION
+        if any("special_parts" in mapping for mapping in mappings)
+        else 1,
         "text_input": {
             "na_values": list(NA_VALUES),
             "true_values": list(TRUE_VALUES),
