@@ -14,6 +14,7 @@ from partikit._counting._column_tables import ColumnTables, JointTable, column_t
 from partikit._kernels._config import NJIT
 from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._report import Report, report
+from partikit._reporting._scorecard import Scorecard
 from partikit._version import __version__
 from partikit.discretizers import (
     BlockOptDiscretizer,
@@ -55,6 +56,7 @@ __all__ = [
     "PartitionTreeClassifier",
     "PartitionTreeRegressor",
     "Report",
+    "Scorecard",
     "__version__",
     "column_tables",
     "report",

@@ -90,3 +90,21 @@ def test_make_interval_target_shapes_cuts_and_pattern():
         n_samples=20_000, n_classes=4, n_intervals=5, n_noise_features=2, random_state=0
     )
     assert np.array_equal(again[0], X)
+
+
+def test_make_credit_columns_target_and_known_probability():
+    """Check make_credit's columns, missing incomes, event rate and that its
+    probability is the one y was drawn with (its mean matches y's)."""
+    from partikit.datasets import make_credit
+
+    X, y, probability = make_credit(n_samples=20_000, random_state=0)
+    assert list(X.columns) == [
+        "age", "income", "debt_ratio", "late_payments", "home", "purpose"
+    ]  # fmt: skip
+    assert set(np.unique(y)) == {0, 1}
+    assert 0.06 < X["income"].isna().mean() < 0.10
+    assert abs(y.mean() - probability.mean()) < 0.01
+    assert set(X["home"]) == {"own", "mortgage", "rent", "other"}
+    X_again, y_again, _ = make_credit(n_samples=20_000, random_state=0)
+    pd.testing.assert_frame_equal(X, X_again)
+    np.testing.assert_array_equal(y, y_again)

@@ -651,6 +651,49 @@ def _numeric_sql(column, name, literal):
     return whens, literal(len(cuts))
 
 
+def column_case_sql(column, values=None):
+    """The SQL ``CASE`` expression of one column of a mapping document.
+
+    The expression :func:`mapping_sql` selects for the column (without its
+    ``AS`` name): the part id of the value in the column, or with ``values``
+    the ``value`` each of the column's parts carries. A scorecard sums such
+    expressions, whose parts carry points.
+
+    Parameters
+    ----------
+    column : dict
+        One column of a mapping document (:func:`column_mapping`).
+    values : str or None, default=None
+        None: the expression gives part ids; otherwise it gives the ``value``
+        of every part (``groups`` of a categorical column, ``bins`` of a
+        numeric one), ``NULL`` for a value of None.
+
+    Returns
+    -------
+    lines : list of str
+        ``"CASE"``, one ``"  WHEN ..."`` line per branch, ``"  ELSE ..."`` and
+        ``"END"``.
+
+    Raises
+    ------
+    ValueError
+        If the column's kind is neither ``"categorical"`` nor ``"numeric"``, or
+        ``values`` is set and a part lacks its value.
+    """
+    name = _quote_identifier(str(column["name"]))
+    if column["kind"] not in ("categorical", "numeric"):
+        raise ValueError(
+            f"Column {column['name']!r} has kind {column['kind']!r}; a mapping "
+            "document's columns are 'categorical' or 'numeric'."
+        )
+    literal = _part_literals(column, values)
+    if column["kind"] == "categorical":
+        whens, otherwise = _categorical_sql(column, name, literal)
+    else:
+        whens, otherwise = _numeric_sql(column, name, literal)
+    return ["CASE", *(f"  {when}" for when in whens), f"  ELSE {otherwise}", "END"]
+
+
 def _check_document(document):
     if not isinstance(document, dict) or document.get("schema") != SCHEMA:
         raise ValueError(
@@ -759,19 +802,8 @@ def mapping_sql(document, table):
     values = document.get("values")
     expressions = []
     for column in document["columns"]:
-        name = _quote_identifier(str(column["name"]))
-        if column["kind"] not in ("categorical", "numeric"):
-            raise ValueError(
-                f"Column {column['name']!r} has kind {column['kind']!r}; a mapping "
-                "document's columns are 'categorical' or 'numeric'."
-            )
-        literal = _part_literals(column, values)
-        if column["kind"] == "categorical":
-            whens, otherwise = _categorical_sql(column, name, literal)
-        else:
-            whens, otherwise = _numeric_sql(column, name, literal)
-        lines = ["  CASE", *(f"    {when}" for when in whens)]
-        lines += [f"    ELSE {otherwise}", f"  END AS {name}"]
+        lines = [f"  {line}" for line in column_case_sql(column, values)]
+        lines[-1] += f" AS {_quote_identifier(str(column['name']))}"
         expressions.append("\n".join(lines))
     return (
         "SELECT\n" + ",\n".join(expressions) + f"\nFROM {_quote_identifier(str(table))}"
