@@ -20,6 +20,7 @@ from sklearn.utils._set_output import _get_output_config
 from sklearn.utils.validation import (
     _check_feature_names_in,
     _check_sample_weight,
+    _num_samples,
     validate_data,
 )
 
@@ -35,6 +36,7 @@ __all__ = [
     "_check_sample_weight",
     "_fit_context",
     "_get_output_config",
+    "_num_samples",
     "validate_data",
     "validate_params",
 ]

@@ -20,6 +20,7 @@ from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
     MDLPDiscretizer,
+    MODLDiscretizer,
 )
 from partikit.groupers import CHAIDGrouper, KhiopsGrouper, MODLGrouper
 
@@ -58,7 +59,7 @@ def test_kinds_follow_the_report_rule_and_the_overrides():
     assert list(encoder.estimators_) == list(kinds)
     assert set(encoder.skipped_) == {"when"}
     assert isinstance(encoder.estimators_["category"], MODLGrouper)
-    assert isinstance(encoder.estimators_["income"], KhiopsDiscretizer)
+    assert isinstance(encoder.estimators_["income"], MODLDiscretizer)
 
     X = X.drop(columns="when")
     encoder = PartitionEncoder(
@@ -85,7 +86,7 @@ def test_each_column_is_its_estimator_fitted_alone():
         template = (
             MODLGrouper()
             if name in ("category", "noise_0", "flag")
-            else (KhiopsDiscretizer())
+            else (MODLDiscretizer())
         )
         alone = template.set_params(encode="ordinal").fit(X[[name]], y)
         np.testing.assert_array_equal(

@@ -17,7 +17,7 @@ import pytest
 from partikit import Report, report
 from partikit._reporting._report import infer_kind
 from partikit.datasets import make_grouped_categorical, make_k_of_n
-from partikit.discretizers import KhiopsDiscretizer, MDLPDiscretizer
+from partikit.discretizers import KhiopsDiscretizer, MDLPDiscretizer, MODLDiscretizer
 from partikit.groupers import CHAIDGrouper, MODLGrouper
 
 
@@ -59,7 +59,7 @@ def test_kinds_follow_the_documented_rule_and_overrides():
     kinds = result.summary["kind"]
     assert kinds["income"] == "numeric" and kinds["category"] == "categorical"
     assert kinds["flag"] == "categorical"
-    assert isinstance(result.estimators["income"], KhiopsDiscretizer)
+    assert isinstance(result.estimators["income"], MODLDiscretizer)
     assert isinstance(result.estimators["category"], MODLGrouper)
 
     overridden = report(
@@ -303,7 +303,7 @@ def test_report_fits_through_the_public_route(monkeypatch):
         "column_tables",
         lambda *args, **kwargs: counted.append(kwargs) or count(*args, **kwargs),
     )
-    for cls in (MODLGrouper, KhiopsDiscretizer):
+    for cls in (MODLGrouper, MODLDiscretizer):
         fit_tables = cls.fit_tables
         monkeypatch.setattr(
             cls,

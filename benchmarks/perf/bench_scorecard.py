@@ -148,6 +148,9 @@ def partikit_binnings():
 
     return {
         "partikit PartitionEncoder()": lambda: PartitionEncoder(encode="woe"),
+        "partikit PartitionEncoder(discretizer=MODLDiscretizer())": lambda: (
+            PartitionEncoder(encode="woe", discretizer=MODLDiscretizer())
+        ),
         'partikit, monotonic_trend="auto" (KhiopsDiscretizer)': lambda: (
             PartitionEncoder(
                 encode="woe", discretizer=KhiopsDiscretizer(monotonic_trend="auto")
@@ -323,7 +326,7 @@ def quality_text(results):
             f"{share:.3f} of BinningProcess's (target <= {TIME_TARGET}): "
             f"{verdict(share <= TIME_TARGET)}"
         )
-    for label in list(results)[1:3]:
+    for label in list(results)[2:4]:
         figures = results[label]
         if not isinstance(figures, str):
             checks.append(
@@ -509,7 +512,13 @@ def scorecard_text(result):
         "",
         f"The points table of the first fold ({len(points)} rows; the first 12):",
         "",
-        points.head(12).to_markdown(index=False, floatfmt=".3f"),
+        table(
+            list(points.columns),
+            [
+                [f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
+                for row in points.head(12).itertuples(index=False)
+            ],
+        ),
     ]
     return "\n".join(lines)
 

@@ -316,7 +316,7 @@ def add_report_arguments(report_parser):
         "--discretizer", choices=sorted(DISCRETIZERS), default=None,
         help="how numeric columns are cut: khiops (KhiopsDiscretizer, robust), "
         "modl (MODLDiscretizer, Bayes optimal), mdlp (MDLPDiscretizer) or "
-        "blockopt (BlockOptDiscretizer) (default: khiops; blockopt for a "
+        "blockopt (BlockOptDiscretizer) (default: modl; blockopt for a "
         "continuous target, which khiops, modl and mdlp refuse)",
     )  # fmt: skip
     report_parser.add_argument(

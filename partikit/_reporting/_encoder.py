@@ -52,7 +52,7 @@ from partikit._estimator._encoding import check_encoded_target, check_target_typ
 from partikit._estimator._inspection import rank_columns
 from partikit._reporting._mapping import is_discretizer, is_grouper
 from partikit._statistics._moments import CONTINUOUS
-from partikit.discretizers import BlockOptDiscretizer, KhiopsDiscretizer
+from partikit.discretizers import BlockOptDiscretizer, MODLDiscretizer
 from partikit.groupers import CHAIDGrouper, MODLGrouper
 
 __all__ = ["PartitionEncoder", "default_estimators", "infer_kind"]
@@ -117,8 +117,10 @@ def infer_kind(column):
 def default_estimators(target_type):
     """The grouper and the discretizer a report uses when not told.
 
-    Class labels: ``MODLGrouper()`` and ``KhiopsDiscretizer()`` (robust: a
-    column that tells nothing of the target stays one part). A continuous
+    Class labels: ``MODLGrouper()`` and ``MODLDiscretizer()``, Boulle's Bayes
+    optimal partitions (robust: a column that tells nothing of the target
+    stays one part; ``bench_modl``), which are also exact under the bin
+    constraints (``monotonic_trend``, ...). A continuous
     target: ``CHAIDGrouper()`` (merges by the F-test of the groups' means,
     Bonferroni-adjusted) and ``BlockOptDiscretizer()`` (the optimal cut points
     for squared error), the grouper and the discretizer that read a continuous
@@ -134,7 +136,7 @@ def default_estimators(target_type):
     """
     if target_type == CONTINUOUS:
         return CHAIDGrouper(), BlockOptDiscretizer()
-    return MODLGrouper(), KhiopsDiscretizer()
+    return MODLGrouper(), MODLDiscretizer()
 
 
 def _names(values, what):
@@ -162,7 +164,7 @@ def _check_partitioner(estimator, what):
     if not (is_grouper(estimator) or is_discretizer(estimator)):
         raise TypeError(
             f"{what} must be a partikit grouper or discretizer (for instance "
-            f"MODLGrouper() or KhiopsDiscretizer()), got {estimator!r}."
+            f"MODLGrouper() or MODLDiscretizer()), got {estimator!r}."
         )
 
 
@@ -463,7 +465,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         each column); None: ``MODLGrouper()``, or ``CHAIDGrouper()`` for a
         continuous target (:func:`~partikit._reporting._report.default_estimators`).
     discretizer : partikit discretizer or None, default=None
-        The discretizer of the numeric columns; None: ``KhiopsDiscretizer()``,
+        The discretizer of the numeric columns; None: ``MODLDiscretizer()``,
         or ``BlockOptDiscretizer()`` for a continuous target.
     categorical, numeric : list of str or None, default=None
         Columns partitioned as categorical (grouped) or numeric (cut), whatever
@@ -848,7 +850,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         """The kind of every column to fit, and the columns left out with why."""
         for what, template, is_kind, example in (
             ("grouper", self.grouper, is_grouper, "MODLGrouper()"),
-            ("discretizer", self.discretizer, is_discretizer, "KhiopsDiscretizer()"),
+            ("discretizer", self.discretizer, is_discretizer, "MODLDiscretizer()"),
         ):
             _check_template(template, is_kind, what, example)
         categorical = _names(self.categorical, "categorical")

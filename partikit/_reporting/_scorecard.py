@@ -25,7 +25,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from partikit._compat import HasMethods, Interval, _fit_context
+from partikit._compat import HasMethods, Interval, _fit_context, _num_samples
 from partikit._counting._validation import check_classification_y
 from partikit._reporting._encoder import PartitionEncoder
 from partikit._reporting._mapping import (
@@ -573,13 +573,13 @@ class Scorecard(ClassifierMixin, BaseEstimator):
     >>> scorecard = Scorecard(rounding=True).fit(X, y)
     >>> scorecard.points_table_.head(3)  # doctest: +NORMALIZE_WHITESPACE
       column          part       woe  coefficient  points
-    0    age  (-inf, 42.5]  0.463290     1.022869    78.0
-    1    age   (42.5, inf) -0.526753     1.022869   107.0
-    2    age       missing  0.000000     1.022869    91.0
+    0    age  (-inf, 42.5]  0.463290     1.019073    78.0
+    1    age   (42.5, inf) -0.526753     1.019073   107.0
+    2    age       missing  0.000000     1.019073    91.0
     >>> scorecard.score_samples(X.head(3))
-    array([578., 602., 578.])
+    array([574., 602., 574.])
     >>> scorecard.predict_proba(X.head(3))[:, 1].round(3)
-    array([0.04 , 0.018, 0.04 ])
+    array([0.047, 0.018, 0.047])
     >>> print(scorecard.to_sql("applicants")[:100])
     SELECT
       CASE
@@ -678,6 +678,11 @@ class Scorecard(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 "Scorecard requires y to be passed, but the target y is None: "
                 "its points measure the odds of a binary target."
+            )
+        if _num_samples(X) == 0:
+            raise ValueError(
+                f"Found array with 0 sample(s) (shape={getattr(X, 'shape', None)}) "
+                "while a minimum of 1 is required by Scorecard."
             )
         _, classes = check_classification_y(y, min_classes=1)
         if len(classes) > 2:
