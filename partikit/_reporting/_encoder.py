@@ -544,7 +544,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         weight.
     n_features_in_ : int
         Number of columns seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the columns seen in fit, when X has string column names.
 
     See Also

@@ -539,7 +539,7 @@ class Scorecard(ClassifierMixin, BaseEstimator):
         ``base_points - factor_ * ln(base_odds)``: the score at even odds.
     n_features_in_ : int
         Number of columns seen in fit.
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (`n_features_in_`,)
         Names of the columns seen in fit, when they all are strings.
 
     See Also

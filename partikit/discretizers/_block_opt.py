@@ -194,9 +194,6 @@ def optimal_multisplit(
     .. [5] Fisher, W. D. (1958). On grouping for maximum homogeneity. Journal
        of the American Statistical Association 53(284), 789-798.
        doi:10.1080/01621459.1958.10501479
-    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
-       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
-       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -1092,6 +1089,9 @@ class BlockOptDiscretizer(RenamedParametersMixin, BaseDiscretizer):
     .. [4] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
        Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
        its sign in scorecards.)
+    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------

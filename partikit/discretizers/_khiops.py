@@ -187,9 +187,6 @@ def khiops_discretization(
     .. [2] Boulle, M. (2003). Khiops: a discretization method of continuous
        attributes with guaranteed resistance to noise. MLDM 2003, LNAI 2734,
        50-64.
-    .. [5] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
-       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
-       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -531,7 +528,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         Where missing values go. ``"separate"``: a bin of their own,
         ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
         interval whose class distribution is most similar (the smallest
-        DeltaChi2 of the merge, Khiops' measure [5]_; for a continuous target
+        DeltaChi2 of the merge, Khiops' measure [1]_; for a continuous target
         the interval whose merge raises the squared error least; ties: the
         first interval); ``missing_bin_`` is then that interval's code, its
         row of ``table_`` counts the missing values too and its label reads

@@ -60,9 +60,6 @@ def mdlp_discretization(table):
     .. [1] Fayyad, U. M. and Irani, K. B. (1993). Multi-interval discretization of
        continuous-valued attributes for classification learning. IJCAI-93,
        1022-1027.
-    .. [3] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
-       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
-       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -295,6 +292,9 @@ class MDLPDiscretizer(BaseDiscretizer):
     .. [2] Siddiqi, N. (2006). Credit Risk Scorecards: Developing and
        Implementing Intelligent Credit Scoring. Wiley. (Weight of evidence and
        its sign in scorecards.)
+    .. [3] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------

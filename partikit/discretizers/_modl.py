@@ -119,9 +119,6 @@ def modl_discretization(table, *, max_bins=None):
     .. [1] Boulle, M. (2006). MODL: a Bayes optimal discretization method for
        continuous attributes. Machine Learning 65, 131-165.
        doi:10.1007/s10994-006-8364-x
-    .. [2] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
-       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
-       measure of ``missing="attach"``.)
 
     Examples
     --------
@@ -592,6 +589,9 @@ class MODLDiscretizer(BaseDiscretizer):
     .. [1] Boulle, M. (2006). MODL: a Bayes optimal discretization method for
        continuous attributes. Machine Learning 65, 131-165.
        doi:10.1007/s10994-006-8364-x
+    .. [2] Boulle, M. (2004). Khiops: A Statistical Discretization Method of
+       Continuous Attributes. Machine Learning 55:53-69. (DeltaChi2, the
+       measure of ``missing="attach"``.)
 
     Examples
     --------
