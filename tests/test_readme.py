@@ -34,3 +34,14 @@ def test_readme_continuous_example_runs_and_prints_what_it_says():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(README), "exec"), {})
     assert out.getvalue().strip() == "[4] continuous"
+
+
+def test_readme_scorecard_example_runs_and_prints_what_it_says():
+    """Check that the README's scorecard example prints the points its comment
+    says, ascending with age as the monotonic bins make them."""
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    code = next(block for block in blocks if "Scorecard" in block)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})
+    assert out.getvalue().strip() == "[68.0, 81.0, 96.0, 114.0, 91.0]"

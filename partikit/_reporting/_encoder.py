@@ -456,7 +456,7 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
 
     Read more in the :ref:`User Guide <scorecard>`.
 
-    .. versionadded:: 0.3
+    .. versionadded:: 0.2
 
     Parameters
     ----------

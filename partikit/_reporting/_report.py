@@ -146,7 +146,7 @@ def report(
         The discretizer of the numeric columns; None: ``MODLDiscretizer()``,
         or ``BlockOptDiscretizer()`` for a continuous target.
 
-        .. versionchanged:: 0.3
+        .. versionchanged:: 0.2
            The default was ``KhiopsDiscretizer()``: on adult, a logistic
            regression on MODL's bins has the lower held-out log-loss
            (``bench_scorecard``), and MODL is exact under bin constraints.

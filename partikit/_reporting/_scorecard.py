@@ -488,7 +488,7 @@ class Scorecard(ClassifierMixin, BaseEstimator):
 
     Binary targets only.
 
-    .. versionadded:: 0.3
+    .. versionadded:: 0.2
 
     Parameters
     ----------

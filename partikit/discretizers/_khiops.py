@@ -488,21 +488,21 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         (O(B^2) merge evaluations for B bins). :class:`BlockOptDiscretizer`
         and :class:`MODLDiscretizer` give the exact constrained optimum.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     max_bin_size : int, float or None, default=None
         Largest weight of a bin, an int a weight, a float in (0, 1] a
         fraction of the column's weight (missing values excluded).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_event : float or None, default=None
         Least weight of the event class (``classes_[1]``, the class
         ``woe_sign="event"`` calls the event) in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_nonevent : float or None, default=None
         Least weight of the other class in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     special_codes : array-like of numbers, dict of str to array-like, or None, \
             default=None
         Values that mean something else than a measurement (``-1``,
@@ -523,7 +523,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         special rows are out: ``max_values`` bounds the cut search, not the
         memory of the counted tables.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     missing : {"separate", "attach"}, default="separate"
         Where missing values go. ``"separate"``: a bin of their own,
         ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
@@ -540,7 +540,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
         ``missing_weight``.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     p : float
         The 0.1 name of ``alpha``, in the other direction: ``alpha = 1 - p``.
 
@@ -581,7 +581,7 @@ class KhiopsDiscretizer(RenamedParametersMixin, BaseDiscretizer):
         (``special_codes``), in the order of their names; they follow the
         intervals and the missing bin (when it is apart).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     statistics_ : list of dict
         Per feature: ``chi2``, ``dof``, ``log10_pvalue`` of the bins against the
         class, ``n_initial_intervals`` (after the frequency phase),

@@ -165,7 +165,7 @@ class MDLPDiscretizer(BaseDiscretizer):
         :class:`BlockOptDiscretizer` and :class:`MODLDiscretizer` give the
         exact constrained optimum.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_size : int, float, "auto" or None, default=None
         Least weight of a bin: an int is a weight (a count of rows without
         ``sample_weight``), a float in (0, 1) a fraction of the column's
@@ -176,21 +176,21 @@ class MDLPDiscretizer(BaseDiscretizer):
         (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
         silently).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     max_bin_size : int, float or None, default=None
         Largest weight of a bin, an int a weight, a float in (0, 1] a
         fraction of the column's weight (missing values excluded).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_event : float or None, default=None
         Least weight of the event class (``classes_[1]``, the class
         ``woe_sign="event"`` calls the event) in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_nonevent : float or None, default=None
         Least weight of the other class in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     special_codes : array-like of numbers, dict of str to array-like, or None, \
             default=None
@@ -212,7 +212,7 @@ class MDLPDiscretizer(BaseDiscretizer):
         special rows are out: ``max_values`` bounds the cut search, not the
         memory of the counted tables.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     missing : {"separate", "attach"}, default="separate"
         Where missing values go. ``"separate"``: a bin of their own,
         ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
@@ -229,7 +229,7 @@ class MDLPDiscretizer(BaseDiscretizer):
         (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
         ``missing_weight``.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     Attributes
     ----------
@@ -255,7 +255,7 @@ class MDLPDiscretizer(BaseDiscretizer):
         (``special_codes``), in the order of their names; they follow the
         intervals and the missing bin (when it is apart).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     statistics_ : list of dict
         Per feature: ``n_units`` (blocks) and ``n_tests`` (intervals tested).
         With ``max_values``, a pooled column also has ``pooled_rows`` (rows of

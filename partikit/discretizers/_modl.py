@@ -452,7 +452,7 @@ class MODLDiscretizer(BaseDiscretizer):
         number of intervals only, so the least MODL cost is then chosen
         among those optima: exact.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_size : int, float, "auto" or None, default=None
         Least weight of a bin: an int is a weight (a count of rows without
         ``sample_weight``), a float in (0, 1) a fraction of the column's
@@ -463,21 +463,21 @@ class MODLDiscretizer(BaseDiscretizer):
         (``statistics_[j]["feasible"]`` False; a tree's node is then not cut,
         silently).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     max_bin_size : int, float or None, default=None
         Largest weight of a bin, an int a weight, a float in (0, 1] a
         fraction of the column's weight (missing values excluded).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_event : float or None, default=None
         Least weight of the event class (``classes_[1]``, the class
         ``woe_sign="event"`` calls the event) in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     min_bin_n_nonevent : float or None, default=None
         Least weight of the other class in each bin; binary targets only.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     special_codes : array-like of numbers, dict of str to array-like, or None, \
             default=None
@@ -499,7 +499,7 @@ class MODLDiscretizer(BaseDiscretizer):
         special rows are out: ``max_values`` bounds the cut search, not the
         memory of the counted tables.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     missing : {"separate", "attach"}, default="separate"
         Where missing values go. ``"separate"``: a bin of their own,
         ``missing_bin_ == n_bins_``. ``"attach"``: after the cut, into the
@@ -516,7 +516,7 @@ class MODLDiscretizer(BaseDiscretizer):
         (``"most_similar"``, ``"largest"`` or ``"separate_by_trend"``) and
         ``missing_weight``.
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
 
     Attributes
     ----------
@@ -542,7 +542,7 @@ class MODLDiscretizer(BaseDiscretizer):
         (``special_codes``), in the order of their names; they follow the
         intervals and the missing bin (when it is apart).
 
-        .. versionadded:: 0.3
+        .. versionadded:: 0.2
     statistics_ : list of dict
         Per feature: ``cost`` and ``null_cost`` (the MODL criterion of the bins
         and of one bin, in nats; the compression level of the column is
