@@ -47,6 +47,27 @@ from partikit.discretizers._specials import (
 MONOTONIC_TRENDS = ("ascending", "descending", "peak", "valley", "auto")
 
 
+class _SpecialLookup:
+    """Which values are special codes, and of which special part.
+
+    ``codes``: one array of values per special part. The values are sorted
+    once, so that a column is looked up by one binary search.
+    """
+
+    def __init__(self, codes):
+        flat = np.concatenate(codes)
+        part_of_code = np.repeat(np.arange(len(codes)), [len(c) for c in codes])
+        order = np.argsort(flat)
+        self.codes, self.part_of_code = flat[order], part_of_code[order]
+
+    def find(self, values):
+        """A mask of the special values, and the part of each of them."""
+        position = np.searchsorted(self.codes, values, side="left")
+        clipped = np.minimum(position, len(self.codes) - 1)
+        special = (position < len(self.codes)) & (self.codes[clipped] == values)
+        return special, self.part_of_code[clipped[special]]
+
+
 def _pooling_statistics(lower, upper, table, target_type=None):
     """What pooling did to a column's value table (``statistics_`` entries)."""
     several = upper > lower
@@ -238,10 +259,8 @@ class BaseDiscretizer(BasePartitioner):
     def _take_out_specials(self, tables, codes):
         """The tables without the rows of special values, whose class counts
         (one row per special part, per column) are kept for ``_fit_column``."""
-        flat = np.concatenate(codes)
-        part_of_code = np.repeat(np.arange(len(codes)), [len(c) for c in codes])
-        order = np.argsort(flat)
-        flat, part_of_code = flat[order], part_of_code[order]
+        lookup = _SpecialLookup(codes)
+        flat = lookup.codes
         values, counted, uppers, special_tables = [], [], [], []
         for j in range(tables.n_features):
             column_values, table = tables.values[j], tables.tables[j]
@@ -261,11 +280,9 @@ class BaseDiscretizer(BasePartitioner):
                         "max_values=None and give the discretizer max_values: it "
                         "pools them once the special values are out."
                     )
-            position = np.searchsorted(flat, column_values, side="left")
-            clipped = np.minimum(position, len(flat) - 1)
-            special = (position < len(flat)) & (flat[clipped] == column_values)
+            special, parts = lookup.find(column_values)
             counts = np.zeros((len(codes), table.shape[1]))
-            np.add.at(counts, part_of_code[clipped[special]], table[:-1][special])
+            np.add.at(counts, parts, table[:-1][special])
             kept = np.append(~special, True)  # the missing row stays last
             values.append(column_values[~special])
             counted.append(table[kept])
@@ -480,21 +497,14 @@ class BaseDiscretizer(BasePartitioner):
     def _bin_codes(self, X):
         codes = np.empty(X.shape, dtype=np.intp)
         values = self._specials()[1]
-        if values:
-            flat = np.concatenate(values)
-            part_of_code = np.repeat(np.arange(len(values)), [len(v) for v in values])
-            order = np.argsort(flat)
-            flat, part_of_code = flat[order], part_of_code[order]
+        lookup = _SpecialLookup(values) if values else None
         for j in range(X.shape[1]):
             inner = self.bin_edges_[j][1:-1]
             # t_{m-1} < x <= t_m goes to bin m; NaN sorts last and is then replaced.
             codes[:, j] = np.searchsorted(inner, X[:, j], side="left")
             codes[np.isnan(X[:, j]), j] = self.missing_bin_[j]
-            if values:
-                position = np.searchsorted(flat, X[:, j], side="left")
-                clipped = np.minimum(position, len(flat) - 1)
-                special = (position < len(flat)) & (flat[clipped] == X[:, j])
-                parts = part_of_code[clipped[special]]
+            if lookup is not None:
+                special, parts = lookup.find(X[:, j])
                 codes[special, j] = self.special_bins_[j][parts]
         return codes
 
