@@ -26,6 +26,7 @@ from partikit._counting._validation import (
     arrow_contingency_table,
     categorical_mask,
     check_categorical_X,
+    check_same_label_types,
     check_sample_weight,
     check_table_size,
     check_target,
@@ -902,7 +903,10 @@ def _merge_classes(a, b):
     """The union of two class arrays and where each one's columns go."""
     if a is None:
         return None, np.zeros(1, dtype=np.intp), np.zeros(1, dtype=np.intp)
-    if len(a) == len(b) and np.array_equal(a, b):
+    # "0" and 0 are two labels: fit refuses a target holding both, and so
+    # does the sum of tables counted on such targets
+    check_same_label_types(a, b)
+    if a.dtype == b.dtype and len(a) == len(b) and np.array_equal(a, b):
         columns = np.arange(len(a))
         return a, columns, columns
     try:

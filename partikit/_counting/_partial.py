@@ -10,14 +10,100 @@ before it and fits from the sum.
 
 from __future__ import annotations
 
+import contextlib
+import threading
+
 import numpy as np
 
 from partikit._compat import _fit_context
 from partikit._counting._column_tables import CATEGORICAL, ColumnTables
-from partikit._counting._validation import check_n_classes
+from partikit._counting._validation import check_n_classes, check_same_label_types
+
+#: The attribute holding an estimator's lock of ``fit``, ``fit_tables`` and
+#: ``partial_fit`` (private: left out of pickles and deep copies).
+_LOCK_ATTRIBUTE = "_fit_lock"
+
+# held only while an estimator's first lock is created, so that two threads
+# calling partial_fit on a new estimator get the same lock
+_LOCK_CREATION = threading.Lock()
 
 
-class TablesMixin:
+def fit_lock(estimator):
+    """The lock that serialises the fits of ``estimator`` (created on first use).
+
+    ``partial_fit`` called from several threads reads the tables of the chunks
+    so far, adds its chunk and stores the sum: two calls that interleave would
+    both add to the same sum and one chunk would be lost. Holding this lock,
+    the calls (and ``fit``, ``fit_tables``, which reset that sum) run one
+    after the other, in the order they take it. The lock is taken in the body
+    of the public method (no wrapper: the warnings' ``stacklevel`` stays), and
+    it is reentrant: a fit that calls another fit method of the same estimator
+    does not wait for itself.
+    """
+    lock = estimator.__dict__.get(_LOCK_ATTRIBUTE)
+    if lock is None:
+        with _LOCK_CREATION:
+            lock = estimator.__dict__.setdefault(_LOCK_ATTRIBUTE, threading.RLock())
+    return lock
+
+
+class FitLockMixin:
+    """Leave the lock of :func:`fit_lock` out of pickles and (deep) copies.
+
+    A lock cannot be pickled, and a copy is another estimator with a lock of
+    its own, made when it is first fitted.
+    """
+
+    def __getstate__(self):
+        # a copy: BaseEstimator may return the instance's own __dict__
+        state = dict(super().__getstate__())
+        state.pop(_LOCK_ATTRIBUTE, None)
+        return state
+
+
+class _Attempt:
+    """What :func:`unchanged_on_failure` yields: ``keep()`` keeps the changes."""
+
+    def __init__(self):
+        self.kept = False
+
+    def keep(self):
+        """Keep the changes made so far even if the call then raises."""
+        self.kept = True
+
+
+@contextlib.contextmanager
+def unchanged_on_failure(estimator):
+    """Restore every attribute of ``estimator`` if the block raises.
+
+    ``partial_fit`` stores the sum of the chunks' tables before it fits from
+    it; a chunk whose fit then raises (a class that ``encode="woe"`` refuses, a
+    column that cannot be partitioned) must not stay counted, or every later
+    chunk would raise too. The attributes are restored as they were (the same
+    objects: a fit replaces its attributes, it never changes them in place),
+    unless the block called the yielded ``keep()``. Ctrl-C restores them too.
+    """
+    saved = dict(estimator.__dict__)
+    attempt = _Attempt()
+    try:
+        yield attempt
+    except BaseException:
+        if not attempt.kept:
+            estimator.__dict__.clear()
+            estimator.__dict__.update(saved)
+        raise
+
+
+def lacks_classes(tables, needs_target=True):
+    """Whether ``tables`` hold class labels, but fewer than ``fit`` needs (2).
+
+    ``partial_fit`` keeps such a chunk counted (its rows are good: the chunks so
+    far only lack a second class) and raises ``fit``'s error.
+    """
+    return needs_target and tables.classes is not None and len(tables.classes) < 2
+
+
+class TablesMixin(FitLockMixin):
     """``partial_fit`` and ``fit_tables`` of a transformer that fits from tables.
 
     The class defines ``_table_kind`` (how its columns are counted), ``_count``
@@ -63,7 +149,10 @@ class TablesMixin:
         self : object
             The transformer fitted on every chunk so far. Until the chunks hold
             two classes it is not fitted, and the call raises ``ValueError``
-            (the chunk is counted).
+            (the chunk is counted). A call that raises for any other reason
+            leaves the transformer as it was before the call (its fit and the
+            chunks counted so far). Calls from several threads on one
+            transformer run one after the other: no chunk is lost.
         """
         return self._fit_chunk(X, y, sample_weight, classes)
 
@@ -93,17 +182,24 @@ class TablesMixin:
 
     def _fit_chunk(self, X, y, sample_weight, classes):
         """What ``partial_fit`` does: count the chunk, add it, fit from the sum."""
-        first = not hasattr(self, "_partial_tables")
-        tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        # this method, partial_fit and its _fit_context wrapper, then the caller
-        return self._fit_tables(self._partial_tables, stacklevel=5)
+        with fit_lock(self), unchanged_on_failure(self) as attempt:
+            first = not hasattr(self, "_partial_tables")
+            tables = self._count(X, y, sample_weight, reset=first, min_classes=1)
+            self._partial_tables = partial_tables(self, tables, classes, first)
+            if lacks_classes(self._partial_tables, self._needs_target()):
+                attempt.keep()
+            # this method, partial_fit and its _fit_context wrapper, then the
+            # caller
+            return self._fit_tables(self._partial_tables, stacklevel=5)
 
     def _fit_counted(self, tables):
         """What ``fit_tables`` does: check the tables, then fit from them."""
-        forget_chunks(self)
-        check_tables(self, tables, self._table_kind, target=self._needs_target())
-        return self._fit_tables(tables, stacklevel=5)
+        with fit_lock(self):
+            forget_chunks(self)
+            check_tables(self, tables, self._table_kind, target=self._needs_target())
+            # this method, fit_tables and its _fit_context wrapper, then the
+            # caller
+            return self._fit_tables(tables, stacklevel=5)
 
 
 def check_tables(estimator, tables, kind, *, target=True):
@@ -201,6 +297,7 @@ def partial_tables(estimator, tables, classes, first):
             )
         declared = given
     if declared is not None and tables.classes is not None:
+        check_same_label_types(declared, tables.classes)
         unknown = [c for c in tables.classes if c not in set(declared.tolist())]
         if unknown:
             raise ValueError(

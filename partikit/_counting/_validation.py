@@ -868,6 +868,97 @@ def category_lookup(factorized, categories, values, fitted_kind, name):
     return lookup
 
 
+def label_kind(labels):
+    """Whether class labels are ``"strings"``, ``"numbers"`` or ``"mixed"``.
+
+    Booleans, integers and floats are numbers (``1``, ``1.0`` and ``True`` are
+    one label, as in a numpy concatenation of them). Labels of other types
+    (``None`` apart, which a target never holds) are neither and are
+    ``"other"``.
+
+    Parameters
+    ----------
+    labels : ndarray
+        Class labels, or the classes of a table.
+
+    Returns
+    -------
+    kind : {"strings", "numbers", "mixed", "other"}
+    """
+    labels = np.asarray(labels)
+    if labels.dtype.kind in "biuf":
+        return "numbers"
+    if labels.dtype.kind in "US":
+        return "strings"
+    # object labels: one pass over the distinct types only
+    types = {type(label) for label in labels.ravel().tolist()}
+    strings = any(issubclass(t, str) for t in types)
+    numbers = any(issubclass(t, (bool, int, float, np.number, np.bool_)) for t in types)
+    if strings and numbers:
+        return "mixed"
+    if strings and all(issubclass(t, str) for t in types):
+        return "strings"
+    if numbers and all(
+        issubclass(t, (bool, int, float, np.number, np.bool_)) for t in types
+    ):
+        return "numbers"
+    return "other"
+
+
+def _first_of_type(labels, kind):
+    """The first label that is a string (``kind="strings"``) or a number."""
+    for label in np.asarray(labels).ravel().tolist():
+        if isinstance(label, str) == (kind == "strings"):
+            return label
+    return None
+
+
+def raise_mixed_labels(strings, numbers):
+    """Raise the ``ValueError`` of class labels that mix strings and numbers.
+
+    ``fit`` raises it for a target holding both, and ``partial_fit`` and the
+    ``+`` of two :class:`~partikit.ColumnTables` for chunks whose labels
+    differ in type: ``"0"`` and ``0`` are two labels, and uniting them
+    silently would give the chunks another fit than their concatenation.
+
+    Parameters
+    ----------
+    strings, numbers : ndarray
+        Labels (or classes) holding the strings, and the numbers.
+    """
+    raise ValueError(
+        "y mixes class labels of two types, strings (such as "
+        f"{_first_of_type(strings, 'strings')!r}) and numbers (such as "
+        f"{_first_of_type(numbers, 'numbers')!r}); give every label one type, "
+        "in every chunk: y.astype(str) for strings, or numbers throughout."
+    )
+
+
+def check_same_label_types(a, b):
+    """Raise :func:`raise_mixed_labels`'s error unless ``a`` and ``b`` are
+    labels of one type (both strings or both numbers).
+
+    Parameters
+    ----------
+    a, b : ndarray
+        The classes of two chunks or two tables.
+    """
+    kinds = (label_kind(a), label_kind(b))
+    if "mixed" in kinds:
+        mixed = a if kinds[0] == "mixed" else b
+        raise_mixed_labels(mixed, mixed)
+    if set(kinds) == {"strings", "numbers"}:
+        strings, numbers = (a, b) if kinds[0] == "strings" else (b, a)
+        raise_mixed_labels(strings, numbers)
+
+
+def _check_unknown_labels(y):
+    """Raise the mixed-types error for a target of an unknown type (to
+    scikit-learn) that mixes strings and numbers: clearer than its type."""
+    if y.dtype == object and y.ndim == 1 and label_kind(y) == "mixed":
+        raise_mixed_labels(y, y)
+
+
 def check_classification_y(y, sample_weight=None, *, min_classes=2):
     """Validate a classification target and encode it as integer codes.
 
@@ -900,6 +991,7 @@ def check_classification_y(y, sample_weight=None, *, min_classes=2):
         "multiclass" if is_integer_labels else type_of_target(y, input_name="y")
     )
     if target_type not in ("binary", "multiclass"):
+        _check_unknown_labels(y)
         raise ValueError(
             f"Unknown label type: {target_type!r}. partikit's estimators need a "
             "classification target y (binary or multiclass class labels); a "
@@ -944,6 +1036,7 @@ def guess_target_type(y):
     guessed = type_of_target(y, input_name="y")
     if guessed in ("binary", "multiclass", "continuous"):
         return guessed
+    _check_unknown_labels(y)
     raise ValueError(
         f"Unknown label type: {guessed!r}. partikit's estimators need a target y of "
         "one column: class labels (binary or multiclass) or a continuous target."

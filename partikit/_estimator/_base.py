@@ -22,6 +22,7 @@ from partikit._counting._dask import dask_tables, estimator_counter, is_dask_col
 from partikit._counting._partial import (
     TablesMixin,
     check_classes,
+    fit_lock,
     forget_chunks,
     set_input_features,
 )
@@ -96,12 +97,13 @@ class BasePartitioner(
         self : object
             The fitted transformer.
         """
-        forget_chunks(self)
-        if is_dask_collection(X) or is_dask_collection(y):
-            counter = estimator_counter(self)
-            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
-        tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
-        return self._fit_tables(tables)
+        with fit_lock(self):
+            forget_chunks(self)
+            if is_dask_collection(X) or is_dask_collection(y):
+                counter = estimator_counter(self)
+                return self._fit_tables(dask_tables(X, y, sample_weight, counter))
+            tables = self._count(X, y, sample_weight, reset=True, min_classes=2)
+            return self._fit_tables(tables)
 
     @abstractmethod
     def _count(self, X, y, sample_weight, *, reset, min_classes):

@@ -38,10 +38,14 @@ from partikit._compat import (
 from partikit._counting._column_tables import ColumnTables, column_tables
 from partikit._counting._dask import dask_tables, is_dask_collection
 from partikit._counting._partial import (
+    FitLockMixin,
     check_classes,
+    fit_lock,
     forget_chunks,
+    lacks_classes,
     partial_tables,
     set_input_features,
+    unchanged_on_failure,
 )
 from partikit._counting._validation import (
     TARGET_TYPES,
@@ -438,7 +442,7 @@ def _count_partition(X, y, sample_weight, *, names, categorical, target_type):
     )  # fmt: skip
 
 
-class PartitionEncoder(TransformerMixin, BaseEstimator):
+class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
     """Partition every column of a table against a target, and encode it.
 
     Each categorical column is grouped by a clone of ``grouper`` and each
@@ -668,26 +672,27 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         self : PartitionEncoder
             The fitted encoder.
         """
-        forget_chunks(self)
-        _check_y_given(y)
-        self._fit_start = time.perf_counter()
-        self._weighted = sample_weight is not None
-        if is_dask_collection(X) or is_dask_collection(y):
-            kinds, skipped = self._resolve_kinds(self._dask_columns(X))
-            names = list(kinds)
-            counter = functools.partial(
-                _count_partition, names=names,
-                categorical=[n for n in names if kinds[n] == CATEGORICAL],
-                target_type=self.target_type,
-            )  # fmt: skip
-            tables = dask_tables(X, y, sample_weight, counter)
+        with fit_lock(self):
+            forget_chunks(self)
+            _check_y_given(y)
+            self._fit_start = time.perf_counter()
+            self._weighted = sample_weight is not None
+            if is_dask_collection(X) or is_dask_collection(y):
+                kinds, skipped = self._resolve_kinds(self._dask_columns(X))
+                names = list(kinds)
+                counter = functools.partial(
+                    _count_partition, names=names,
+                    categorical=[n for n in names if kinds[n] == CATEGORICAL],
+                    target_type=self.target_type,
+                )  # fmt: skip
+                tables = dask_tables(X, y, sample_weight, counter)
+                self._set_target_name(y)
+                return self._fit_counted(tables, kinds, skipped, {}, None)
+            tables, kinds, skipped, failed, n_rows = self._count(
+                X, y, sample_weight, reset=True
+            )
             self._set_target_name(y)
-            return self._fit_counted(tables, kinds, skipped, {}, None)
-        tables, kinds, skipped, failed, n_rows = self._count(
-            X, y, sample_weight, reset=True
-        )
-        self._set_target_name(y)
-        return self._fit_counted(tables, kinds, skipped, failed, n_rows)
+            return self._fit_counted(tables, kinds, skipped, failed, n_rows)
 
     # the columns' estimators are the user's: their parameters are validated
     @_fit_context(prefer_skip_nested_validation=False)
@@ -722,32 +727,35 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
             chunk is counted).
         """
         _check_y_given(y)
-        self._fit_start = time.perf_counter()
-        first = not hasattr(self, "_partial_tables")
-        self._weighted = sample_weight is not None or (
-            not first and getattr(self, "_weighted", False)
-        )
-        if first:
-            tables, kinds, skipped, failed, n_rows = self._count(
-                X, y, sample_weight, reset=True
+        with fit_lock(self), unchanged_on_failure(self) as attempt:
+            self._fit_start = time.perf_counter()
+            first = not hasattr(self, "_partial_tables")
+            self._weighted = sample_weight is not None or (
+                not first and getattr(self, "_weighted", False)
             )
-            self._partial_state = (kinds, skipped, failed, 0)
-        else:
+            if first:
+                tables, kinds, skipped, failed, n_rows = self._count(
+                    X, y, sample_weight, reset=True
+                )
+                self._partial_state = (kinds, skipped, failed, 0)
+            else:
+                kinds, skipped, failed, n_before = self._partial_state
+                X = _as_input(X)
+                if y is not None and not isinstance(y, pd.Series):
+                    y = np.asarray(y)
+                self._columns_of(X, reset=False)
+                names = [n for n in kinds if n not in failed]
+                tables = self._count_frame(X, y, sample_weight, names, kinds)
+                n_rows = self._n_rows(X, sample_weight)
             kinds, skipped, failed, n_before = self._partial_state
-            X = _as_input(X)
-            if y is not None and not isinstance(y, pd.Series):
-                y = np.asarray(y)
-            self._columns_of(X, reset=False)
-            names = [n for n in kinds if n not in failed]
-            tables = self._count_frame(X, y, sample_weight, names, kinds)
-            n_rows = self._n_rows(X, sample_weight)
-        kinds, skipped, failed, n_before = self._partial_state
-        self._partial_tables = partial_tables(self, tables, classes, first)
-        self._partial_state = (kinds, skipped, failed, n_before + n_rows)
-        self._set_target_name(y)
-        return self._fit_counted(
-            self._partial_tables, kinds, skipped, failed, n_before + n_rows
-        )
+            self._partial_tables = partial_tables(self, tables, classes, first)
+            self._partial_state = (kinds, skipped, failed, n_before + n_rows)
+            self._set_target_name(y)
+            if lacks_classes(self._partial_tables):
+                attempt.keep()
+            return self._fit_counted(
+                self._partial_tables, kinds, skipped, failed, n_before + n_rows
+            )
 
     # the columns' estimators are the user's: their parameters are validated
     @_fit_context(prefer_skip_nested_validation=False)
@@ -771,33 +779,34 @@ class PartitionEncoder(TransformerMixin, BaseEstimator):
         self : PartitionEncoder
             The fitted encoder.
         """
-        forget_chunks(self)
-        if not isinstance(tables, ColumnTables):
-            raise TypeError(
-                "PartitionEncoder.fit_tables takes the ColumnTables that "
-                f"partikit.column_tables returns, got {type(tables).__name__}."
+        with fit_lock(self):
+            forget_chunks(self)
+            if not isinstance(tables, ColumnTables):
+                raise TypeError(
+                    "PartitionEncoder.fit_tables takes the ColumnTables that "
+                    f"partikit.column_tables returns, got {type(tables).__name__}."
+                )
+            if not tables.has_target:
+                raise ValueError(
+                    "These tables were counted without a target; PartitionEncoder "
+                    "learns from one: pass y to column_tables."
+                )
+            self._fit_start = time.perf_counter()
+            self._weighted, self._target_name = False, None
+            set_input_features(self, tables)
+            names = [str(n) for n in tables.feature_names]
+            kinds, _ = self._resolve_kinds(
+                dict.fromkeys(names, pd.Series([], dtype=object))
             )
-        if not tables.has_target:
-            raise ValueError(
-                "These tables were counted without a target; PartitionEncoder "
-                "learns from one: pass y to column_tables."
-            )
-        self._fit_start = time.perf_counter()
-        self._weighted, self._target_name = False, None
-        set_input_features(self, tables)
-        names = [str(n) for n in tables.feature_names]
-        kinds, _ = self._resolve_kinds(
-            dict.fromkeys(names, pd.Series([], dtype=object))
-        )
-        counted = dict(zip(names, tables.kinds, strict=True))
-        wrong = [n for n in names if kinds[n] != counted[n] and _is_said(self, n)]
-        if wrong:
-            raise ValueError(
-                f"The columns {wrong} were counted with another kind than "
-                "categorical=, numeric= or estimators= give them; count them with "
-                "column_tables(..., categorical_features=[...]) as they say."
-            )
-        return self._fit_counted(tables, counted, {}, {}, None)
+            counted = dict(zip(names, tables.kinds, strict=True))
+            wrong = [n for n in names if kinds[n] != counted[n] and _is_said(self, n)]
+            if wrong:
+                raise ValueError(
+                    f"The columns {wrong} were counted with another kind than "
+                    "categorical=, numeric= or estimators= give them; count them with "
+                    "column_tables(..., categorical_features=[...]) as they say."
+                )
+            return self._fit_counted(tables, counted, {}, {}, None)
 
     def _set_target_name(self, y):
         name = getattr(y, "name", None)

@@ -43,6 +43,7 @@ from partikit._counting._dask import (
 from partikit._counting._partial import (
     TablesMixin,
     check_classes,
+    fit_lock,
     forget_chunks,
     set_input_features,
 )
@@ -446,15 +447,16 @@ class AttributeAggregator(
         self : object
             The fitted aggregator.
         """
-        forget_chunks(self)
-        if is_dask_collection(X) or is_dask_collection(y):
-            counter = estimator_counter(self)
-            return self._fit_tables(dask_tables(X, y, sample_weight, counter))
-        columns, aggregates, target, sample_weight = self._check_rows(
-            X, y, sample_weight, reset=True, min_classes=2
-        )
-        source = _RowSource(self, columns, target, sample_weight)
-        return self._fit_source(source, aggregates, stacklevel=4)
+        with fit_lock(self):
+            forget_chunks(self)
+            if is_dask_collection(X) or is_dask_collection(y):
+                counter = estimator_counter(self)
+                return self._fit_tables(dask_tables(X, y, sample_weight, counter))
+            columns, aggregates, target, sample_weight = self._check_rows(
+                X, y, sample_weight, reset=True, min_classes=2
+            )
+            source = _RowSource(self, columns, target, sample_weight)
+            return self._fit_source(source, aggregates, stacklevel=4)
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit_tables(self, tables):
