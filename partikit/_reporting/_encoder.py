@@ -724,7 +724,10 @@ class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
         self : PartitionEncoder
             The encoder fitted on every chunk so far. Until the chunks hold two
             classes it is not fitted, and the call raises ``ValueError`` (the
-            chunk is counted).
+            chunk is counted). A call that raises for any other reason leaves
+            it as it was before the call (its fit and the chunks counted so
+            far). Calls from several threads run one after the other: no
+            chunk is lost.
         """
         _check_y_given(y)
         with fit_lock(self), unchanged_on_failure(self) as attempt:

@@ -517,7 +517,10 @@ class AttributeAggregator(
         self : object
             The aggregator fitted on every chunk so far. With a grouper or
             ``search``, until the chunks hold two classes it is not fitted, and
-            the call raises ``ValueError`` (the chunk is counted).
+            the call raises ``ValueError`` (the chunk is counted). A call that
+            raises for any other reason leaves it as it was before the call
+            (its fit and the chunks counted so far). Calls from several
+            threads run one after the other: no chunk is lost.
         """
         return self._fit_chunk(X, y, sample_weight, classes)
 
