@@ -25,6 +25,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from partikit import PartitionEncoder, column_tables
+from partikit._counting._validation import label_kind
 from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
@@ -294,3 +295,22 @@ def test_the_lock_does_not_travel(make):
         assert copied.__dict__["_fit_lock"] is not streamed.__dict__["_fit_lock"]
         _assert_same_output(copied, make().fit(X, y), X)
     assert "_fit_lock" not in clone(streamed).__dict__
+
+
+@pytest.mark.parametrize(
+    "labels, kind",
+    [
+        (np.array([0, 1]), "numbers"),
+        (np.array([0.0, 1.5]), "numbers"),
+        (np.array([True, False]), "numbers"),
+        (np.array([0, 1.0, True], dtype=object), "numbers"),
+        (np.array(["0", "1"]), "strings"),
+        (np.array(["0", "1"], dtype=object), "strings"),
+        (np.array([0, "0"], dtype=object), "mixed"),
+        (np.array([np.int64(0), 1], dtype=object), "numbers"),
+        (np.array([b"0", "1"], dtype=object), "other"),
+    ],
+)
+def test_label_kind(labels, kind):
+    """Check the kinds that decide whether two chunks' labels can be united."""
+    assert label_kind(labels) == kind
