@@ -27,6 +27,7 @@ from partikit._estimator._inspection import members_label
 from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._reporting._encoder import (
     PartitionEncoder,
+    check_column_labels,
     default_estimators,
     fit_with_progress,
     infer_kind,
@@ -201,6 +202,8 @@ def report(
             _check_estimator(estimator, is_kind, what, example)
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
+    # before the names become their text, where 1 and "1" would be one
+    check_column_labels(X.columns)
     X = X.rename(columns=str)
     target = None
     if isinstance(y, str):
