@@ -135,3 +135,14 @@ def test_columns_named_1_and_text_1_are_refused(fit):
     # integer names alone are no clash: the report names them by their text
     X.columns = [1, 2]
     assert set(report(X, y).estimators) == {"1", "2"}
+
+
+def test_an_empty_list_of_columns_is_refused():
+    """Check columns=[] says there is nothing to report, and the way out."""
+    X, y = _math_frame()
+    with pytest.raises(ValueError, match="columns is empty.*columns=None"):
+        report(X, y, columns=[])
+    # a kind named alone still reports that column
+    assert list(report(X, y, columns=[], numeric=[r"$\sqrt{x}$"]).estimators) == [
+        r"$\sqrt{x}$"
+    ]

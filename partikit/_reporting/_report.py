@@ -228,6 +228,15 @@ def report(
         X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     categorical = _names(categorical, "categorical")
     numeric = _names(numeric, "numeric")
+    if (
+        columns is not None
+        and not _names(columns, "columns")
+        and not (categorical or numeric)
+    ):
+        raise ValueError(
+            "columns is empty: name the columns to report, or give "
+            "columns=None to report every column."
+        )
     X = X[_reported_columns(X, _names(columns, "columns"), categorical, numeric)]
     # one code path: the encoder partitions, counts, fits and ranks the columns
     encoder = PartitionEncoder(
