@@ -342,3 +342,28 @@ def test_na_values_in_parquet(tmp_path):
     frame = read_table(str(path), na_values=["?"])
     assert frame["a"].isna().tolist() == [False, True, False]
     assert frame["b"].tolist() == [1.0, 2.0, 3.0]
+
+
+def test_a_folder_that_is_a_file_names_the_output(csv_path, tmp_path, capsys):
+    """Check an output whose folder cannot hold it gives one line naming it."""
+    path = csv_path / "m.json"  # the data file is no folder, even for root
+    status = main(["report", str(csv_path), "--target", "churn", "--json", str(path)])
+    err = capsys.readouterr().err
+    assert status == 1 and err.count("\n") == 1
+    assert f"cannot write {path}: Not a directory" in err
+
+
+def test_mathtext_in_the_data_is_reported_literally(tmp_path, capsys):
+    """Check ``$`` in a column name and categories: HTML written, names as read."""
+    pytest.importorskip("matplotlib")
+    rng = np.random.default_rng(0)
+    category = rng.choice([r"$\foo$", "plain"], 300)
+    y = np.where((category == "plain") ^ (rng.random(300) < 0.1), "yes", "no")
+    path = tmp_path / "math.csv"
+    pd.DataFrame({r"$\bar$": category, "y": y}).to_csv(path, index=False)
+    html = tmp_path / "r.html"
+    status = main(["report", str(path), "--target", "y", "--out", str(html)])
+    captured = capsys.readouterr()
+    assert status == 0, captured.err
+    assert r"$\bar$" in captured.out
+    assert r"$\foo$" in html.read_text(encoding="utf-8")
