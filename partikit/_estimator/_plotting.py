@@ -61,6 +61,31 @@ def import_matplotlib():
     return matplotlib
 
 
+#: Properties of every text drawn from the data (a column's name, a category,
+#: a class): it is shown as written, never read as mathtext (``$\alpha$``) or
+#: sent to LaTeX, where a ``$`` or a backslash in the data would raise.
+PLAIN_TEXT = {"parse_math": False, "usetex": False}
+
+
+def as_plain_text(texts):
+    """Make matplotlib's ``texts`` plain text: see :data:`PLAIN_TEXT`.
+
+    Parameters
+    ----------
+    texts : iterable of matplotlib.text.Text
+        Texts already drawn (a legend's, an axis' tick labels).
+
+    Returns
+    -------
+    texts : list of matplotlib.text.Text
+        The same texts.
+    """
+    texts = list(texts)
+    for text in texts:
+        text.set(**PLAIN_TEXT)
+    return texts
+
+
 def new_axes(figsize, rect=None):
     """Axes on a new pyplot figure (the caller closes it; the backend is kept).
 
@@ -388,7 +413,7 @@ def _finish_partition_axes(ax, table, handles, missing, unknown, legend_offset):
                     facecolor="white", edgecolor="0.3", hatch=hatch, label=label
                 )
             )
-    ax.legend(
+    legend = ax.legend(
         handles=handles,
         loc="upper left",
         bbox_to_anchor=(1.0, 1.0),
@@ -398,6 +423,7 @@ def _finish_partition_axes(ax, table, handles, missing, unknown, legend_offset):
         fontsize=8,
         frameon=False,
     )
+    as_plain_text(legend.get_texts())
     _draw_tick_labels(ax, table)
 
 
@@ -409,8 +435,9 @@ def _new_partition_axes(n_parts):
 def _draw_title(ax, feature, statistics, n_parts):
     head, figures = _title(feature, statistics, n_parts)
     ax.set_title(
-        head, loc="left", fontsize=11, fontweight="bold", pad=18 if figures else 6
-    )
+        head, loc="left", fontsize=11, fontweight="bold", pad=18 if figures else 6,
+        **PLAIN_TEXT,
+    )  # fmt: skip
     if figures:
         ax.annotate(
             figures,
@@ -420,6 +447,7 @@ def _draw_title(ax, feature, statistics, n_parts):
             textcoords="offset points",
             fontsize=9,
             va="bottom",
+            **PLAIN_TEXT,
         )
 
 
@@ -639,4 +667,4 @@ def _draw_tick_labels(ax, table):
         step * width_points / max(n_parts, 1),
         fontsize,
     )
-    ax.set_xticks(shown, labels, fontsize=fontsize, **turn)
+    ax.set_xticks(shown, labels, fontsize=fontsize, **turn, **PLAIN_TEXT)

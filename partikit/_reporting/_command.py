@@ -7,6 +7,8 @@ report it runs.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
 
 GROUPERS = {
@@ -24,11 +26,64 @@ DISCRETIZERS = {
 PARQUET_SUFFIXES = (".parquet", ".pq")
 
 
+def terminal_text(text):
+    """``text`` safe to print on a terminal: control characters escaped.
+
+    A column name or a category read from a file may hold terminal escape
+    codes (``"\\x1b[2J"`` clears the screen), carriage returns or Unicode
+    direction overrides: each character that is not printable is written as
+    its Python escape (``\\x1b``, ``\\n``, ``\\u202e``), so the line
+    shows what the file holds and stays one line.
+
+    Parameters
+    ----------
+    text : object
+        Shown by its ``str``.
+
+    Returns
+    -------
+    safe : str
+
+    Examples
+    --------
+    >>> terminal_text("a\\x1b[31mred")
+    'a\\\\x1b[31mred'
+    """
+    return "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in str(text)
+    )
+
+
 class CommandError(Exception):
-    """A user error of the command line: printed on one line, exit status 1."""
+    """A user error of the command line: printed on one line, exit status 1.
+
+    The message is made :func:`terminal_text`: one line, with the data's
+    control characters escaped.
+    """
+
+    def __init__(self, message):
+        super().__init__(terminal_text(message))
 
 
-def read_table(path, sep=","):
+def _csv_separator(sep):
+    """``sep`` as pandas' ``read_csv`` takes it, and the engine to read with.
+
+    pandas' C engine reads one-character separators; a longer one is read by
+    its python engine, which takes it as a regular expression: it is escaped,
+    so that ``--sep "||"`` is the two characters, as the help says. ``\\t``
+    typed as two characters is the tab.
+    """
+    if sep == "\\t":
+        sep = "\t"
+    if not sep:
+        raise CommandError("--sep is empty: give the CSV field separator")
+    if len(sep) == 1:
+        return {"sep": sep, "engine": "c", "low_memory": False}
+    return {"sep": re.escape(sep), "engine": "python"}
+
+
+def read_table(path, sep=",", na_values=None):
     """Read a CSV (or Parquet) file with pandas, with one-line errors.
 
     Parameters
@@ -37,31 +92,37 @@ def read_table(path, sep=","):
         The file. A name ending in ``.parquet`` or ``.pq`` is read as Parquet
         (needs pyarrow), anything else as CSV.
     sep : str, default=","
-        The CSV field separator.
+        The CSV field separator: one character, or several taken literally
+        (read by pandas' slower python engine); ``\\t`` is the tab.
+    na_values : list of str or None, default=None
+        Texts read as missing values, besides pandas' own (the empty field,
+        ``NA``, ``NaN``, ...), such as ``"?"``; a field is missing when it
+        is one of them as a whole. In a Parquet file, the string and
+        categorical values equal to one of them.
 
     Returns
     -------
     frame : pandas.DataFrame
     """
-    import os
-
     import pandas as pd
 
+    na_values = list(na_values or [])
     if not os.path.exists(path):
         raise CommandError(f"no such file: {path}")
     if os.path.isdir(path):
         raise CommandError(f"{path} is a folder, not a data file")
     if path.lower().endswith(PARQUET_SUFFIXES):
         try:
-            return pd.read_parquet(path)
+            frame = pd.read_parquet(path)
         except ImportError as error:
             raise CommandError(
                 f"reading Parquet needs pyarrow (pip install pyarrow): {error}"
             ) from None
         except Exception as error:  # pyarrow's errors have no common base
             raise CommandError(f"cannot read {path} as Parquet: {error}") from None
+        return _missing_in_text_columns(frame, na_values)
     try:
-        frame = pd.read_csv(path, sep=sep, low_memory=False)
+        frame = pd.read_csv(path, na_values=na_values, **_csv_separator(sep))
     except pd.errors.EmptyDataError:
         raise CommandError(f"{path} is empty") from None
     except (pd.errors.ParserError, UnicodeDecodeError, ValueError) as error:
@@ -72,6 +133,104 @@ def read_table(path, sep=","):
     if frame.empty:
         raise CommandError(f"{path} has a header but no rows")
     return frame
+
+
+def _missing_in_text_columns(frame, na_values):
+    """``frame`` with the values of its text columns in ``na_values`` missing."""
+    import pandas as pd
+
+    if not na_values:
+        return frame
+    for name in frame.columns:
+        column = frame[name]
+        is_text = (
+            pd.api.types.is_object_dtype(column.dtype)
+            or pd.api.types.is_string_dtype(column.dtype)
+            or isinstance(column.dtype, pd.CategoricalDtype)
+        )
+        if is_text:
+            frame[name] = column.mask(column.isin(na_values))
+    return frame
+
+
+def check_outputs(data, outputs):
+    """Refuse outputs that would overwrite the data or each other.
+
+    Parameters
+    ----------
+    data : str
+        The input file.
+    outputs : dict of str to str or None
+        The option (``"--out"``) of each output file, None when not asked.
+    """
+    seen = {_same_file_key(data): "the input"}
+    for option, path in outputs.items():
+        if path is None:
+            continue
+        key = _same_file_key(path)
+        if key in seen:
+            what = seen[key]
+            raise CommandError(
+                f"{option} {path} is {what}"
+                + (f" ({data})" if what == "the input" else "")
+                + ": it would be overwritten; give another file name"
+            )
+        seen[key] = f"also the file of {option}"
+
+
+def _same_file_key(path):
+    # a link, a relative path or another spelling of the same file is the
+    # same file: compared by device and inode when it exists
+    try:
+        stat = os.stat(path)
+        return ("inode", stat.st_dev, stat.st_ino)
+    except OSError:
+        return ("path", os.path.normcase(os.path.realpath(path)))
+
+
+def write_atomically(path, text):
+    """Write ``text`` to ``path`` whole or not at all.
+
+    The text goes to a new file in the same folder, which replaces ``path``
+    (``os.replace``) only once written and flushed to disk: a failure (a full
+    disk, a kill) leaves any existing file as it was. A link is followed: the
+    file it points to is replaced. An existing file keeps its permissions; a
+    new one gets the usual ones (the umask's).
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    text : str
+        Its content, written as UTF-8.
+
+    Raises
+    ------
+    CommandError
+        When the file cannot be written, naming it and why.
+    """
+    import secrets
+
+    target = os.path.realpath(path)
+    folder, name = os.path.split(target)
+    temporary = os.path.join(folder, f".{name}.{secrets.token_hex(6)}.tmp")
+    try:
+        try:
+            # mode "x": a new file, made with the umask's permissions
+            with open(temporary, "x", encoding="utf-8") as file:
+                file.write(text)
+                file.flush()
+                os.fsync(file.fileno())
+            if os.path.exists(target):
+                os.chmod(temporary, os.stat(target).st_mode & 0o7777)
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.remove(temporary)
+            raise
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CommandError(f"cannot write {path}: {reason}") from None
 
 
 class ProgressBar:
@@ -86,7 +245,7 @@ class ProgressBar:
         if not self.active:
             return
         filled = round(self.width * done / max(total, 1))
-        name = str(column)[:30]
+        name = terminal_text(column)[:30]
         self.stream.write(
             f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} {name:<30}"
         )
@@ -98,6 +257,8 @@ class ProgressBar:
 def format_overview(result) -> str:
     """The ranked overview as the console shows it."""
     overview = result.to_frame()
+    # the names come from the file: shown, never obeyed, by the terminal
+    overview.index = overview.index.map(terminal_text)
     if result.continuous:
         shown = overview[["rank", "kind", "n_values", "n_parts", "F",
                           "log10_pvalue", "r2"]].copy()  # fmt: skip
@@ -129,7 +290,15 @@ def report_command(args, out=None, err=None) -> int:
         report,
     )
 
-    frame = read_table(args.data, sep=args.sep)
+    check_outputs(
+        args.data, {"--out": args.out, "--json": args.json, "--sql": args.sql}
+    )
+    if args.columns is not None and not args.columns:
+        raise CommandError(
+            "--columns names no column: name the columns to report (A,B,...), "
+            "or leave the option out to report every column"
+        )
+    frame = read_table(args.data, sep=args.sep, na_values=args.na_values)
     if args.target not in frame.columns:
         shown = ", ".join(map(str, list(frame.columns)[:20]))
         raise CommandError(
@@ -192,10 +361,10 @@ def report_command(args, out=None, err=None) -> int:
         except (ValueError, TypeError) as error:
             raise CommandError(str(error)) from None
     for warning in caught:
-        print(f"partikit report: {warning.message}", file=err)
+        print(f"partikit report: {terminal_text(warning.message)}", file=err)
     print(
         f"{result.n_samples:,} rows, {len(result.estimators)} columns against "
-        f"{args.target!r} ({describe_target(result)}), "
+        f"{terminal_text(repr(args.target))} ({describe_target(result)}), "
         f"{result.fit_time:.2f} s:",
         file=out,
     )
@@ -203,24 +372,25 @@ def report_command(args, out=None, err=None) -> int:
     if result.pairs is not None and len(result.pairs):
         print("\nPairs worth combining:", file=out)
         for _, row in result.pairs.iterrows():
-            print(f"  {' x '.join(map(str, row['members']))}: gain "
+            print(f"  {' x '.join(map(terminal_text, row['members']))}: gain "
                   f"{row['gain']:.1f} decades", file=out)  # fmt: skip
-    written = []
+    # every text is made before any file is written: a failure (the SQL of a
+    # mapping it cannot express) leaves every existing file as it was
+    texts = []
     try:
         if args.out:
-            result.to_html(args.out)
-            written.append(args.out)
+            texts.append((args.out, result.to_html()))
         if args.json:
-            result.to_json(args.json, values=values)
-            written.append(args.json)
+            texts.append((args.json, result.to_json(values=values)))
         if args.sql:
-            with open(args.sql, "w", encoding="utf-8") as file:
-                file.write(result.to_sql(args.sql_table, values=values) + ";\n")
-            written.append(args.sql)
-    except OSError as error:
-        raise CommandError(f"cannot write {error.filename}: {error.strerror}") from None
-    for path in written:
-        print(f"wrote {path}", file=out)
+            texts.append(
+                (args.sql, result.to_sql(args.sql_table, values=values) + ";\n")
+            )
+    except (ValueError, TypeError) as error:
+        raise CommandError(f"nothing written: {error}") from None
+    for path, text in texts:
+        write_atomically(path, text)
+        print(f"wrote {terminal_text(path)}", file=out)
     return 0
 
 
@@ -325,6 +495,15 @@ def add_report_arguments(report_parser):
         "(AttributeAggregator's pair search)",
     )  # fmt: skip
     report_parser.add_argument(
-        "--sep", default=",", metavar="CHAR",
-        help="the CSV field separator (default: ,)",
+        "--sep", default=",", metavar="SEP",
+        help="the CSV field separator: one character, or several read "
+        "literally (with pandas' slower python engine, which does not read a "
+        "separator inside quotes); \\t is the tab "
+        "(default: ,)",
+    )  # fmt: skip
+    report_parser.add_argument(
+        "--na-values", type=_column_list, metavar="A,B,...",
+        help="texts read as missing values besides pandas' own (empty, NA, "
+        "NaN, ...), each a whole field: --na-values '?' for adult's '?' "
+        "(default: none)",
     )  # fmt: skip

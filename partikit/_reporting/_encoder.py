@@ -154,6 +154,47 @@ def _names(values, what):
     return values
 
 
+def check_column_labels(columns):
+    """Refuse column labels that cannot name a column of a report or mapping.
+
+    A column is named by its label's text in the tables, the JSON and the SQL,
+    so two labels of the same text (``1`` and ``"1"``) would be one name, and
+    the levels of a MultiIndex would have to be joined into one, which can
+    make the same collision; both are refused, with the way out.
+
+    Parameters
+    ----------
+    columns : pandas.Index or sequence
+        The column labels of X.
+
+    Raises
+    ------
+    ValueError
+        For MultiIndex columns, or two labels of the same text.
+    """
+    if isinstance(columns, pd.MultiIndex):
+        raise ValueError(
+            f"X has MultiIndex columns ({columns.nlevels} levels): a column needs "
+            "one name. Flatten them first, for instance X.columns = "
+            "['_'.join(map(str, c)) for c in X.columns], checking that the "
+            "names stay distinct."
+        )
+    by_text = {}
+    for label in columns:
+        by_text.setdefault(str(label), []).append(label)
+    clashes = [
+        labels for labels in by_text.values()
+        if len({(type(v), v) for v in labels}) > 1
+    ]  # fmt: skip
+    if clashes:
+        shown = "; ".join(" and ".join(repr(v) for v in labels) for labels in clashes)
+        raise ValueError(
+            f"X has columns whose names are the same text: {shown}. A column "
+            "is named by its text (in the tables, the JSON and the SQL): rename "
+            "one of them."
+        )
+
+
 def _check_known(names, columns, what):
     unknown = [n for n in names if n not in columns]
     if unknown:
@@ -826,6 +867,8 @@ class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
             if X.shape[0] == 0 or X.shape[1] == 0:
                 # the messages of an empty X
                 check_categorical_X(self, X, reset=reset)
+            if _is_pandas_df(X):
+                check_column_labels(X.columns)
             labels = pd.Index(list(X.columns), dtype=object)
             if labels.has_duplicates:
                 duplicated = labels[labels.duplicated()].unique().tolist()
@@ -854,6 +897,7 @@ class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
                 "PartitionEncoder.fit takes a dask DataFrame among the dask "
                 f"collections; got {type(X).__name__}."
             )
+        check_column_labels(meta.columns)
         self.n_features_in_ = meta.shape[1]
         self.feature_names_in_ = np.asarray([str(c) for c in meta.columns], object)
         return {str(c): meta[c] for c in meta.columns}

@@ -27,6 +27,7 @@ from partikit._estimator._inspection import members_label
 from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit._reporting._encoder import (
     PartitionEncoder,
+    check_column_labels,
     default_estimators,
     fit_with_progress,
     infer_kind,
@@ -201,6 +202,8 @@ def report(
             _check_estimator(estimator, is_kind, what, example)
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(X.to_pandas() if hasattr(X, "to_pandas") else X)
+    # before the names become their text, where 1 and "1" would be one
+    check_column_labels(X.columns)
     X = X.rename(columns=str)
     target = None
     if isinstance(y, str):
@@ -225,6 +228,15 @@ def report(
         X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     categorical = _names(categorical, "categorical")
     numeric = _names(numeric, "numeric")
+    if (
+        columns is not None
+        and not _names(columns, "columns")
+        and not (categorical or numeric)
+    ):
+        raise ValueError(
+            "columns is empty: name the columns to report, or give "
+            "columns=None to report every column."
+        )
     X = X[_reported_columns(X, _names(columns, "columns"), categorical, numeric)]
     # one code path: the encoder partitions, counts, fits and ranks the columns
     encoder = PartitionEncoder(

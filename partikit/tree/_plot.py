@@ -17,7 +17,12 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from partikit._compat import Interval, validate_params
-from partikit._estimator._plotting import class_colors, import_matplotlib, new_axes
+from partikit._estimator._plotting import (
+    PLAIN_TEXT,
+    class_colors,
+    import_matplotlib,
+    new_axes,
+)
 from partikit._estimator._renames import Renamed, renamed_keywords
 from partikit.tree._export import _Renderer
 from partikit.tree._structure import CATEGORICAL, LEAF
@@ -327,6 +332,7 @@ def plot_tree(
             va="center",
             fontsize=size,
             zorder=3,
+            **PLAIN_TEXT,
             bbox={
                 "boxstyle": f"round,pad={BOX_PAD}",
                 "facecolor": drawing.box_color(node),
@@ -354,6 +360,7 @@ def plot_tree(
                 fontsize=0.9 * size,
                 color="0.15",
                 zorder=2,
+                **PLAIN_TEXT,
                 bbox={
                     "boxstyle": f"square,pad={LABEL_PAD}",
                     "facecolor": "white",
