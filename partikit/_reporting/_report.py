@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import datetime
 import html
-import io
 import json
 import time
 import warnings
@@ -39,6 +38,7 @@ from partikit._reporting._mapping import (
     mapping_document,
     mapping_sql,
 )
+from partikit._reporting._svg import partition_svg
 from partikit._statistics._moments import CONTINUOUS
 from partikit._version import __version__
 from partikit.groupers import AttributeAggregator
@@ -646,10 +646,10 @@ class Report:
         """The report as ONE self-contained HTML file.
 
         An overview of the columns, most informative first, then one section
-        per column with its partition table and plot (inline SVG), the data's
-        shape, the target's distribution and the settings used. No script, no
-        external style sheet or font: the file opens offline. Plots need
-        matplotlib; without it the report says so and shows the tables.
+        per column with its partition table and plot (inline SVG written from
+        the table, with a tooltip per part; matplotlib is not needed), the
+        data's shape, the target's distribution and the settings used. No
+        script, no external style sheet or font: the file opens offline.
 
         Parameters
         ----------
@@ -835,22 +835,18 @@ def _table_html(report, name):
     return f"<table class='pk-partition'>{rows}</table>"
 
 
-def _plot_svg(report, name):
-    """The column's plot as inline SVG text, None without matplotlib."""
-    try:
-        import matplotlib
-        from matplotlib.figure import Figure
-    except ImportError:
-        return None
-    figure = Figure(figsize=(8.0, 3.6), layout="constrained")
-    ax = figure.add_subplot()
-    report.plot_partition(name, ax=ax)
-    buffer = io.StringIO()
-    # text stays text: searchable, selectable and a fraction of the size
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        figure.savefig(buffer, format="svg")
-    svg = buffer.getvalue()
-    return svg[svg.index("<svg") :]
+def _plot_svg(report, name, index):
+    """The column's plot as inline SVG text, written from its partition table
+    (no matplotlib: milliseconds per plot)."""
+    table = report.partition_table(name, max_members=3)
+    return partition_svg(
+        table,
+        feature=name,
+        # the figures and the rank among all the report's columns
+        statistics=report.summary.loc[name].to_dict(),
+        classes=None if report.continuous else [str(c) for c in report.classes],
+        id_prefix=_anchor(index),
+    )
 
 
 def _column_figures(report, row):
@@ -881,15 +877,9 @@ def _section_html(report, index, name, plots):
     notes = "".join(
         f"<p class='pk-note'>{_e(n)}</p>" for n in report.notes.get(name, [])
     )
-    plot = ""
-    if plots:
-        svg = _plot_svg(report, name)
-        plot = (
-            f"<div class='pk-plot'>{svg}</div>"
-            if svg is not None
-            else "<p class='pk-muted'>Plots need matplotlib: pip install "
-            "'partikit[plot]'.</p>"
-        )
+    plot = (
+        f"<div class='pk-plot'>{_plot_svg(report, name, index)}</div>" if plots else ""
+    )
     return (
         f"<section id='{_anchor(index)}'><h2>{int(row['rank'])}. {_e(name)}</h2>"
         f"<p class='pk-muted'>{_e(figures)}. {_e(type(estimator).__name__)}.</p>"
