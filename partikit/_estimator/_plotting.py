@@ -668,3 +668,14 @@ def _draw_tick_labels(ax, table):
         fontsize,
     )
     ax.set_xticks(shown, labels, fontsize=fontsize, **turn, **PLAIN_TEXT)
+
+
+# The rules the HTML report's SVG plots share with these matplotlib plots
+# (partikit/_reporting/_svg.py), under public names: one title, one set of
+# tick-label rules, one count format for both. Aliases rather than renames so
+# that this module's own names stay as they are.
+count_text = _count_text
+figure_text = _figure_text
+part_marks = _marks
+tick_labels = _tick_labels
+title_text = _title

@@ -24,13 +24,13 @@ from partikit._estimator._plotting import (
     BAR_WIDTH,
     MAX_LEGEND_CLASSES,
     MAX_TICK_LABELS,
-    _count_text,
-    _figure_text,
-    _marks,
-    _tick_labels,
-    _title,
     shorten,
 )
+from partikit._estimator._plotting import count_text as _count_text
+from partikit._estimator._plotting import figure_text as _figure_text
+from partikit._estimator._plotting import part_marks as _marks
+from partikit._estimator._plotting import tick_labels as _tick_labels
+from partikit._estimator._plotting import title_text as _title
 
 __all__ = ["partition_svg"]
 
