@@ -184,3 +184,14 @@ def test_modl_post_optimisation_stops_near_the_bound():
     weights = np.full(600, MAX_TOTAL_WEIGHT / 600)
     discretizer = MODLDiscretizer().fit(X, y, sample_weight=weights)
     assert discretizer.n_bins_[0] >= 1
+
+
+@pytest.mark.parametrize("name", ["KhiopsGrouper", "MODLDiscretizer"])
+def test_partial_fit_chunks_summing_past_the_bound_raise(name):
+    """Each chunk's weight is within the bound, their sum is not."""
+    cls = dict(ESTIMATORS)[name]
+    X, y = _data(name)
+    weights = np.full(N_ROWS, 0.6 * MAX_TOTAL_WEIGHT / N_ROWS)
+    estimator = cls().partial_fit(X, y, sample_weight=weights)
+    with pytest.raises(ValueError, match="weight of the tables fitted"):
+        estimator.partial_fit(X, y, sample_weight=weights)

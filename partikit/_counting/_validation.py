@@ -1196,6 +1196,24 @@ def check_total_weight(total, name="sample_weight"):
     )
 
 
+def check_tables_weight(tables):
+    """:func:`check_total_weight` of a ColumnTables' weight (its first column's).
+
+    Every column of a ColumnTables counts the same rows, so the first one's
+    total is the weight of them all: a sum of chunks' tables may pass the bound
+    that each chunk's ``sample_weight`` kept.
+    """
+    if not tables.n_features:
+        return
+    table = np.asarray(tables.tables[0], dtype=np.float64)
+    if tables.target_type == "continuous":
+        table = table[:, 0]  # the weight column of a moment table
+    with np.errstate(over="ignore"):
+        total = table.sum()
+    if total > 0:
+        check_total_weight(total, "the weight of the tables fitted (every chunk's)")
+
+
 def check_sample_weight(sample_weight, n_samples):
     """Validate frequency weights: finite, non-negative, not all zero, and a
     total in [``MIN_TOTAL_WEIGHT``, ``MAX_TOTAL_WEIGHT``].
