@@ -1245,8 +1245,71 @@ def _encode_labels(y):
     return codes, np.asarray(classes)
 
 
+#: Largest total of ``sample_weight`` a fit accepts. The largest product the
+#: kernels form from counts is of degree four in the total N: CHAID's pairwise
+#: chi-square and F statistics square ``d = u n_h - v n_g`` (|d| <= N^2), and the
+#: chi-square, Ward (Khiops) and max-cut weights multiply two or three masses.
+#: With N <= 1e50, N^4 <= 1e200 stays far below the largest float (1.8e308),
+#: leaving 1e108 for sums over categories and classes and for a regression
+#: target's scale (N^4 y^2 in the F statistic: |y| up to about 1e50).
+#: The statistics are not scale invariant (a chi-square grows with the counts),
+#: so weights are never rescaled silently: they are refused.
+MAX_TOTAL_WEIGHT = 1e50
+#: Smallest positive total of ``sample_weight`` a fit accepts: the mirror of
+#: MAX_TOTAL_WEIGHT, so that N^4 >= 1e-200 never underflows to a subnormal or to
+#: zero (a product of masses that underflows to 0 divides 0 by 0).
+MIN_TOTAL_WEIGHT = 1e-50
+
+
+def check_total_weight(total, name="sample_weight"):
+    """Raise unless a total weight lies in [MIN_TOTAL_WEIGHT, MAX_TOTAL_WEIGHT].
+
+    Parameters
+    ----------
+    total : float
+        Sum of the frequency weights (the weight of a table).
+    name : str, default="sample_weight"
+        What the total is the sum of, for the message.
+    """
+    if MIN_TOTAL_WEIGHT <= total <= MAX_TOTAL_WEIGHT:
+        return
+    if total > MAX_TOTAL_WEIGHT:  # inf included
+        problem = f"exceeds {MAX_TOTAL_WEIGHT:g}, beyond which"
+        way_out = "divide the weights by a constant such as 10**k"
+    else:
+        problem = f"is below {MIN_TOTAL_WEIGHT:g}, under which"
+        way_out = "multiply the weights by a constant such as 10**k"
+    raise ValueError(
+        f"{name} sums to {total:g}, which {problem} the products of class counts "
+        "the statistics form (squares of products of two counts, up to the total "
+        "to the fourth power) overflow or underflow a float64. sample_weight are "
+        f"frequency weights: {way_out} so that they sum to between "
+        f"{MIN_TOTAL_WEIGHT:g} and {MAX_TOTAL_WEIGHT:g} (the statistics, not scale "
+        "invariant, are then those of that many rows)."
+    )
+
+
+def check_tables_weight(tables):
+    """:func:`check_total_weight` of a ColumnTables' weight (its first column's).
+
+    Every column of a ColumnTables counts the same rows, so the first one's
+    total is the weight of them all: a sum of chunks' tables may pass the bound
+    that each chunk's ``sample_weight`` kept.
+    """
+    if not tables.n_features:
+        return
+    table = np.asarray(tables.tables[0], dtype=np.float64)
+    if tables.target_type == "continuous":
+        table = table[:, 0]  # the weight column of a moment table
+    with np.errstate(over="ignore"):
+        total = table.sum()
+    if total > 0:
+        check_total_weight(total, "the weight of the tables fitted (every chunk's)")
+
+
 def check_sample_weight(sample_weight, n_samples):
-    """Validate frequency weights: finite, non-negative, not all zero.
+    """Validate frequency weights: finite, non-negative, not all zero, and a
+    total in [``MIN_TOTAL_WEIGHT``, ``MAX_TOTAL_WEIGHT``].
 
     Returns None when ``sample_weight`` is None so that kernels can take their
     unweighted (faster) path.
@@ -1259,8 +1322,12 @@ def check_sample_weight(sample_weight, n_samples):
         dtype=np.float64,
         ensure_non_negative=True,
     )
-    if not sample_weight.sum() > 0:
+    # (finite weights may still sum to inf: it is refused as too large)
+    with np.errstate(over="ignore"):
+        total = sample_weight.sum()
+    if not total > 0:
         raise ValueError("sample_weight sums to zero: there is nothing to learn.")
+    check_total_weight(total)
     return sample_weight
 
 

@@ -26,7 +26,7 @@ from partikit._counting._partial import (
     forget_chunks,
     set_input_features,
 )
-from partikit._counting._validation import TARGET_TYPES
+from partikit._counting._validation import TARGET_TYPES, check_tables_weight
 from partikit._estimator._column_fit import fit_columns
 from partikit._estimator._encoding import check_encoded_target, check_target_type
 from partikit._estimator._inspection import PartitionInspectionMixin
@@ -149,6 +149,9 @@ class BasePartitioner(
         set_input_features(self, tables)
         check_target_type(self, tables.target_type, self._target_type_in())
         check_classes(tables)
+        # (partial_fit's chunks, a dask frame's partitions and a sum of tables
+        # were each checked, not their sum)
+        check_tables_weight(tables)
         tables = self._prepare_tables(tables)
         self._start_fit()
         self.target_type_ = tables.target_type

@@ -198,6 +198,14 @@ def _chain_merges(
                 if d < best_delta or (best != previous and c < best):
                     best_delta = d
                     best = c
+            if best < 0:
+                # no finite distance to any active row: NaN costs (overflowing
+                # counts); merging `a` with row -1 would write outside the arrays
+                raise ValueError(
+                    "the merge costs are not finite (class counts too large or "
+                    "too small for float64): divide or multiply sample_weight "
+                    "by a constant"
+                )
             if best == previous:
                 break
             chain[chain_len] = best
@@ -389,6 +397,14 @@ def adjacent_merges(
             kept = np.empty(n_merges, dtype=np.intp)
             absorbed = np.empty(n_merges, dtype=np.intp)
             delta = np.empty(n_merges, dtype=np.float64)
+    if counters[_MERGED] < len(kept):
+        # every pair is a candidate in phase 1, so only a NaN DeltaChi2 (never
+        # the smallest) ends it early; the unwritten merges would be garbage
+        # indices
+        raise ValueError(
+            "the merge costs are not finite (class counts too large or too small "
+            "for float64): divide or multiply sample_weight by a constant"
+        )
     return initial_starts, kept, absorbed, delta
 
 
@@ -499,6 +515,10 @@ def _adjacent_steps(
             counters[_OVER] = 1
             break
         left = tree_arg[1]
+        if left < 0:
+            # (no owner: every key is +inf or NaN; never index by -1)
+            counters[_OVER] = 1
+            break
         right = link[left]
         end = link[right]
         sl = slot[left]

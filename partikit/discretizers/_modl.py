@@ -341,6 +341,7 @@ def post_optimize(cum, bounds, n_classes, factorials, max_intervals):
                   n_classes, factorials)  # fmt: skip
     total = cost[:size].sum()
     tolerance = 1e-10 * (1.0 + abs(total) + abs(np.log(max(n, 1.0))))
+    total += prior[size]
     n_moves = 0
     offsets = np.zeros((4, 1))
     while True:
@@ -376,6 +377,14 @@ def post_optimize(cum, bounds, n_classes, factorials, max_intervals):
         # every place whose intervals include a changed one
         refresh_moves(cum, edge, size, i - 2, changed_hi, i, changed_hi, cost,
                       gain, at, n_classes, factorials)  # fmt: skip
+        # every move lowers the cost by more than the tolerance; a move that
+        # does not is a rounding artefact (the costs of huge weights are
+        # differences of huge log factorials) and the next one would undo it:
+        # stop rather than cycle for ever
+        moved_total = cost[:size].sum() + prior[size]
+        if not moved_total < total:
+            break
+        total = moved_total
     return edge[: size + 1].copy(), n_moves
 
 
