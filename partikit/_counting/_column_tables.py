@@ -166,23 +166,6 @@ def count_numeric(
         check_table_size(len(table), n_classes, name, budget, numeric=True)
         return values, table, None
     kept_codes = np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp)
-    if max_values is not None or (len(kept) + 1) * n_classes > budget_left(budget):
-        # as many rows as distinct values: counted before the table is made
-        ordered = np.sort(kept)
-        starts = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
-        if len(kept) == 0:
-            starts = starts[:0]
-        if max_values is not None and len(starts) > max_values:
-            return _pooled_value_table(
-                kept, kept_codes, weights, ordered[starts], missing, y_codes,
-                sample_weight, n_classes, name, max_values, budget,
-            )  # fmt: skip
-        check_table_size(len(starts) + 1, n_classes, name, budget, numeric=True)
-        reserved = True
-    else:
-        # the table has at most one row per kept row: it fits what is left,
-        # and is reserved (its rows known) once counted
-        reserved = False
     if weights is None:
         # Rows of equal value add up to the same integer counts in any order,
         # so the unstable sort (4 times faster on a million floats) gives the
@@ -191,6 +174,21 @@ def count_numeric(
         order = np.argsort(kept)
     else:
         order = np.argsort(kept, kind="stable")
+    reserved = False
+    if max_values is not None or (len(kept) + 1) * n_classes > budget_left(budget):
+        # as many rows as distinct values: counted before the table is made
+        ordered = kept[order]
+        first = np.append(True, ordered[1:] != ordered[:-1])[: len(kept)]
+        n_values = int(first.sum())
+        if max_values is not None and n_values > max_values:
+            return _pooled_value_table(
+                order, first, ordered, kept_codes, weights, missing, y_codes,
+                sample_weight, n_classes, name, max_values, budget,
+            )  # fmt: skip
+        check_table_size(n_values + 1, n_classes, name, budget, numeric=True)
+        reserved = True
+    # else the table has at most one row per kept row: it fits what is left,
+    # and is reserved (its rows known) once counted
     values, table = value_table(
         kept,
         order,
@@ -221,11 +219,18 @@ def _missing_row(y_codes, sample_weight, missing, n_classes):
 
 
 def _pooled_value_table(
-    kept, kept_codes, weights, values, missing, y_codes, sample_weight, n_classes,
-    name, max_values, budget,
+    order, first, ordered, kept_codes, weights, missing, y_codes, sample_weight,
+    n_classes, name, max_values, budget,
 ):  # fmt: skip
-    """:func:`count_numeric` of a column of more than ``max_values`` values."""
-    position = np.searchsorted(values, kept)
+    """:func:`count_numeric` of a column of more than ``max_values`` values.
+
+    ``order`` sorts the kept rows, ``ordered`` are their sorted values and
+    ``first`` marks the first row of each distinct value among them.
+    """
+    # the distinct value of each kept row, through the sorted order
+    position = np.empty(len(order), dtype=np.intp)
+    position[order] = np.cumsum(first) - 1
+    values = ordered[first]
     if weights is None:
         value_weights = np.bincount(position, minlength=len(values)).astype(np.float64)
     else:
@@ -233,9 +238,9 @@ def _pooled_value_table(
     starts = pooled_starts(values, value_weights, max_values)
     check_table_size(len(starts) + 1, n_classes, name, budget, numeric=True)
     # the pooled row of each distinct value, then of each row
-    row_of_value = np.zeros(len(values), dtype=np.intp)
-    row_of_value[starts[1:]] = 1
-    rows = np.cumsum(row_of_value)[position]
+    new_row = np.zeros(len(values), dtype=np.intp)
+    new_row[starts[1:]] = 1
+    rows = np.cumsum(new_row)[position]
     table = build_table(rows, kept_codes, weights, len(starts) + 1, n_classes)
     table[-1] = _missing_row(y_codes, sample_weight, missing, n_classes)
     upper = values[np.append(starts[1:], len(values)) - 1]
@@ -1299,8 +1304,10 @@ def _check_planned_sizes(columns, names, mask, n_classes, n_samples, max_values)
     for j, column in enumerate(columns):
         try:
             distinct = pd.Series(column, copy=False).nunique(dropna=True)
-        except (TypeError, ValueError):
-            continue  # unhashable values: reserved when counted
+        except Exception:  # noqa: BLE001
+            # values pandas cannot hash or count: the checks of the counting
+            # raise what is wrong, or the table is reserved when counted
+            continue
         if not mask[j] and max_values is not None:
             distinct = min(distinct, max_values)
         budget.reserve(distinct + 1, names[j], numeric=not mask[j])
