@@ -142,11 +142,13 @@ class BasePartitioner(
     def _working_cells(self, n_values, n_classes):
         """Float64 cells of the dense arrays stage 2 makes for one column.
 
-        Every algorithm makes at least one array of the table's size (a
-        copy, cumulative counts, profiles); a class making more (a grouper's
-        pairwise matrix) says so here.
+        None beyond the table by default: a discretizer reduces the table to
+        its boundary points before its dense work (MDLPDiscretizer on tables
+        of 1.9 GB grew by their size alone). A class making more says so
+        here: a grouper's copy of the table (profiles, pair statistics), its
+        pairwise matrix.
         """
-        return n_values * n_classes
+        return 0
 
     def _check_budget(self, tables):
         """Raise a ``TableSizeError`` before stage 2 passes the fit's budget.
