@@ -17,6 +17,7 @@ import pytest
 from scipy import sparse
 from sklearn.base import clone
 
+from partikit import PartitionEncoder
 from partikit.discretizers import (
     BlockOptDiscretizer,
     KhiopsDiscretizer,
@@ -372,3 +373,56 @@ def test_continuous_target_equals_in_memory(client, estimator):
     np.testing.assert_array_equal(
         fitted.transform(ddf[columns]).compute(), expected.transform(frame[columns])
     )
+
+
+EMPTY_PARTITION_CASES = [
+    *[(e, _columns(e), "default") for e in GROUPERS + DISCRETIZERS],
+    *[(e, _columns(e), "pandas") for e in (GROUPERS[0], DISCRETIZERS[0])],
+    (KhiopsGrouper(encode="onehot"), ["s", "c"], "default"),
+    (AGGREGATORS[0], ["s", "c", "i"], "pandas"),
+    (AGGREGATORS[1], ["s", "c", "i"], "default"),
+    (AGGREGATORS[1], ["s", "c", "i"], "pandas"),
+    (PartitionEncoder(), ["s", "c", "x"], "default"),
+    (PartitionEncoder(encode="woe"), ["s", "c", "x"], "pandas"),
+]
+
+
+@pytest.mark.parametrize(
+    ("estimator", "columns", "output"),
+    EMPTY_PARTITION_CASES,
+    ids=[f"{type(e).__name__}-{o}" for e, _, o in EMPTY_PARTITION_CASES],
+)
+def test_empty_partitions_transform_to_no_rows(estimator, columns, output):
+    """Check that a partition emptied by a filter counts nothing in fit and
+    transforms to no rows of the output's columns and dtype (issue 35, item 4:
+    it raised "Found array with 0 sample(s)" at compute time)."""
+    frame = _frame(seed=4)
+    frame["y"] = (frame["y"] == 0).astype(int)
+    ddf = dd.from_pandas(frame, npartitions=N_PARTITIONS)
+    # the rows are sorted by y: the first partitions hold class 0 only, and
+    # the target learned is the parity of the row number
+    kept = ddf[ddf["y"] > 0]
+    kept_frame = frame[frame["y"] > 0]
+    # dask would turn the object columns kept by an aggregator into strings
+    config = {"scheduler": "synchronous", "dataframe.convert-string": False}
+    with dask.config.set(config):
+        lengths = [len(part) for part in kept.partitions]
+        assert 0 in lengths and sum(lengths) > 0
+        y = kept["y"].map_partitions(lambda part: part.index.to_series() % 2)
+        y_frame = kept_frame.index.to_series() % 2
+        fitted = clone(estimator).set_output(transform=output).fit(kept[columns], y)
+        expected = clone(estimator).set_output(transform=output)
+        expected.fit(kept_frame[columns], y_frame)
+        out = fitted.transform(kept[columns])
+        computed = out.compute()
+    want = expected.transform(kept_frame[columns])
+    if output == "pandas":
+        assert isinstance(computed, pd.DataFrame)
+        pd.testing.assert_frame_equal(computed, want)
+    elif sparse.issparse(want):
+        assert sparse.issparse(computed)
+        np.testing.assert_array_equal(computed.toarray(), want.toarray())
+    else:
+        assert computed.dtype == want.dtype
+        # a frame compares NaN (in an aggregator's kept columns) as equal
+        pd.testing.assert_frame_equal(pd.DataFrame(computed), pd.DataFrame(want))

@@ -20,9 +20,9 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator
 
 from partikit._counting._validation import (
-    MAX_TABLE_CELLS,
     NUMERIC_KIND,
     STRING_KIND,
+    TableBudget,
     arrow_contingency_table,
     categorical_mask,
     check_categorical_X,
@@ -34,6 +34,7 @@ from partikit._counting._validation import (
     numeric_values,
     small_integer_range,
     sorting_order,
+    table_size_error,
 )
 from partikit._kernels._multisplit import value_table
 from partikit._statistics._contingency import build_table, moment_weights
@@ -48,7 +49,7 @@ NUMERIC = "numeric"
 _MIN_DIRECT_CELLS = 1 << 16
 
 
-def count_categorical(column, name, y_codes, sample_weight, n_classes):
+def count_categorical(column, name, y_codes, sample_weight, n_classes, budget=None):
     """Categories of a column and their contingency table, the missing row last.
 
     An integer column whose range of values makes a table no larger than the
@@ -70,6 +71,8 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     y_codes : ndarray of intp of shape (n_samples,)
     sample_weight : ndarray of float64 of shape (n_samples,) or None
     n_classes : int
+    budget : TableBudget or None, default=None
+        The fit's budget, the table reserved from it before it is allocated.
 
     Returns
     -------
@@ -84,17 +87,19 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     )
     if span is not None:
         values, low, n_values = span
+        # at most as many cells as rows (or 65,536), yet part of the budget
+        check_table_size(n_values + 1, n_classes, name, budget)
         table = build_table(
             values, y_codes, sample_weight, n_values + 1, n_classes, offset=low
         )
         categories = (np.arange(n_values) + low).astype(values.dtype)
         return categories, NUMERIC_KIND, table
     if sample_weight is None and y_codes.dtype.kind != "f":
-        counted = arrow_contingency_table(column, name, y_codes, n_classes)
+        counted = arrow_contingency_table(column, name, y_codes, n_classes, budget)
         if counted is not None:
             return counted
     factorized = factorize_column(column, name)
-    check_table_size(len(factorized.categories) + 1, n_classes, name)
+    check_table_size(len(factorized.categories) + 1, n_classes, name, budget)
     table = build_table(
         factorized.raw_codes,
         y_codes,
@@ -106,7 +111,9 @@ def count_categorical(column, name, y_codes, sample_weight, n_classes):
     return factorized.categories, factorized.kind, table
 
 
-def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
+def count_numeric(
+    x, y_codes, sample_weight, n_classes, name="x", *, max_values=None, budget=None
+):
     """Distinct values of a numeric column and their table, the missing row last.
 
     Rows of zero weight are left out (their values are not values of the
@@ -121,13 +128,25 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
     n_classes : int
     name : str, default="x"
         The column's name, for error messages.
+    max_values : int or None, default=None
+        With more distinct values, a class table is pooled into at most
+        ``max_values`` rows before it is counted: the rows of
+        :func:`pool_values` (chosen from the values and their weights alone,
+        :func:`pooled_starts`), each row's classes then counted once, so that
+        no table of every distinct value is made. The counts equal those of
+        pooling the full table (exactly for integer weights; up to the
+        rounding of their order of addition for fractional ones).
+    budget : TableBudget or None, default=None
+        The fit's budget, the table reserved from it before it is allocated.
 
     Returns
     -------
     values : ndarray of float64
-        The distinct values, increasing.
+        The distinct values, increasing (the least of each pooled row).
     table : ndarray of float64 of shape (len(values) + 1, n_classes)
         Class counts of each value, in value order, then of the missing values.
+    upper : ndarray of float64 or None
+        The greatest value of each pooled row; None when not pooled.
     """
     # + 0.0 turns -0.0 into 0.0: they are one value.
     x = np.ascontiguousarray(x, dtype=np.float64) + 0.0
@@ -142,10 +161,11 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
     every_row = bool(keep.all())
     kept = x if every_row else x[keep]
     if y_codes.dtype.kind == "f":
-        return _moment_value_table(kept, y_codes, sample_weight, keep, missing)
-    if (len(kept) + 1) * n_classes > MAX_TABLE_CELLS:
-        # as many rows as distinct values: counted before the table is made
-        check_table_size(len(np.unique(kept)) + 1, n_classes, name)
+        # a moment table: 3 columns, at most a row per kept row
+        values, table = _moment_value_table(kept, y_codes, sample_weight, keep, missing)
+        check_table_size(len(table), n_classes, name, budget, numeric=True)
+        return values, table, None
+    kept_codes = np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp)
     if weights is None:
         # Rows of equal value add up to the same integer counts in any order,
         # so the unstable sort (4 times faster on a million floats) gives the
@@ -154,20 +174,77 @@ def count_numeric(x, y_codes, sample_weight, n_classes, name="x"):
         order = np.argsort(kept)
     else:
         order = np.argsort(kept, kind="stable")
+    reserved = False
+    if max_values is not None or (len(kept) + 1) * n_classes > budget_left(budget):
+        # as many rows as distinct values: counted before the table is made
+        ordered = kept[order]
+        first = np.append(True, ordered[1:] != ordered[:-1])[: len(kept)]
+        n_values = int(first.sum())
+        if max_values is not None and n_values > max_values:
+            return _pooled_value_table(
+                order, first, ordered, kept_codes, weights, missing, y_codes,
+                sample_weight, n_classes, name, max_values, budget,
+            )  # fmt: skip
+        check_table_size(n_values + 1, n_classes, name, budget, numeric=True)
+        reserved = True
+    # else the table has at most one row per kept row: it fits what is left,
+    # and is reserved (its rows known) once counted
     values, table = value_table(
         kept,
         order,
-        np.ascontiguousarray(y_codes if every_row else y_codes[keep], np.intp),
+        kept_codes,
         None if weights is None else np.ascontiguousarray(weights, np.float64),
         n_classes,
         extra_rows=1,
     )
-    table[-1] = np.bincount(
+    table[-1] = _missing_row(y_codes, sample_weight, missing, n_classes)
+    if not reserved:
+        check_table_size(len(table), n_classes, name, budget, numeric=True)
+    return values, table, None
+
+
+def budget_left(budget):
+    """Cells a table may still take (the whole budget when there is none)."""
+    if budget is None:
+        return TableBudget(1).cells
+    return budget.cells - budget.used
+
+
+def _missing_row(y_codes, sample_weight, missing, n_classes):
+    return np.bincount(
         y_codes[missing],
         weights=None if sample_weight is None else sample_weight[missing],
         minlength=n_classes,
     )
-    return values, table
+
+
+def _pooled_value_table(
+    order, first, ordered, kept_codes, weights, missing, y_codes, sample_weight,
+    n_classes, name, max_values, budget,
+):  # fmt: skip
+    """:func:`count_numeric` of a column of more than ``max_values`` values.
+
+    ``order`` sorts the kept rows, ``ordered`` are their sorted values and
+    ``first`` marks the first row of each distinct value among them.
+    """
+    # the distinct value of each kept row, through the sorted order
+    position = np.empty(len(order), dtype=np.intp)
+    position[order] = np.cumsum(first) - 1
+    values = ordered[first]
+    if weights is None:
+        value_weights = np.bincount(position, minlength=len(values)).astype(np.float64)
+    else:
+        value_weights = np.bincount(position, weights=weights, minlength=len(values))
+    starts = pooled_starts(values, value_weights, max_values)
+    check_table_size(len(starts) + 1, n_classes, name, budget, numeric=True)
+    # the pooled row of each distinct value, then of each row
+    new_row = np.zeros(len(values), dtype=np.intp)
+    new_row[starts[1:]] = 1
+    rows = np.cumsum(new_row)[position]
+    table = build_table(rows, kept_codes, weights, len(starts) + 1, n_classes)
+    table[-1] = _missing_row(y_codes, sample_weight, missing, n_classes)
+    upper = values[np.append(starts[1:], len(values)) - 1]
+    return values[starts], table, upper
 
 
 def _moment_value_table(kept, y, sample_weight, keep, missing):
@@ -263,6 +340,34 @@ def pool_values(lower, upper, counts, max_values, weights=None):
     n_rows = len(lower)
     if n_rows <= max_values:
         return lower, upper, counts
+    if weights is None:
+        weights = counts.sum(axis=1)
+    starts = pooled_starts(lower, weights, max_values)
+    ends = np.append(starts[1:], n_rows) - 1
+    return lower[starts], upper[ends], np.add.reduceat(counts, starts, axis=0)
+
+
+def pooled_starts(lower, weights, max_values):
+    """The first row of each pooled row of :func:`pool_values`.
+
+    Needs only the rows' least values and weights, not their class counts:
+    a numeric column is pooled from its distinct values before its table is
+    counted (:func:`count_numeric`), with the rows :func:`pool_values` gives.
+
+    Parameters
+    ----------
+    lower : ndarray of float64 of shape (n_rows,)
+        Increasing.
+    weights : ndarray of float64 of shape (n_rows,)
+    max_values : int
+        At least 2, less than ``n_rows``.
+
+    Returns
+    -------
+    starts : ndarray of intp of shape (n_pooled,)
+        Increasing, ``starts[0] == 0``.
+    """
+    n_rows = len(lower)
     keys = _float_keys(lower)
     # the node of split i (between rows i and i + 1) is the smallest node
     # holding both: its level is the highest bit where their keys differ
@@ -270,8 +375,6 @@ def pool_values(lower, upper, counts, max_values, weights=None):
     first, last = _dyadic_nodes(keys[:-1], levels)
     start = np.searchsorted(keys, first, side="left")
     end = np.searchsorted(keys, last, side="right")
-    if weights is None:
-        weights = counts.sum(axis=1)
     cumulative = np.concatenate([[0.0], np.cumsum(weights)])
     # monotone: a node never weighs less than a node inside it, in float too
     # (rounded subtraction is monotone in each argument)
@@ -279,9 +382,7 @@ def pool_values(lower, upper, counts, max_values, weights=None):
     # n_rows - 1 splits; pooling the nodes of weight <= C removes one row per
     # split they hold
     capacity = np.partition(weights, n_rows - max_values - 1)[n_rows - max_values - 1]
-    starts = np.concatenate([[0], np.flatnonzero(weights > capacity) + 1])
-    ends = np.append(starts[1:], n_rows) - 1
-    return lower[starts], upper[ends], np.add.reduceat(counts, starts, axis=0)
+    return np.concatenate([[0], np.flatnonzero(weights > capacity) + 1])
 
 
 def merge_pooled(lower, upper, counts):
@@ -1124,8 +1225,23 @@ def count_tables(
         n_classes = N_MOMENTS
     else:
         n_classes = 1 if classes is None else len(classes)
+    # one budget for every table of the fit, reserved before each is made
+    budget = TableBudget(n_classes)
+    _check_planned_sizes(columns, names, mask, n_classes, len(y_codes), max_values)
+    # numeric class tables are pooled while counted, before a table of every
+    # distinct value is made; moment tables (3 columns) after
+    pool_early = None if target_type == CONTINUOUS else max_values
     arguments = [
-        (columns[j], names[j], bool(mask[j]), y_codes, sample_weight, n_classes)
+        (
+            columns[j],
+            names[j],
+            bool(mask[j]),
+            y_codes,
+            sample_weight,
+            n_classes,
+            pool_early,
+            budget,
+        )  # fmt: skip
         for j in range(len(columns))
     ]
     if n_jobs is None or n_jobs == 1 or len(columns) == 1:
@@ -1145,7 +1261,7 @@ def count_tables(
             )
         joint_tables[members] = count_joint(
             [columns[j] for j in members], [names[j] for j in members], members,
-            y_codes, sample_weight, n_classes,
+            y_codes, sample_weight, n_classes, budget,
         )  # fmt: skip
     tables = ColumnTables(
         feature_names=names,
@@ -1157,16 +1273,55 @@ def count_tables(
         value_kinds=[c[2] for c in counted],
         ordered_categories=[_ordered_categories(c) for c in columns],
         joint=joint_tables,
+        upper_values=[c[3] for c in counted],
         target_type=target_type,
     )
     return tables.pool(max_values)
 
 
-def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
-    """(values, table, value kind) of one column."""
+def _check_planned_sizes(columns, names, mask, n_classes, n_samples, max_values):
+    """Raise a ``TableSizeError`` before any table is made when they all would
+    pass the fit's budget.
+
+    The tables are reserved as they are counted, so that at most the budget
+    is allocated before a refusal; when their largest possible sizes (a row
+    per sample, or per pooled row) could pass it, each column's distinct
+    values are counted first (a hash count, no table), and a fit whose
+    tables pass the budget is refused before it allocates any.
+    """
+    limit = TableBudget(n_classes).cells
+    # every column's size first, so that the message names them all
+    budget = TableBudget(n_classes, cells=np.iinfo(np.int64).max)
+
+    def bound(j):
+        rows = n_samples
+        if not mask[j] and max_values is not None:
+            rows = min(rows, max_values)
+        return rows + 1
+
+    if sum(bound(j) for j in range(len(columns))) * n_classes <= limit:
+        return
+    for j, column in enumerate(columns):
+        try:
+            distinct = pd.Series(column, copy=False).nunique(dropna=True)
+        except Exception:  # noqa: BLE001
+            # values pandas cannot hash or count: the checks of the counting
+            # raise what is wrong, or the table is reserved when counted
+            continue
+        if not mask[j] and max_values is not None:
+            distinct = min(distinct, max_values)
+        budget.reserve(distinct + 1, names[j], numeric=not mask[j])
+    if budget.used > limit:
+        raise table_size_error(budget.sizes, n_classes, budget.used, limit)
+
+
+def _count_column(
+    column, name, categorical, y_codes, sample_weight, n_classes, max_values, budget
+):
+    """(values, table, value kind, upper values or None) of one column."""
     if categorical:
         categories, kind, table = count_categorical(
-            column, name, y_codes, sample_weight, n_classes
+            column, name, y_codes, sample_weight, n_classes, budget
         )
         # only the categories of positive weight: those of zero weight, and the
         # integers of a counted range absent from the column, are no categories
@@ -1174,14 +1329,17 @@ def _count_column(column, name, categorical, y_codes, sample_weight, n_classes):
         if not seen.all():
             categories = categories[seen]
             table = table[np.append(seen, True)]
-        return categories, table, kind
-    values, table = count_numeric(
-        numeric_values(column, name), y_codes, sample_weight, n_classes, name
-    )
-    return values, table, None
+        return categories, table, kind, None
+    values, table, upper = count_numeric(
+        numeric_values(column, name), y_codes, sample_weight, n_classes, name,
+        max_values=max_values, budget=budget,
+    )  # fmt: skip
+    return values, table, None, upper
 
 
-def count_joint(columns, names, members, y_codes, sample_weight, n_classes):
+def count_joint(
+    columns, names, members, y_codes, sample_weight, n_classes, budget=None
+):
     """The :class:`JointTable` of some columns."""
     values, kinds, codes = [], [], []
     for column, name in zip(columns, names, strict=True):
@@ -1194,7 +1352,7 @@ def count_joint(columns, names, members, y_codes, sample_weight, n_classes):
         kinds.append(factorized.kind)
     sizes = [len(v) + 1 for v in values]
     unique, inverse = _unique_rows(np.column_stack(codes), sizes)
-    check_table_size(len(unique), n_classes, " x ".join(names))
+    check_table_size(len(unique), n_classes, " x ".join(names), budget)
     table = build_table(inverse, y_codes, sample_weight, len(unique), n_classes)
     return JointTable(members, values, kinds, unique, table)
 

@@ -239,10 +239,28 @@ def dask_aware(cls):
     return cls
 
 
-def _transform_partition(X, estimator, output):
+def _transform_partition(X, estimator, output, empty=None):
+    if empty is not None and len(X) == 0:
+        # A partition without rows (a filter left none, e.g. ddf[ddf.x > t])
+        # transforms to no rows of the output's columns and dtype; the
+        # estimator's own checks refuse an empty X, as scikit-learn's do.
+        if isinstance(empty, pd.DataFrame):
+            return empty.set_axis(X.index, axis=0)
+        return empty.copy()
     # The workers do not share this process's scikit-learn configuration.
     with config_context(transform_output=output):
         return estimator.transform(X)
+
+
+def _outputs_sparse(estimator):
+    """Whether ``estimator.transform`` gives a scipy sparse matrix."""
+    # a PartitionEncoder stacks its columns' outputs (sparse when one is);
+    # an AttributeAggregator encodes through its grouper, when it has one
+    encoders = getattr(estimator, "estimators_", None)
+    if isinstance(encoders, dict):
+        return any(getattr(e, "encode", None) == "onehot" for e in encoders.values())
+    encoder = getattr(estimator, "grouper_", None) or estimator
+    return getattr(encoder, "encode", None) == "onehot"
 
 
 def dask_transform(estimator, X):
@@ -278,9 +296,7 @@ def dask_transform(estimator, X):
     _check_dask_columns(estimator, X)
     output = _get_output_config("transform", estimator)["dense"]
     names = estimator.get_feature_names_out()
-    # an AttributeAggregator encodes through its grouper, when it has one
-    encoder = getattr(estimator, "grouper_", None) or estimator
-    is_sparse = getattr(encoder, "encode", None) == "onehot"
+    is_sparse = _outputs_sparse(estimator)
     if output == "polars":
         raise ValueError(
             'set_output(transform="polars") cannot give a dask collection (dask '
@@ -302,12 +318,6 @@ def dask_transform(estimator, X):
         # stand-in rows of X's dtypes tells which (an unseen value is code -1
         # there, never an error).
         sample = _transform_partition(X._meta_nonempty, estimator, output)
-    # One copy of the fitted estimator in the graph, not one per partition; a
-    # task per partition built from delayed objects, which every dask version
-    # since the lower bound substitutes alike.
-    fitted = dask.delayed(estimator, pure=True)
-    transform = dask.delayed(_transform_partition, pure=True)
-    parts = [transform(part, fitted, output) for part in X.to_delayed()]
     if output == "pandas":
         if sample is not None:
             meta = sample.iloc[:0]
@@ -318,12 +328,20 @@ def dask_transform(estimator, X):
             )
             # as scikit-learn names the columns of each partition
             meta.columns = names
-        return dd.from_delayed(parts, meta=meta, divisions=X.divisions)
-    if is_sparse:
+    elif is_sparse:
         meta = sparse.csr_matrix((0, len(names)), dtype=np.float64)
     else:
         dtype = np.float64 if sample is None else sample.dtype
         meta = np.empty((0, len(names)), dtype=dtype)
+    # One copy of the fitted estimator in the graph, not one per partition; a
+    # task per partition built from delayed objects, which every dask version
+    # since the lower bound substitutes alike. The meta is also what an empty
+    # partition transforms to.
+    fitted = dask.delayed(estimator, pure=True)
+    transform = dask.delayed(_transform_partition, pure=True)
+    parts = [transform(part, fitted, output, meta) for part in X.to_delayed()]
+    if output == "pandas":
+        return dd.from_delayed(parts, meta=meta, divisions=X.divisions)
     return da.concatenate(
         [da.from_delayed(part, shape=(np.nan, len(names)), meta=meta) for part in parts]
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numbers
 import sys
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -471,9 +472,16 @@ def _translate_pieces(pieces, n_rows, recode):
     return codes
 
 
-#: Most cells (float64) of one column's table: 512 MiB. A fit of many classes
-#: and many values past it is refused before the table is allocated.
-MAX_TABLE_CELLS = 1 << 26
+#: The memory budget of one fit, in float64 cells (512 MiB): the tables of
+#: all its columns (values x classes, the joint tables too) and the dense
+#: working arrays that stage 2 makes from them (a copy of each table, a
+#: grouper's pairwise matrix: ``_working_cells`` of each estimator). A fit
+#: past it is refused with a :class:`TableSizeError` before it allocates the
+#: table, or the working arrays, that would exceed it.
+MAX_FIT_CELLS = 1 << 26
+
+#: The former per-column limit, now the budget of the whole fit.
+MAX_TABLE_CELLS = MAX_FIT_CELLS
 
 
 class TableSizeError(ValueError):
@@ -484,13 +492,103 @@ class TableSizeError(ValueError):
     """
 
 
-def check_table_size(n_rows, n_classes, feature_name):
-    """Raise a ``ValueError`` before a table of more than 512 MiB is allocated.
+def _gib(cells):
+    if cells * 8 < 2**30:
+        return f"{cells * 8 / 2**20:.1f} MiB"
+    return f"{cells * 8 / 2**30:.2f} GiB"
+
+
+class TableBudget:
+    """The cells the tables of one fit take, reserved before each is allocated.
+
+    One per count of a fit's columns (``count_tables``); thread-safe, as the
+    columns are counted in threads (``n_jobs``). Each table's rows are
+    reserved before it is allocated; a reservation past ``cells`` raises a
+    :class:`TableSizeError` naming every table counted so far and the ways
+    out.
+
+    Parameters
+    ----------
+    n_classes : int
+        Columns of every table (3 for a continuous target's moments).
+    cells : int or None, default=None
+        None: ``MAX_FIT_CELLS``.
+    """
+
+    def __init__(self, n_classes, cells=None):
+        self.n_classes = int(n_classes)
+        self.cells = int(MAX_FIT_CELLS if cells is None else cells)
+        self.used = 0
+        self.sizes = []
+        self._lock = threading.Lock()
+
+    def reserve(self, n_rows, feature_name, *, numeric=False, extra=0, what=""):
+        """Reserve a table of ``n_rows`` rows (and ``extra`` working cells).
+
+        Parameters
+        ----------
+        n_rows : int
+            Rows of the table (the column's values, and the missing row).
+        feature_name : str
+        numeric : bool, default=False
+            Whether the column is numeric (``max_values`` pools it).
+        extra : int, default=0
+            Working cells reserved beside the table (stage 2's arrays).
+        what : str, default=""
+            What the extra cells are, for the message.
+        """
+        cells = int(n_rows) * self.n_classes + int(extra)
+        with self._lock:
+            self.sizes.append((feature_name, int(n_rows) - 1, numeric, cells, what))
+            self.used += cells
+            if self.used <= self.cells:
+                return
+            sizes, used = list(self.sizes), self.used
+        raise table_size_error(sizes, self.n_classes, used, self.cells)
+
+
+def table_size_error(sizes, n_classes, used, cells):
+    """The :class:`TableSizeError` of a fit whose tables pass the budget."""
+    largest = sorted(sizes, key=lambda size: -size[3])
+    listed = ", ".join(
+        f"the {what} of {name!r}: {_gib(c)}"
+        if what
+        else f"{name!r}: {n_values:,} values x {n_classes:,} = {_gib(c)}"
+        for name, n_values, _, c, what in largest[:5]
+    )
+    if len(largest) > 5:
+        listed += f", and {len(largest) - 5} more"
+    ways = (
+        "If y is a quantity rather than class labels, say so with "
+        "target_type='continuous' (each table then has 3 columns: weight, sum, "
+        "sum of squares; CHAIDGrouper, MaxCutGrouper, BlockOptDiscretizer, "
+        "PartitionEncoder and column_tables take it); otherwise group the "
+        "classes of y (fewer classes), or fit fewer columns at a time"
+    )
+    numeric = [size for size in largest if size[2]]
+    # rows per table that would fit the budget with every table counted
+    rows = cells // max(len(sizes), 1) // n_classes - 1
+    if numeric and rows >= 2:
+        ways += (
+            "; numeric columns (" + ", ".join(repr(s[0]) for s in numeric[:5])
+            + f") take max_values (e.g. max_values={min(rows, 1000)}), which pools "
+            "their distinct values into at most that many rows before counting"
+        )  # fmt: skip
+    return TableSizeError(
+        f"y has {n_classes:,} classes: the tables of this fit would take "
+        f"{_gib(used)} at least, past the budget of "
+        f"{cells * 8 / 2**20:.0f} MiB (partikit's MAX_FIT_CELLS, {cells:,} cells). "
+        f"Largest: {listed}. {ways}."
+    )
+
+
+def check_table_size(n_rows, n_classes, feature_name, budget=None, *, numeric=False):
+    """Raise a ``ValueError`` before a table past the fit's budget is allocated.
 
     The error is a :class:`TableSizeError`.
 
     A target of thousands of classes (a numeric target taken as labels) times
-    a column of thousands of values makes a dense table of gigabytes: the
+    columns of thousands of values makes dense tables of gigabytes: the
     message names the sizes and the ways out instead of letting the operating
     system kill the process.
 
@@ -500,22 +598,18 @@ def check_table_size(n_rows, n_classes, feature_name):
         Rows of the table (the column's values, and the missing row).
     n_classes : int
     feature_name : str
+    budget : TableBudget or None, default=None
+        The fit's budget, which the table is reserved from; None: a budget of
+        its own (this table alone is checked against ``MAX_FIT_CELLS``).
+    numeric : bool, default=False
+        Whether the column is numeric (the message then names ``max_values``).
     """
-    if n_rows * n_classes <= MAX_TABLE_CELLS:
-        return
-    size = n_rows * n_classes * 8 / 2**30
-    raise TableSizeError(
-        f"Column {feature_name!r} has {n_rows - 1:,} distinct values and y has "
-        f"{n_classes:,} classes: its table of {n_rows:,} x {n_classes:,} counts "
-        f"would take {size:.1f} GiB (the limit is "
-        f"{MAX_TABLE_CELLS * 8 / 2**20:.0f} MiB). If y is a quantity rather than "
-        "class labels, say so with target_type='continuous' (the table then has "
-        "3 columns: weight, sum, sum of squares); otherwise group the classes of "
-        "y, or bin the column first."
-    )
+    if budget is None:
+        budget = TableBudget(n_classes)
+    budget.reserve(n_rows, feature_name, numeric=numeric)
 
 
-def arrow_contingency_table(column, feature_name, y_codes, n_classes):
+def arrow_contingency_table(column, feature_name, y_codes, n_classes, budget=None):
     """Sorted categories and table of an Arrow string column, counted in threads.
 
     For a column :func:`_arrow_encode` can share out: each thread counts the
@@ -553,7 +647,7 @@ def arrow_contingency_table(column, feature_name, y_codes, n_classes):
         uniques.to_numpy(zero_copy_only=False), feature_name
     )
     n_rows = len(categories) + 1
-    check_table_size(n_rows, n_classes, feature_name)
+    check_table_size(n_rows, n_classes, feature_name, budget)
     if any(piece[3] is None for piece in pieces):
         # a table per slice would cost more than the rows (many categories):
         # the rows' table rows are written in the threads, counted in one table

@@ -15,6 +15,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from numbers import Integral
 
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from partikit._compat import StrOptions, _fit_context
@@ -26,7 +27,11 @@ from partikit._counting._partial import (
     forget_chunks,
     set_input_features,
 )
-from partikit._counting._validation import TARGET_TYPES, check_tables_weight
+from partikit._counting._validation import (
+    TARGET_TYPES,
+    TableBudget,
+    check_tables_weight,
+)
 from partikit._estimator._column_fit import fit_columns
 from partikit._estimator._encoding import check_encoded_target, check_target_type
 from partikit._estimator._inspection import PartitionInspectionMixin
@@ -138,6 +143,37 @@ class BasePartitioner(
         """``target_type`` as the parameter says it ("auto" when the class has none)."""
         return getattr(self, "target_type", "auto")
 
+    def _working_cells(self, n_values, n_classes):
+        """Float64 cells of the dense arrays stage 2 makes for one column.
+
+        None beyond the table by default: a discretizer reduces the table to
+        its boundary points before its dense work (MDLPDiscretizer on tables
+        of 1.9 GB grew by their size alone). A class making more says so
+        here: a grouper's copy of the table (profiles, pair statistics), its
+        pairwise matrix.
+        """
+        return 0
+
+    def _check_budget(self, tables):
+        """Raise a ``TableSizeError`` before stage 2 passes the fit's budget.
+
+        The tables (counted, or added from chunks and partitions) and the
+        working arrays of the columns fitted at once (``n_jobs`` of them, the
+        largest) together, against ``MAX_FIT_CELLS``.
+        """
+        budget = TableBudget(tables.n_classes)
+        working = []
+        for j, table in enumerate(tables.tables):
+            name = str(tables.feature_names[j])
+            budget.reserve(len(table), name, numeric=tables.kinds[j] == "numeric")
+            working.append((self._working_cells(len(table), tables.n_classes), name))
+        for members, joint in tables.joint.items():
+            names = " x ".join(str(tables.feature_names[m]) for m in members)
+            budget.reserve(len(joint.table), names)
+        at_once = min(effective_n_jobs(self.n_jobs), len(working))
+        for cells, name in sorted(working, reverse=True)[:at_once]:
+            budget.reserve(0, name, extra=cells, what="stage 2's working arrays")
+
     def _fit_tables(self, tables, stacklevel=4):
         """Fit from tables whose columns and names are already checked.
 
@@ -153,6 +189,7 @@ class BasePartitioner(
         # were each checked, not their sum)
         check_tables_weight(tables)
         tables = self._prepare_tables(tables)
+        self._check_budget(tables)
         self._start_fit()
         self.target_type_ = tables.target_type
         if tables.classes is None:

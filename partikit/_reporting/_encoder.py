@@ -36,7 +36,7 @@ from partikit._compat import (
     validate_data,
 )
 from partikit._counting._column_tables import ColumnTables, column_tables
-from partikit._counting._dask import dask_tables, is_dask_collection
+from partikit._counting._dask import dask_aware, dask_tables, is_dask_collection
 from partikit._counting._partial import (
     FitLockMixin,
     check_classes,
@@ -483,6 +483,7 @@ def _count_partition(X, y, sample_weight, *, names, categorical, target_type):
     )  # fmt: skip
 
 
+@dask_aware
 class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
     """Partition every column of a table against a target, and encode it.
 
@@ -1157,11 +1158,9 @@ class PartitionEncoder(FitLockMixin, TransformerMixin, BaseEstimator):
             output, side by side (a sparse matrix when an output is sparse, as
             ``encode="onehot"`` gives).
         """
+        # a dask X is mapped over its partitions by dask_aware, before
+        # scikit-learn's set_output wrapper would compute it into memory
         check_is_fitted(self)
-        if is_dask_collection(X):
-            from partikit._counting._dask import dask_transform
-
-            return dask_transform(self, X)
         X = _as_input(X)
         self._columns_of(X, reset=False)
         names = self._input_names()

@@ -219,6 +219,11 @@ class BaseGrouper(BasePartitioner):
                 target_encodings(t, self.target_type_) for t in self.table_
             ]
 
+    def _working_cells(self, n_values, n_classes):
+        # the algorithms' copy of the table (Khiops's profiles, CHAID's pair
+        # statistics, MODL's part counts)
+        return n_values * n_classes
+
     def _fit_column(self, tables, j):
         name = feature_name(self, j)
         categories, kind = tables.values[j], tables.value_kinds[j]

@@ -1454,6 +1454,13 @@ class MaxCutGrouper(BaseGrouper):
         self.random_state = random_state
         self.order = order
 
+    def _working_cells(self, n_values, n_classes):
+        # a copy of the table, and the dense weight matrix of its graph with
+        # the product of the multiplicities it is scaled by (past
+        # MAX_DENSE_VERTICES categories the graph is pooled or kept implicit)
+        vertices = min(n_values, MAX_DENSE_VERTICES)
+        return n_values * n_classes + 2 * vertices * vertices
+
     def _start_fit(self):
         # One seed per column, drawn once per fit: parallel columns stay
         # reproducible whatever their scheduling.
